@@ -1,0 +1,3 @@
+from xlrating.cli import main
+
+main(prog_name="xlrating")

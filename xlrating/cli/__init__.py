@@ -1,0 +1,54 @@
+"""The ``xlrating`` command line: a thin layer over the package.
+
+Each command lives in its own module under ``xlrating.cli`` and is imported only when run, so
+``xlrating --help`` stays fast. Exit status: 0 success, 1 invalid input found (validate, ingest,
+convert with failures), 2 unreadable input or bad usage.
+"""
+
+from __future__ import annotations
+
+import importlib
+from typing import Any
+
+import click
+
+# command name -> (module under xlrating.cli, attribute, one-line help)
+COMMANDS: dict[str, tuple[str, str, str]] = {
+    "functions": ("functions", "functions", "List the Excel functions with their arguments."),
+    "rank": ("rank", "rank", "Compute a leaderboard from result files or the store."),
+    "validate": ("validate", "validate", "Check submitted EMA result sheets; every problem at its cell."),
+    "ingest": ("ingest", "ingest", "Validate, then store the results of EMA result sheets."),
+    "convert": ("convert", "convert", "Recalculate workbooks headlessly, xlrating functions included."),
+    "templates": ("templates", "templates", "(Re)build the workbooks in workbook_templates/."),
+    "demo": ("demo", "demo", "Run the validate -> ingest -> rank pipeline on the bundled examples."),
+}
+
+
+class LazyGroup(click.Group):
+    """A click group that imports a command's module only when that command runs."""
+
+    def list_commands(self, ctx: click.Context) -> list[str]:
+        return sorted(COMMANDS)
+
+    def get_command(self, ctx: click.Context, name: str) -> click.Command | None:
+        if name not in COMMANDS:
+            return None
+        module_name, attribute, _ = COMMANDS[name]
+        module = importlib.import_module(f"xlrating.cli.{module_name}")
+        command: click.Command = getattr(module, attribute)
+        return command
+
+    def format_commands(self, ctx: click.Context, formatter: click.HelpFormatter) -> None:
+        rows = [(name, COMMANDS[name][2]) for name in self.list_commands(ctx)]
+        with formatter.section("Commands"):
+            formatter.write_dl(rows)
+
+
+@click.group(cls=LazyGroup, context_settings={"help_option_names": ["-h", "--help"]})
+@click.version_option(package_name="xlrating")
+def main() -> None:
+    """xlrating: tournament ratings (Dip Pouch, DCI, MERS) for spreadsheets."""
+
+
+def run(*args: Any) -> None:  # pragma: no cover - convenience for python -m
+    main(*args)

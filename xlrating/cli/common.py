@@ -1,0 +1,35 @@
+"""Shared pieces of the command line: exit codes, error reporting and the store location."""
+
+from __future__ import annotations
+
+import os
+import sys
+from typing import NoReturn
+
+import click
+
+EXIT_OK = 0
+EXIT_INVALID = 1
+EXIT_UNREADABLE = 2
+
+DEFAULT_DB = "xlrating.db"
+DB_ENV = "XLRATING_DB"
+
+
+def fail(message: str, code: int = EXIT_UNREADABLE) -> NoReturn:
+    """Print ``xlrating: error: message`` to stderr and exit with ``code`` (never a traceback)."""
+    click.echo(f"xlrating: error: {message}", err=True)
+    sys.exit(code)
+
+
+def db_option(function):  # type: ignore[no-untyped-def]
+    """The ``--db PATH_OR_URL`` option shared by every command that uses the store."""
+    return click.option(
+        "--db", "db", metavar="PATH_OR_URL", default=None,
+        help=f"Results store: a SQLite file path or sqlite:/// URL (default: ${DB_ENV} or ./{DEFAULT_DB}).",
+    )(function)
+
+
+def resolve_db(db: str | None) -> str:
+    """The store location: the ``--db`` option, else ``$XLRATING_DB``, else ``./xlrating.db``."""
+    return db or os.environ.get(DB_ENV) or DEFAULT_DB

@@ -1,0 +1,64 @@
+"""Calendar arithmetic for ageing results.
+
+A result dated ``D`` is "over k years old" on ranking date ``T`` when ``T > D + k years``. Adding
+years to 29 February lands on 28 February of a common year, as Excel's ``EDATE`` does.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import math
+from typing import Any
+
+from xlrating.core.errors import InvalidArgument
+
+# Excel's 1900 date system: serial 1 is 1900-01-01 and serial 60 is the phantom 1900-02-29, so
+# serials from 61 on are days since 1899-12-30.
+_EXCEL_EPOCH = dt.date(1899, 12, 30)
+
+
+def add_years(day: dt.date, years: int) -> dt.date:
+    """``day`` moved by whole calendar years; 29 February becomes 28 February in common years."""
+    try:
+        return day.replace(year=day.year + years)
+    except ValueError:  # 29 February in a common year
+        return day.replace(year=day.year + years, day=28)
+
+
+def is_older_than(day: dt.date, years: int, as_of: dt.date) -> bool:
+    """True when a result dated ``day`` is over ``years`` years old on ``as_of``."""
+    return as_of > add_years(day, years)
+
+
+def from_excel_serial(serial: float) -> dt.date:
+    """The date of an Excel (1900 system) serial number; the time of day is dropped."""
+    whole_days = math.floor(serial)
+    if whole_days < 61:
+        raise ValueError("Excel serials before 1900-03-01 are ambiguous")
+    return _EXCEL_EPOCH + dt.timedelta(days=whole_days)
+
+
+def to_excel_serial(day: dt.date) -> int:
+    """The Excel (1900 system) serial number of a date from 1900-03-01 on."""
+    return (day - _EXCEL_EPOCH).days
+
+
+def as_date(name: str, value: Any) -> dt.date:
+    """Coerce a date argument: a ``date``/``datetime``, an ISO ``YYYY-MM-DD`` text, or an Excel
+    serial number (what a date cell holds)."""
+    if isinstance(value, dt.datetime):
+        return value.date()
+    if isinstance(value, dt.date):
+        return value
+    if isinstance(value, str):
+        text = value.strip()
+        try:
+            return dt.date.fromisoformat(text[:10]) if len(text) >= 10 else dt.date.fromisoformat(text)
+        except ValueError:
+            raise InvalidArgument(name, "a date (YYYY-MM-DD)", value) from None
+    if isinstance(value, (int, float)) and not isinstance(value, bool) and math.isfinite(value):
+        try:
+            return from_excel_serial(float(value))
+        except (ValueError, OverflowError):
+            raise InvalidArgument(name, "a date serial from 61 (1900-03-01) on", value, excel_error="#NUM!") from None
+    raise InvalidArgument(name, "a date", value)

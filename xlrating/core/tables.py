@@ -1,0 +1,147 @@
+"""Result tables: a header row plus data rows, as read from a CSV file, a worksheet or an Excel
+range, turned into typed values.
+
+Headers match case-insensitively, with spaces, dashes and underscores treated alike
+("World Championship" is ``world_championship``); optional columns may be absent; extra columns are
+ignored. Blank rows are skipped. Errors are :class:`TableError` naming the row (the header is row 1,
+as a spreadsheet numbers it when the table starts at the top) and the column.
+"""
+
+from __future__ import annotations
+
+import math
+import re
+from collections.abc import Callable, Iterable, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from xlrating.core import checks
+from xlrating.core.dates import as_date
+from xlrating.core.errors import InvalidArgument, TableError
+
+Parser = Callable[[str, Any], Any]
+
+
+def _text(name: str, value: Any) -> str:
+    if isinstance(value, float) and value.is_integer():
+        value = int(value)
+    text = str(value).strip()
+    if not text:
+        raise InvalidArgument(name, "a non-empty text", value)
+    return text
+
+
+def _whole_positive(name: str, value: Any) -> int:
+    return checks.whole(name, _numeric(name, value), minimum=1)
+
+
+def _numeric(name: str, value: Any) -> Any:
+    """Numbers typed into CSV files arrive as text; read them as numbers."""
+    if isinstance(value, str):
+        text = value.strip()
+        try:
+            return float(text) if any(c in text for c in ".eE") else int(text)
+        except ValueError:
+            raise InvalidArgument(name, "a number", value) from None
+    return value
+
+
+def _number(name: str, value: Any) -> float:
+    return checks.number(name, _numeric(name, value))
+
+
+PARSERS: dict[str, Parser] = {
+    "text": _text,
+    "date": as_date,
+    "whole": _whole_positive,
+    "number": _number,
+    "flag": checks.flag,
+}
+
+
+@dataclass(frozen=True)
+class Column:
+    """One column of a result table: its header, how cells are read, and whether it must exist."""
+
+    name: str
+    kind: str
+    required: bool = True
+    aliases: tuple[str, ...] = ()
+
+
+def normalise_header(header: Any) -> str:
+    """Header text reduced for matching: lower case, runs of space/dash/underscore as ``_``."""
+    return re.sub(r"[\s_\-]+", "_", str(header if header is not None else "").strip().lower())
+
+
+def is_blank(value: Any) -> bool:
+    """An empty cell: ``None``, empty text, or NaN (what some readers give for an empty cell)."""
+    if value is None:
+        return True
+    if isinstance(value, str):
+        return not value.strip()
+    return isinstance(value, float) and math.isnan(value)
+
+
+def read_table(
+    rows: Iterable[Sequence[Any]],
+    columns: Sequence[Column],
+    *,
+    header_row: int = 1,
+    parsers: dict[str, Parser] | None = None,
+) -> list[dict[str, Any]]:
+    """Read a table (header first) into one dict per non-blank data row.
+
+    Each dict maps column names to parsed values, ``None`` for an optional column that is absent or
+    empty, and carries its source row number under the key ``"_row"``.
+    """
+    kinds = {**PARSERS, **(parsers or {})}
+    iterator = iter(rows)
+    try:
+        header = list(next(iterator))
+    except StopIteration:
+        raise TableError(header_row, None, "a header row naming the columns " + _names(columns)) from None
+
+    position: dict[str, int] = {}
+    normalised = [normalise_header(h) for h in header]
+    for column in columns:
+        for candidate in (column.name, *column.aliases):
+            key = normalise_header(candidate)
+            if key in normalised:
+                position[column.name] = normalised.index(key)
+                break
+        else:
+            if column.required:
+                raise TableError(
+                    header_row, column.name, "a column headed " + repr(column.name), _header_text(header)
+                )
+
+    records: list[dict[str, Any]] = []
+    for offset, row in enumerate(iterator, start=1):
+        row_number = header_row + offset
+        cells = list(row)
+        if all(is_blank(c) for c in cells):
+            continue
+        record: dict[str, Any] = {"_row": row_number}
+        for column in columns:
+            index = position.get(column.name)
+            value = cells[index] if index is not None and index < len(cells) else None
+            if is_blank(value):
+                if column.required:
+                    raise TableError(row_number, column.name, "a value", None)
+                record[column.name] = None
+                continue
+            try:
+                record[column.name] = kinds[column.kind](column.name, value)
+            except InvalidArgument as err:
+                raise TableError(row_number, column.name, err.expected, value) from None
+        records.append(record)
+    return records
+
+
+def _names(columns: Sequence[Column]) -> str:
+    return ", ".join(c.name for c in columns if c.required)
+
+
+def _header_text(header: Sequence[Any]) -> str:
+    return ", ".join(str(h) for h in header if not is_blank(h)) or "(empty header row)"
