@@ -1,0 +1,1 @@
+"""Reading, validating and annotating submitted workbooks; building the templates."""
