@@ -163,32 +163,104 @@ def ratings(matches: Iterable[Match], *, method: str = "formula") -> list[Rating
     """Every (player, category)'s rating after replaying the matches in order.
 
     Order: date, event, round. A match listed from both sides counts once (the two rows must agree).
-    Byes are not rated. A round is rated as one vector step: players meet at most once per round,
-    so each match in it starts from the ratings before the round.
+    Byes are not rated. See :func:`ratings_from_columns` for how rounds are rated as vectors.
+    """
+    return ratings_from_columns(MatchColumns.from_matches(matches), method=method)
+
+
+@dataclass
+class MatchColumns:
+    """Matches as parallel arrays (one entry per row), the form the leaderboard is computed from.
+
+    ``player``/``opponent`` index ``players`` (opponent -1: a bye); ``event`` and ``category``
+    index ``events`` and ``categories``, which are sorted so that codes order like names.
+    """
+
+    date: np.ndarray  # proleptic Gregorian ordinal, int64
+    event: np.ndarray
+    round: np.ndarray
+    category: np.ndarray
+    player: np.ndarray
+    opponent: np.ndarray
+    result: np.ndarray
+    k: np.ndarray
+    row: np.ndarray
+    players: list[str]
+    events: list[str]
+    categories: list[str]
+
+    @classmethod
+    def from_matches(cls, matches: Iterable[Match]) -> MatchColumns:
+        items = list(matches)
+        names = sorted({m.player for m in items} | {m.opponent for m in items if m.opponent is not None})
+        events = sorted({m.event for m in items})
+        categories = sorted({m.category for m in items})
+        pi = {n: i for i, n in enumerate(names)}
+        ei = {n: i for i, n in enumerate(events)}
+        ci = {n: i for i, n in enumerate(categories)}
+        n = len(items)
+
+        def column(values: Iterable[Any], dtype: Any) -> np.ndarray:
+            return np.fromiter(values, dtype=dtype, count=n)
+
+        return cls(
+            date=column((m.date.toordinal() for m in items), np.int64),
+            event=column((ei[m.event] for m in items), np.int64),
+            round=column((m.round for m in items), np.int64),
+            category=column((ci[m.category] for m in items), np.int64),
+            player=column((pi[m.player] for m in items), np.int64),
+            opponent=column((-1 if m.opponent is None else pi[m.opponent] for m in items), np.int64),
+            result=column((m.result for m in items), np.float64),
+            k=column((m.k for m in items), np.float64),
+            row=column((-1 if m.row is None else m.row for m in items), np.int64),
+            players=names, events=events, categories=categories,
+        )
+
+    def select(self, mask: np.ndarray) -> MatchColumns:
+        """The rows where ``mask`` is true (the name lists are shared)."""
+        fields = ("date", "event", "round", "category", "player", "opponent", "result", "k", "row")
+        return MatchColumns(**{f: getattr(self, f)[mask] for f in fields}, players=self.players,
+                            events=self.events, categories=self.categories)
+
+
+def ratings_from_columns(columns: MatchColumns, *, method: str = "formula") -> list[Rating]:
+    """The leaderboard from :class:`MatchColumns`, each round rated as one vector step.
+
+    Players meet at most once per round, so every match of a round starts from the ratings before
+    it and the round's changes can be applied together. On a day when every player plays in one
+    event only, the events of that day are independent too, so their same-numbered rounds are
+    rated together.
     """
     how = checks.choice("method", method, METHODS)
-    rounds = _rounds(matches)
-    index: dict[tuple[str, str], int] = {}
-    for key in sorted(rounds):
-        for m in rounds[key]:
-            index.setdefault((m.category, m.player), len(index))
-            index.setdefault((m.category, m.opponent or ""), len(index))
-    rating = np.full(len(index), STARTING_RATING)
-    rated = np.zeros(len(index), dtype=np.int64)
+    m = _rated_matches(columns)
+    n_players = len(m.players)
+    ident = m.category * n_players + np.stack([m.player, m.opponent])
+    slots, inverse = np.unique(ident.ravel(), return_inverse=True)
+    a, b = inverse.reshape(2, -1)
+    rating = np.full(len(slots), STARTING_RATING)
 
-    for key in sorted(rounds):
-        batch = rounds[key]
-        a = np.fromiter((index[(m.category, m.player)] for m in batch), np.int64, len(batch))
-        b = np.fromiter((index[(m.category, m.opponent or "")] for m in batch), np.int64, len(batch))
-        w = np.fromiter((m.result for m in batch), np.float64, len(batch))
-        k = np.fromiter((m.k for m in batch), np.float64, len(batch))
-        change = k * (w - expected_scores(rating[a], rating[b], how))
-        rating[a] += change
-        rating[b] -= change
-        rated[a] += 1
-        rated[b] += 1
+    # Batch key: (date, round) on days where events share no player, else (date, event, round).
+    shared_day = _days_with_players_in_two_events(m)
+    event_key = np.where(np.isin(m.date, shared_day), m.event, -1)
+    order = np.lexsort((m.round, event_key, m.date))
+    keys = np.stack([m.date[order], event_key[order], m.round[order]])
+    starts = np.flatnonzero(np.r_[True, np.any(keys[:, 1:] != keys[:, :-1], axis=0)])
+    bounds = np.r_[starts, len(order)]
+    a, b = a[order], b[order]
+    w, k = m.result[order], m.k[order]
+    for s, e in zip(bounds[:-1].tolist(), bounds[1:].tolist()):
+        ia, ib = a[s:e], b[s:e]
+        ra, rb = rating[ia], rating[ib]
+        change = k[s:e] * (w[s:e] - expected_scores(ra, rb, how))
+        rating[ia] = ra + change
+        rating[ib] = rb - change
 
-    board = [Rating(p, float(rating[i]), int(rated[i]), c) for (c, p), i in index.items() if rated[i]]
+    counts = np.bincount(np.r_[a, b], minlength=len(slots))
+    board = [
+        Rating(m.players[int(slot % n_players)], float(rating[i]), int(counts[i]),
+               m.categories[int(slot // n_players)])
+        for i, slot in enumerate(slots.tolist())
+    ]
     board.sort(key=lambda r: (r.category, -r.rating, r.player))
     return board
 
@@ -204,41 +276,61 @@ def expected_scores(rating: np.ndarray, opponent: np.ndarray, method: str = "for
     return np.where(gap >= 0, high, low)
 
 
-RoundKey = tuple[dt.date, str, int]
+def _rated_matches(c: MatchColumns) -> MatchColumns:
+    """Byes dropped, matches listed from both sides merged, and the rules of a round checked."""
+    c = c.select(c.opponent >= 0)
+    self_play = np.flatnonzero(c.player == c.opponent)
+    if len(self_play):
+        i = self_play[0]
+        raise TableError(_row(c, i), "opponent", "an opponent other than the player", c.players[c.player[i]])
+    lo, hi = np.minimum(c.player, c.opponent), np.maximum(c.player, c.opponent)
+    w_lo = np.where(c.player == lo, c.result, 1.0 - c.result)
+    order = np.lexsort((hi, lo, c.round, c.event, c.date, c.category))
+    key = np.stack([c.category, c.date, c.event, c.round, lo, hi])[:, order]
+    repeat = np.flatnonzero(np.all(key[:, 1:] == key[:, :-1], axis=0))  # order[repeat+1] repeats order[repeat]
+    if len(repeat):
+        first, second = order[repeat], order[repeat + 1]
+        agree = (c.player[first] != c.player[second]) & (w_lo[first] == w_lo[second]) & (c.k[first] == c.k[second])
+        if len(repeat) > 1:
+            agree &= ~np.isin(repeat, repeat + 1)  # a pair listed three times
+        if not agree.all():
+            j = int(np.flatnonzero(~agree)[0])
+            x, y = int(first[j]), int(second[j])
+            raise TableError(_row(c, y), "result", f"the same match as row {_row(c, x)} seen from the other "
+                             f"side ({c.players[c.player[y]]} vs {c.players[c.opponent[y]]}, round {c.round[y]})",
+                             float(c.result[y]))
+        keep = np.ones(len(c.player), dtype=bool)
+        keep[second] = False
+        c = c.select(keep)
+    _check_once_per_round(c)
+    return c
 
 
-def _rounds(matches: Iterable[Match]) -> dict[RoundKey, list[Match]]:
-    """Rated matches grouped by (date, event, round), both-sided listings merged, byes dropped."""
-    rounds: dict[RoundKey, dict[tuple[str, str, str], Match]] = {}
-    for m in matches:
-        if m.opponent is None:
-            continue
-        if m.opponent == m.player:
-            raise TableError(m.row, "opponent", "an opponent other than the player", m.opponent)
-        pair = (m.category, *sorted((m.player, m.opponent)))
-        seen = rounds.setdefault((m.date, m.event, m.round), {})
-        earlier = seen.get(pair)  # type: ignore[arg-type]
-        if earlier is None:
-            seen[pair] = m  # type: ignore[index]
-            continue
-        mirrored = earlier.player == m.opponent and earlier.result == 1.0 - m.result and earlier.k == m.k
-        if not mirrored:
-            raise TableError(m.row, "result", f"the same match as row {earlier.row} seen from the other side "
-                             f"({m.player} vs {m.opponent}, round {m.round})", m.result)
-    grouped: dict[RoundKey, list[Match]] = {}
-    for key, pairs in rounds.items():
-        batch = list(pairs.values())
-        _check_once_per_round(key, batch)
-        grouped[key] = batch
-    return grouped
+def _check_once_per_round(c: MatchColumns) -> None:
+    n = len(c.player)
+    who = np.r_[c.player, c.opponent]
+    index = np.r_[np.arange(n), np.arange(n)]
+    cols = [np.r_[x, x] for x in (c.category, c.date, c.event, c.round)]
+    order = np.lexsort((who, *reversed(cols)))
+    key = np.stack([*cols, who])[:, order]
+    clash = np.flatnonzero(np.all(key[:, 1:] == key[:, :-1], axis=0))
+    if len(clash):
+        x, y = int(index[order[clash[0]]]), int(index[order[clash[0] + 1]])
+        name = c.players[int(key[4, clash[0]])]
+        raise TableError(_row(c, y), "player", f"each player in one match per round; {name!r} also plays in "
+                         f"row {_row(c, x)} ({c.events[c.event[y]] or 'event'} round {c.round[y]}, "
+                         f"{dt.date.fromordinal(int(c.date[y]))})")
 
 
-def _check_once_per_round(key: RoundKey, batch: Sequence[Match]) -> None:
-    seen: dict[tuple[str, str], Match] = {}
-    for m in batch:
-        for who in (m.player, m.opponent or ""):
-            other = seen.get((m.category, who))
-            if other is not None and other is not m:
-                raise TableError(m.row, "player", f"each player in one match per round; {who!r} also plays "
-                                 f"in row {other.row} ({key[1] or 'event'} round {key[2]}, {key[0]})")
-            seen[(m.category, who)] = m
+def _days_with_players_in_two_events(c: MatchColumns) -> np.ndarray:
+    """Dates on which some (category, player) plays in more than one event."""
+    who = np.r_[c.player, c.opponent]
+    triples = np.unique(np.stack([np.r_[c.category, c.category], np.r_[c.date, c.date], who,
+                                  np.r_[c.event, c.event]]), axis=1)
+    same = np.all(triples[:3, 1:] == triples[:3, :-1], axis=0)
+    return np.unique(triples[1, 1:][same])
+
+
+def _row(c: MatchColumns, i: int) -> int | None:
+    row = int(c.row[i])
+    return None if row < 0 else row

@@ -1,0 +1,36 @@
+# xlrating: `make demo` runs the pipeline on the bundled examples, `make test` runs the tests.
+# Both create the virtualenv (.venv) on first use.
+
+PYTHON ?= python3
+VENV ?= .venv
+BIN := $(VENV)/bin
+STAMP := $(VENV)/.xlrating-installed
+
+.PHONY: demo test templates bench lint clean
+
+$(STAMP): pyproject.toml requirements/constraints.txt
+	$(PYTHON) -m venv $(VENV)
+	$(BIN)/python -m pip install --quiet --upgrade pip
+	$(BIN)/python -m pip install --quiet -c requirements/constraints.txt -e ".[test,dev]"
+	touch $(STAMP)
+
+demo: $(STAMP)
+	$(BIN)/xlrating demo --out demo-out
+
+test: $(STAMP)
+	$(BIN)/python -m pytest -n 2 -q
+
+templates: $(STAMP)
+	$(BIN)/xlrating templates
+
+bench: $(STAMP)
+	$(BIN)/python benchmarks/bench_leaderboards.py
+	$(BIN)/python benchmarks/bench_validate.py
+	$(BIN)/python benchmarks/bench_convert.py
+
+lint: $(STAMP)
+	$(BIN)/ruff check xlrating tests benchmarks
+	$(BIN)/mypy
+
+clean:
+	rm -rf $(VENV) demo-out .pytest_cache .hypothesis

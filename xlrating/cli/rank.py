@@ -1,0 +1,128 @@
+"""``xlrating rank dippouch|dci|mers [FILE]``: a leaderboard from a result table or the store."""
+
+from __future__ import annotations
+
+import datetime as dt
+from pathlib import Path
+
+import click
+
+from xlrating.cli.common import EXIT_UNREADABLE, db_option, fail, resolve_db
+from xlrating.core import dci, dippouch, mers
+from xlrating.core.errors import RatingError, TableError
+from xlrating.exports import Leaderboard, format_for, print_leaderboard, write_leaderboard
+from xlrating.sheets.safe_open import UnreadableWorkbook
+
+SYSTEMS = ("dippouch", "dci", "mers")
+
+
+def _parse_date(ctx: click.Context, param: click.Parameter, value: str | None) -> dt.date | None:
+    if value is None:
+        return None
+    try:
+        return dt.date.fromisoformat(value)
+    except ValueError:
+        raise click.BadParameter(f"expected a date as YYYY-MM-DD, got {value!r}") from None
+
+
+@click.command()
+@click.argument("system", type=click.Choice(SYSTEMS, case_sensitive=False))
+@click.argument("file", required=False, type=click.Path(dir_okay=False, path_type=Path))
+@click.option("-o", "--output", type=click.Path(dir_okay=False, path_type=Path),
+              help="Write the leaderboard to FILE.json, .csv or .xlsx (default: a table on the terminal).")
+@click.option("--sheet", help="Worksheet holding the table (default: the first).")
+@click.option("--ties", type=click.Choice(["best", "average"]), default="best", show_default=True,
+              help="Tie policy: shared best place, or the average of the places a tie covers.")
+@click.option("--as-of", "as_of", callback=_parse_date, metavar="YYYY-MM-DD",
+              help="MERS: ranking date (default: today).")
+@click.option("--rules", type=click.Choice(list(mers.RULES)), default="2005", show_default=True,
+              help="MERS: rule era.")
+@click.option("--ruleset", type=click.Choice(list(mers.RULESETS), case_sensitive=False),
+              help="MERS: MCR or Riichi (required when the results hold both).")
+@click.option("--method", type=click.Choice(list(dci.METHODS)), default="formula", show_default=True,
+              help="DCI: win probability by the formula or by the FIDE-style table.")
+@click.option("--category", help="DCI: rank only this category.")
+@click.option("--decimals", type=click.IntRange(0, 10), help="Round ratings in the output file.")
+@click.option("--limit", type=click.IntRange(1), default=50, show_default=True,
+              help="Lines shown on the terminal.")
+@db_option
+def rank(system: str, file: Path | None, output: Path | None, sheet: str | None, ties: str,
+         as_of: dt.date | None, rules: str, ruleset: str | None, method: str, category: str | None,
+         decimals: int | None, limit: int, db: str | None) -> None:
+    """Compute the SYSTEM leaderboard from FILE (.csv or .xlsx; the tables of INTERFACES.md).
+
+    For MERS, without FILE the leaderboard comes from the results store (--db).
+    """
+    from xlrating.leaderboards import dci_leaderboard, dippouch_leaderboard, mers_leaderboard
+
+    if output is not None:
+        try:
+            format_for(output)
+        except ValueError as exc:
+            fail(str(exc))
+    system = system.lower()
+    if file is None and system != "mers":
+        fail(f"rank {system} needs a result FILE (.csv or .xlsx)")
+    policy = "average" if ties == "average" else "best"
+    try:
+        board: Leaderboard
+        if system == "dippouch":
+            rows, header_row, source = _table(file, sheet)
+            board = _guarded(source, lambda: dippouch_leaderboard(
+                dippouch.results_from_table(rows, header_row=header_row), ties=policy))
+        elif system == "dci":
+            rows, header_row, source = _table(file, sheet)
+            board = _guarded(source, lambda: dci_leaderboard(
+                dci.matches_from_table(rows, header_row=header_row), method=method, category=category))
+        else:
+            if file is None:
+                source = resolve_db(db)
+                results = _store_results(source, ruleset)
+            else:
+                rows, header_row, source = _table(file, sheet)
+                results = _guarded(source, lambda: mers.results_from_table(rows, header_row=header_row))
+            present = sorted({r.ruleset for r in results})
+            if ruleset is None and len(present) > 1:
+                fail(f"{source}: the results hold {' and '.join(present)} tournaments; choose one with --ruleset")
+            day = as_of or dt.date.today()
+            canonical = mers.ruleset(ruleset) if ruleset else None
+            board = _guarded(source, lambda: mers_leaderboard(results, day, rules=rules, ruleset=canonical,
+                                                              ties=policy))
+    except UnreadableWorkbook as exc:
+        fail(str(exc))
+    if output is None:
+        print_leaderboard(board, limit=limit)
+    else:
+        try:
+            write_leaderboard(board, output, decimals=decimals)
+        except OSError as exc:
+            fail(f"{output}: cannot write ({exc.strerror or exc})")
+        click.echo(f"wrote {len(board.lines)} players to {output}", err=True)
+
+
+def _table(file: Path | None, sheet: str | None) -> tuple[list[list[object]], int, str]:
+    from xlrating.sheets.table_files import read_table_file
+
+    assert file is not None
+    source = read_table_file(file, sheet=sheet)
+    return source.rows, source.header_row, source.name
+
+
+def _guarded(source: str, compute):  # type: ignore[no-untyped-def]
+    """Run ``compute``; a bad table becomes a one-line error naming the file, row and column."""
+    try:
+        return compute()
+    except TableError as exc:
+        fail(str(exc.with_source(source)))
+    except RatingError as exc:
+        fail(f"{source}: {exc}")
+
+
+def _store_results(location: str, ruleset: str | None) -> list[mers.Result]:
+    from xlrating.store import open_store
+
+    if not Path(location.removeprefix("sqlite:///")).exists():
+        fail(f"{location}: no results store here; ingest result sheets first (xlrating ingest FILE) "
+             f"or pass --db", EXIT_UNREADABLE)
+    with open_store(location) as store:
+        return list(store.mers_results(mers.ruleset(ruleset) if ruleset else None))

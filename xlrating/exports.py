@@ -1,0 +1,141 @@
+"""Leaderboard exports: JSON, CSV, XLSX, or a table on the terminal.
+
+JSON is a list of objects, best first, each with ``rank``, ``player``, ``rating`` (MERS:
+``total``) and ``count``. Values are written in full precision unless ``decimals`` is given:
+rounding is presentation only. Ranks follow competition ranking (equal values share a rank).
+"""
+
+from __future__ import annotations
+
+import csv
+import json
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from xlrating.core.placement import competition_places
+
+FORMATS = ("json", "csv", "xlsx")
+
+
+@dataclass
+class Leaderboard:
+    """A ranked list of players plus, optionally, the working behind each line.
+
+    ``value_name`` is ``rating`` or ``total``; ``lines`` hold ``player``, the value, ``count`` and
+    any extra columns (e.g. ``category``); ``breakdown`` rows (MERS: one per counted result) go to
+    a second sheet of the workbook export; ``about`` (as-of date, rules...) is shown as a header.
+    """
+
+    system: str
+    value_name: str
+    lines: list[dict[str, Any]]
+    breakdown: list[dict[str, Any]] = field(default_factory=list)
+    about: dict[str, Any] = field(default_factory=dict)
+    group: str | None = None  # a column whose values are ranked separately (DCI category)
+
+    def ranked(self, decimals: int | None = None) -> list[dict[str, Any]]:
+        """The lines with ``rank`` first, best first (within each group)."""
+        groups: dict[Any, list[dict[str, Any]]] = {}
+        for line in self.lines:
+            groups.setdefault(line.get(self.group) if self.group else None, []).append(line)
+        out = []
+        for key in sorted(groups, key=str):
+            members = groups[key]
+            ranks = competition_places([line[self.value_name] for line in members])
+            for rank, line in sorted(zip(ranks, members), key=lambda pair: pair[0]):
+                item = {"rank": rank, **line}
+                if decimals is not None:
+                    item[self.value_name] = round(item[self.value_name], decimals)
+                out.append(item)
+        return out
+
+
+def format_for(path: str | Path) -> str:
+    """The export format an output file name asks for, from its extension."""
+    suffix = Path(path).suffix.lower().lstrip(".")
+    if suffix not in FORMATS:
+        raise ValueError(f"{path}: expected an output file ending in .json, .csv or .xlsx, got {suffix or 'none'!r}")
+    return suffix
+
+
+def write_leaderboard(board: Leaderboard, path: str | Path, *, decimals: int | None = None) -> None:
+    """Write ``board`` to ``path`` in the format its extension names."""
+    kind = format_for(path)
+    lines = board.ranked(decimals)
+    if kind == "json":
+        Path(path).write_text(json.dumps(lines, indent=2, default=str) + "\n", encoding="utf-8")
+    elif kind == "csv":
+        _write_csv(Path(path), lines)
+    else:
+        _write_xlsx(board, Path(path), lines)
+
+
+def _write_csv(path: Path, lines: Sequence[dict[str, Any]]) -> None:
+    from xlrating.sheets.csv_safety import neutralise_cell
+
+    columns = list(lines[0]) if lines else ["rank", "player", "value", "count"]
+    with path.open("w", newline="", encoding="utf-8") as handle:
+        writer = csv.writer(handle)
+        writer.writerow(columns)
+        for line in lines:
+            writer.writerow([neutralise_cell(line.get(c)) for c in columns])
+
+
+def _write_xlsx(board: Leaderboard, path: Path, lines: Sequence[dict[str, Any]]) -> None:
+    from openpyxl import Workbook
+    from openpyxl.styles import Font
+    from openpyxl.utils import get_column_letter
+
+    book = Workbook()
+    sheets: list[tuple[str, Sequence[dict[str, Any]]]] = [("Ranking", lines)]
+    if board.breakdown:
+        sheets.append(("Breakdown", board.breakdown))
+    ws = book.active
+    for index, (title, rows) in enumerate(sheets):
+        if index:
+            ws = book.create_sheet()
+        ws.title = title
+        start = 1
+        if board.about:
+            about = "; ".join(f"{k}: {v}" for k, v in board.about.items())
+            ws.cell(1, 1, f"{board.system} {title.lower()} ({about})").font = Font(bold=True)
+            start = 3
+        columns = list(rows[0]) if rows else ["rank", "player", board.value_name, "count"]
+        for j, name in enumerate(columns, start=1):
+            ws.cell(start, j, name.replace("_", " ").capitalize()).font = Font(bold=True)
+            ws.column_dimensions[get_column_letter(j)].width = max(12, len(name) + 4)
+        for i, row in enumerate(rows, start=start + 1):
+            for j, name in enumerate(columns, start=1):
+                cell = ws.cell(i, j, _cell_value(row.get(name)))
+                if isinstance(cell.value, float):
+                    cell.number_format = "0.00"
+        ws.freeze_panes = ws.cell(start + 1, 1)
+        ws.auto_filter.ref = f"A{start}:{get_column_letter(len(columns))}{max(start, start + len(rows))}"
+    book.save(path)
+
+
+def _cell_value(value: Any) -> Any:
+    if value is None or isinstance(value, (int, float, str)):
+        return value
+    return str(value) if not hasattr(value, "isoformat") else value
+
+
+def print_leaderboard(board: Leaderboard, *, limit: int | None = None) -> None:
+    """Show the leaderboard as a table on the terminal (values to 2 decimals)."""
+    from rich.console import Console
+    from rich.table import Table
+
+    lines = board.ranked()
+    about = ", ".join(f"{k} {v}" for k, v in board.about.items())
+    table = Table(title=f"{board.system} leaderboard" + (f" ({about})" if about else ""))
+    columns = list(lines[0]) if lines else ["rank", "player", board.value_name, "count"]
+    for name in columns:
+        numeric = name in ("rank", board.value_name, "count")
+        table.add_column(name, justify="right" if numeric else "left")
+    for line in lines[:limit]:
+        table.add_row(*(f"{v:.2f}" if isinstance(v, float) else str(v) for v in (line[c] for c in columns)))
+    Console().print(table)
+    if limit is not None and len(lines) > limit:
+        Console().print(f"... {len(lines) - limit} more; write them all with -o FILE.json/.csv/.xlsx")
