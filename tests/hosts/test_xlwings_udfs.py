@@ -279,3 +279,14 @@ def test_table_with_an_error_cell_returns_that_error(xlwings_windows: Any) -> No
     results = ComRange(("event", "date", "players", "rounds", "player", "place"),
                        ("Open", TimeType(2020, 3, 1), 10.0, 3.0, "Ann", VALUE))
     assert cell(xlwings_windows.udfs, "DIPPOUCH_RATINGS", results, MISSING) == [["#VALUE!"]]
+
+
+def test_macros_bas_declares_the_same_functions_as_xlwings_import_functions(xlwings_windows: Any) -> None:
+    from xlrating.hosts import vba
+
+    out = io.StringIO()
+    xlwings_windows.udfs.generate_vba_wrapper(UDF_MODULE, xlwings_windows.module, out,
+                                              types.SimpleNamespace(Name="ratings.xlsm"))
+    by_xlwings = dict(re.findall(r"^Function (\w+)\((.*)\)$", out.getvalue(), flags=re.M))
+    ours = dict(re.findall(r"^Public Function (\w+)\((.*)\)\r$", vba.render_udf_module(), flags=re.M))
+    assert ours == by_xlwings
