@@ -1,14 +1,35 @@
 """The one door through which xlrating opens a workbook file.
 
 Submitted workbooks are untrusted. Every reader (validator, converter, rank) opens files through
-:func:`load_workbook` so that the checks made here apply everywhere.
+:func:`load_workbook` so that the checks made here apply everywhere:
+
+- the file is read once, into memory, after its size is checked (``max_file_bytes``); openpyxl
+  then parses those same bytes, so the file cannot change between the checks and the parse;
+- :func:`xlrating.sheets.package_guard.check_package` refuses, with a sentence naming the reason,
+  anything that is not an .xlsx/.xlsm package (empty, .xls, encrypted, .ods, .xlsb, CSV, HTML,
+  corrupt or truncated zip), zip bombs (declared sizes and ratios, checked before decompression),
+  XML with a DTD (entity expansion, external entities), and sheets beyond the row, column, cell
+  and text limits of :class:`xlrating.sheets.limits.Limits`;
+- only then does openpyxl parse the package. openpyxl itself parses with defusedxml (installed
+  as a dependency) or, when lxml is present, with ``resolve_entities=False``; the DTD refusal
+  above does not rely on either.
+
+Macros: a .xlsm's ``vbaProject.bin`` is never executed by anything in xlrating (no Python library
+here can run VBA); with ``keep_vba=True`` openpyxl carries its bytes through unchanged on save.
 """
 
 from __future__ import annotations
 
+import io
 import os
+import stat
 from pathlib import Path
 from typing import Any
+
+from xlrating.sheets.limits import Limits, describe
+from xlrating.sheets.package_guard import PackageReport, Refused, check_package
+
+__all__ = ["Limits", "PackageReport", "UnreadableWorkbook", "inspect_package", "load_workbook", "read_package"]
 
 
 class UnreadableWorkbook(Exception):
@@ -20,16 +41,62 @@ class UnreadableWorkbook(Exception):
         super().__init__(f"{self.path}: {reason}")
 
 
+def read_package(path: str | os.PathLike[str], limits: Limits | None = None) -> tuple[bytes, PackageReport]:
+    """The bytes of ``path`` and what the package checks saw, or :class:`UnreadableWorkbook`."""
+    try:
+        limits = limits or Limits.from_env()
+    except ValueError as exc:
+        raise UnreadableWorkbook(path, str(exc)) from None
+    data = _read_file(Path(path), limits)
+    try:
+        return data, check_package(data, limits)
+    except Refused as refused:
+        raise UnreadableWorkbook(path, refused.reason) from None
+
+
+def inspect_package(path: str | os.PathLike[str], limits: Limits | None = None) -> PackageReport:
+    """Run every check of :func:`load_workbook` without building the workbook; report what was seen."""
+    return read_package(path, limits)[1]
+
+
 def load_workbook(path: str | os.PathLike[str], *, read_only: bool = False, data_only: bool = False,
-                  keep_vba: bool = False, keep_links: bool = False) -> Any:
-    """Open ``path`` with openpyxl, or raise :class:`UnreadableWorkbook` naming the reason."""
+                  keep_vba: bool = False, keep_links: bool = False, limits: Limits | None = None) -> Any:
+    """Open ``path`` with openpyxl after the package checks, or raise :class:`UnreadableWorkbook`.
+
+    ``limits`` defaults to :meth:`Limits.from_env` (the defaults, changed by ``XLRATING_MAX_*``
+    environment variables).
+    """
     import openpyxl
 
-    file = Path(path)
-    if not file.is_file():
-        raise UnreadableWorkbook(path, "no such file")
+    data, _ = read_package(path, limits)
     try:
-        return openpyxl.load_workbook(file, read_only=read_only, data_only=data_only, keep_vba=keep_vba,
-                                      keep_links=keep_links)
-    except Exception as exc:  # openpyxl raises many unrelated types for a bad file
-        raise UnreadableWorkbook(path, f"not a readable .xlsx/.xlsm workbook ({type(exc).__name__}: {exc})") from None
+        return openpyxl.load_workbook(io.BytesIO(data), read_only=read_only, data_only=data_only,
+                                      keep_vba=keep_vba, keep_links=keep_links)
+    except Exception as exc:  # noqa: BLE001 - openpyxl raises many unrelated types for a bad file
+        raise UnreadableWorkbook(
+            path, f"not a readable .xlsx/.xlsm workbook ({type(exc).__name__}: {exc})") from None
+
+
+def _read_file(file: Path, limits: Limits) -> bytes:
+    try:
+        info = file.stat()
+    except FileNotFoundError:
+        raise UnreadableWorkbook(file, "no such file") from None
+    except OSError as exc:
+        raise UnreadableWorkbook(file, f"cannot be read ({exc.strerror or exc})") from None
+    if stat.S_ISDIR(info.st_mode):
+        raise UnreadableWorkbook(file, "is a folder, not a workbook file")
+    if not stat.S_ISREG(info.st_mode):  # a FIFO or device could block or never end
+        raise UnreadableWorkbook(file, "is not a regular file (a device, pipe or socket)")
+    if info.st_size > limits.max_file_bytes:
+        raise UnreadableWorkbook(file, f"the file has {info.st_size:,} bytes, over the limit "
+                                       f"{describe('max_file_bytes', limits.max_file_bytes)}")
+    try:
+        with file.open("rb") as handle:
+            data = handle.read(limits.max_file_bytes + 1)
+    except OSError as exc:
+        raise UnreadableWorkbook(file, f"cannot be read ({exc.strerror or exc})") from None
+    if len(data) > limits.max_file_bytes:  # grew after stat
+        raise UnreadableWorkbook(file, f"the file has more than {limits.max_file_bytes:,} bytes, "
+                                       f"over the limit {describe('max_file_bytes', limits.max_file_bytes)}")
+    return data

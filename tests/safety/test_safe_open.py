@@ -1,0 +1,127 @@
+"""Rules of the one door: every hostile file is refused by load_workbook, quickly and by name."""
+
+from __future__ import annotations
+
+import io
+import time
+import zipfile
+from pathlib import Path
+
+import openpyxl
+import pytest
+from hostile import hostile_corpus
+from make_hostile_corpus import results_workbook, rezip, sheet_xml
+
+from xlrating.sheets.limits import Limits
+from xlrating.sheets.safe_open import UnreadableWorkbook, inspect_package, load_workbook
+
+TIME_BOUND_S = 10.0
+
+
+@pytest.mark.parametrize("name", sorted(hostile_corpus()))
+def test_every_hostile_file_is_refused_naming_the_reason_within_the_time_bound(name: str) -> None:
+    case = hostile_corpus()[name]
+    started = time.monotonic()
+    with pytest.raises(UnreadableWorkbook) as refused:
+        load_workbook(case.path, limits=Limits.from_env(case.env))
+    elapsed = time.monotonic() - started
+    assert case.fragment in refused.value.reason.lower(), refused.value.reason
+    assert refused.value.path == str(case.path)
+    assert str(case.path) in str(refused.value)
+    assert elapsed < TIME_BOUND_S
+
+
+def test_a_real_results_workbook_opens(tmp_path: Path) -> None:
+    path = tmp_path / "results.xlsx"
+    path.write_bytes(results_workbook())
+    book = load_workbook(path)
+    assert book["Results"]["E2"].value == "Player 1"
+
+
+def test_inspect_package_reports_the_extent_of_each_sheet_by_its_tab_name(tmp_path: Path) -> None:
+    path = tmp_path / "results.xlsx"
+    path.write_bytes(results_workbook())
+    report = inspect_package(path)
+    (sheet,) = report.sheets
+    assert (sheet.name, sheet.rows, sheet.columns, sheet.cells) == ("Results", 9, 6, 54)
+    assert not report.has_macros
+
+
+def test_a_sheet_within_the_limits_passes_and_one_row_more_is_refused_naming_the_limit(tmp_path: Path) -> None:
+    body = "".join(f'<row r="{r}"><c r="B{r}"><v>{r}</v></c></row>' for r in range(1, 51))
+    path = tmp_path / "fifty.xlsx"
+    path.write_bytes(rezip(results_workbook(), replace={"xl/worksheets/sheet1.xml": sheet_xml(body)}))
+    assert load_workbook(path, limits=Limits(max_rows=50, max_columns=2)).active.max_row == 50
+    with pytest.raises(UnreadableWorkbook, match=r"row 50 .*max_rows = 49 \(XLRATING_MAX_ROWS\)"):
+        load_workbook(path, limits=Limits(max_rows=49))
+    with pytest.raises(UnreadableWorkbook, match=r"column 2 .*max_columns = 1 \(XLRATING_MAX_COLUMNS\)"):
+        load_workbook(path, limits=Limits(max_columns=1))
+
+
+def test_limits_come_from_the_environment(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
+    assert Limits.from_env({"XLRATING_MAX_ROWS": "200_000"}).max_rows == 200_000
+    assert Limits.from_env({}) == Limits()
+    path = tmp_path / "results.xlsx"
+    path.write_bytes(results_workbook())
+    monkeypatch.setenv("XLRATING_MAX_ROWS", "5")
+    with pytest.raises(UnreadableWorkbook, match="max_rows = 5"):
+        load_workbook(path)
+
+
+@pytest.mark.parametrize("value", ["", "abc", "0", "-3", "1.5"])
+def test_a_bad_limit_in_the_environment_is_a_clean_refusal_naming_the_variable(
+        monkeypatch: pytest.MonkeyPatch, tmp_path: Path, value: str) -> None:
+    path = tmp_path / "results.xlsx"
+    path.write_bytes(results_workbook())
+    monkeypatch.setenv("XLRATING_MAX_CELLS", value)
+    with pytest.raises(UnreadableWorkbook, match="XLRATING_MAX_CELLS must be a positive whole number"):
+        load_workbook(path)
+
+
+def test_a_missing_file_is_named() -> None:
+    with pytest.raises(UnreadableWorkbook, match="no such file"):
+        load_workbook("/nonexistent/results.xlsx")
+
+
+def _macro_workbook(vba: bytes) -> bytes:
+    """A .xlsm package: the results workbook typed as macro-enabled, with a vbaProject.bin part."""
+    base = results_workbook()
+    with zipfile.ZipFile(io.BytesIO(base)) as archive:
+        types = archive.read("[Content_Types].xml").decode()
+    types = types.replace("application/vnd.openxmlformats-officedocument.spreadsheetml.sheet.main+xml",
+                          "application/vnd.ms-excel.sheet.macroEnabled.main+xml")
+    types = types.replace('<Default Extension="xml"', '<Default Extension="bin" ContentType='
+                          '"application/vnd.ms-office.vbaProject"/><Default Extension="xml"')
+    return rezip(base, replace={"[Content_Types].xml": types.encode()}, add={"xl/vbaProject.bin": vba})
+
+
+def test_macros_are_carried_byte_for_byte_and_never_run(tmp_path: Path) -> None:
+    # Nothing in xlrating can execute VBA (no Python library runs it); what we can promise and
+    # test is that a .xlsm opens as data and its vbaProject.bin comes back out unchanged.
+    vba = b"\xd0\xcf\x11\xe0" + b"Sub Auto_Open(): Shell \"calc\": End Sub" * 10
+    source = tmp_path / "macro.xlsm"
+    source.write_bytes(_macro_workbook(vba))
+    assert inspect_package(source).has_macros
+    book = load_workbook(source, keep_vba=True)
+    saved = tmp_path / "saved.xlsm"
+    book.save(saved)
+    with zipfile.ZipFile(saved) as archive:
+        assert archive.read("xl/vbaProject.bin") == vba
+    without = load_workbook(source)  # keep_vba=False drops the macros instead
+    assert without["Results"]["A1"].value == "tournament"
+
+
+def test_the_file_is_read_once_so_it_cannot_change_between_checks_and_parse(tmp_path: Path) -> None:
+    path = tmp_path / "results.xlsx"
+    path.write_bytes(results_workbook())
+    calls = []
+    real = openpyxl.load_workbook
+
+    def spy(source, **kwargs):  # type: ignore[no-untyped-def]
+        calls.append(source)
+        return real(source, **kwargs)
+
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(openpyxl, "load_workbook", spy)
+        load_workbook(path)
+    assert isinstance(calls[0], io.BytesIO)
