@@ -1,0 +1,92 @@
+"""``xlrating validate``: text and JSON reports, annotated copy, registry option, exit statuses."""
+
+from __future__ import annotations
+
+import datetime as dt
+import json
+
+import openpyxl
+from click.testing import CliRunner
+
+from xlrating.cli import main
+from xlrating.sheets.builders import build_workbook
+
+BLOCK = [("Tournament name", "CLI Cup"), ("Ruleset", "Riichi"), ("Start date", dt.date(2025, 5, 10)),
+         ("End date", dt.date(2025, 5, 10)), ("Days", 1), ("Players", 3), ("Countries", 2), ("MERS weight", 1)]
+HEADER = ["Position", "EMA ID", "Last name", "First name", "Country"]
+ROWS = [[1, "04000001", "Abel", "Ann", "FRA"], [2, "05000002", "Berg", "Bo", "GER"],
+        [3, "04000003", "Cole", "Cy", "FRA"]]
+
+
+def _save(tmp_path, name, rows=ROWS):
+    path = tmp_path / name
+    build_workbook(BLOCK, HEADER, rows).save(path)
+    return str(path)
+
+
+def _run(*args):
+    return CliRunner().invoke(main, ["validate", *args])
+
+
+def test_a_valid_sheet_exits_0_and_says_valid(tmp_path):
+    result = _run(_save(tmp_path, "good.xlsx"))
+    assert result.exit_code == 0, result.output
+    assert "good.xlsx: valid (0 errors, 0 warnings)" in result.output
+
+
+def test_an_invalid_sheet_exits_1_and_lists_findings_at_cells(tmp_path):
+    bad = [list(r) for r in ROWS]
+    bad[2][1] = 4000003
+    result = _run(_save(tmp_path, "bad.xlsx", bad))
+    assert result.exit_code == 1
+    assert "Results!B13: error EMA_ID_LOST_LEADING_ZERO" in result.output
+
+
+def test_json_report_is_a_list_of_findings_with_file_when_several(tmp_path):
+    bad = [list(r) for r in ROWS]
+    bad[1][0] = 3
+    files = [_save(tmp_path, "good.xlsx"), _save(tmp_path, "bad.xlsx", bad)]
+    result = _run("--format", "json", *files)
+    assert result.exit_code == 1
+    records = json.loads(result.output)
+    assert [r["code"] for r in records] == ["PLACE_GAP"]
+    assert all(set(r) == {"code", "severity", "sheet", "cell", "message", "file"} for r in records)
+    assert {r["file"] for r in records} == {files[1]}
+
+
+def test_json_report_of_one_file_has_no_file_key(tmp_path):
+    records = json.loads(_run("--format", "json", _save(tmp_path, "good.xlsx")).output)
+    assert records == []
+
+
+def test_an_unreadable_file_exits_2_with_its_reason(tmp_path):
+    junk = tmp_path / "junk.xlsx"
+    junk.write_bytes(b"not a zip")
+    result = _run(str(junk))
+    assert result.exit_code == 2
+    assert "junk.xlsx" in result.output and "Traceback" not in result.output
+
+
+def test_annotate_writes_a_marked_copy(tmp_path):
+    bad = [list(r) for r in ROWS]
+    bad[0][1] = "-"
+    out = tmp_path / "marked.xlsx"
+    result = _run("--annotate", str(out), _save(tmp_path, "bad.xlsx", bad))
+    assert result.exit_code == 1
+    wb = openpyxl.load_workbook(out)
+    assert "EMA_ID_MISSING" in wb["Results"]["B11"].comment.text
+    assert wb.sheetnames[0] == "Findings"
+
+
+def test_a_player_registry_is_checked(tmp_path):
+    registry = tmp_path / "players.csv"
+    registry.write_text("ema_id,name\n04000001,Abel Ann\n05000002,Berg Bo\n", encoding="utf-8")
+    result = _run("--players", str(registry), _save(tmp_path, "good.xlsx"))
+    assert result.exit_code == 1 and "PLAYER_UNKNOWN" in result.output
+
+
+def test_a_broken_registry_is_bad_usage(tmp_path):
+    registry = tmp_path / "players.csv"
+    registry.write_text("id;name\n", encoding="utf-8")
+    result = _run("--players", str(registry), _save(tmp_path, "good.xlsx"))
+    assert result.exit_code == 2 and "expected columns ema_id" in result.output

@@ -1,0 +1,83 @@
+"""``xlrating validate FILE...``: check submitted EMA result sheets, every problem at its cell.
+
+Exit status: 0 every file valid (warnings allowed), 1 some file has errors, 2 a file could not be
+read or the usage was wrong.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import click
+
+from xlrating.cli.common import EXIT_INVALID, EXIT_OK, EXIT_UNREADABLE, fail
+
+
+def load_registry_option(players: str | None):  # type: ignore[no-untyped-def]
+    """The ``--players`` registry, or exit 2 naming what is wrong with it."""
+    if players is None:
+        return None
+    from xlrating.sheets.registry import RegistryError, load_registry
+
+    try:
+        return load_registry(players)
+    except RegistryError as exc:
+        fail(str(exc))
+
+
+@click.command("validate")
+@click.argument("files", nargs=-1, required=True, metavar="FILE...")
+@click.option("--format", "fmt", type=click.Choice(["text", "json"]), default="text", show_default=True,
+              help="text for people, json (a list of findings) for machines.")
+@click.option("--annotate", "annotate", metavar="OUT", default=None,
+              help="Write a copy marking each finding at its cell (fill + comment) with a Findings sheet. "
+                   "With several files OUT is a folder.")
+@click.option("--players", metavar="REGISTRY.csv", default=None,
+              help="Player registry (ema_id, last_name, first_name or name) to check IDs and names against.")
+def validate(files: tuple[str, ...], fmt: str, annotate: str | None, players: str | None) -> None:
+    """Check EMA results reporting sheets and report every finding with its sheet and cell."""
+    from xlrating.sheets.safe_open import UnreadableWorkbook
+    from xlrating.sheets.validator import validate_file
+
+    registry = load_registry_option(players)
+    status = EXIT_OK
+    reports = []
+    for file in files:
+        try:
+            validation = validate_file(file, registry)
+        except UnreadableWorkbook as exc:
+            click.echo(f"xlrating: error: {exc}", err=True)
+            status = EXIT_UNREADABLE
+            continue
+        reports.append((file, validation.findings))
+        if not validation.valid:
+            status = max(status, EXIT_INVALID)
+        if fmt == "text":
+            click.echo("\n".join(_text(file, validation.findings)))
+        if annotate is not None:
+            _annotate(file, validation.findings, annotate, several=len(files) > 1)
+    if fmt == "json":
+        from xlrating.sheets.report import json_report
+
+        click.echo(json_report(reports))
+    raise SystemExit(status)
+
+
+def _text(file: str, findings: list) -> list[str]:  # type: ignore[type-arg]
+    from xlrating.sheets.report import text_report
+
+    return text_report(file, findings)
+
+
+def _annotate(file: str, findings: list, out: str, *, several: bool) -> None:  # type: ignore[type-arg]
+    from xlrating.sheets.annotate import annotate_workbook
+    from xlrating.sheets.safe_open import UnreadableWorkbook
+
+    target = Path(out)
+    if several:
+        target.mkdir(parents=True, exist_ok=True)
+        target = target / f"{Path(file).stem}.annotated.xlsx"
+    try:
+        annotate_workbook(file, findings, target)
+    except (OSError, UnreadableWorkbook) as exc:
+        fail(f"cannot write the annotated copy {target}: {exc}")

@@ -1,0 +1,81 @@
+"""An annotated copy of a submitted workbook: each finding marked at its cell (a fill and a
+comment) and a Findings sheet listing them all with links to the cells.
+
+The submitter gets their own file back with the problems shown where they are, which is easier
+to act on than a list of coordinates.
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Sequence
+from pathlib import Path
+from typing import Any
+
+from xlrating.sheets.findings import Finding
+from xlrating.sheets.safe_open import load_workbook
+
+FILLS = {"error": "FFC7CE", "warning": "FFEB9C"}  # Excel's "bad" and "neutral" cell styles
+FINDINGS_SHEET = "Findings"
+AUTHOR = "xlrating validate"
+
+
+def annotate_workbook(source: str | os.PathLike[str], findings: Sequence[Finding],
+                      target: str | os.PathLike[str]) -> Path:
+    """Write ``target``: a copy of ``source`` with every finding marked; returns the path."""
+    from openpyxl.comments import Comment
+    from openpyxl.styles import PatternFill
+
+    wb = load_workbook(source)
+    by_cell: dict[tuple[str, str], tuple[Any, list[Finding]]] = {}
+    for f in findings:
+        if f.sheet in wb.sheetnames:
+            # Findings inside a merged range all land on its top-left cell, the one that can hold a comment.
+            cell = _writable(wb[f.sheet], f.cell)
+            by_cell.setdefault((f.sheet, cell.coordinate), (cell, []))[1].append(f)
+    for cell, items in by_cell.values():
+        worst = "error" if any(f.severity == "error" for f in items) else "warning"
+        cell.fill = PatternFill("solid", start_color=FILLS[worst], end_color=FILLS[worst])
+        text = "\n".join(f"{f.severity.upper()} {f.code}: {f.message}" for f in items)
+        comment = Comment(text, AUTHOR)
+        comment.width, comment.height = 360, 40 + 60 * len(items)
+        cell.comment = comment
+    _findings_sheet(wb, findings)
+    out = Path(target)
+    out.parent.mkdir(parents=True, exist_ok=True)
+    wb.save(out)
+    return out
+
+
+def _writable(ws: Any, ref: str) -> Any:
+    """The cell at ``ref``, or the top-left cell of the merged range that covers it."""
+    from openpyxl.cell.cell import MergedCell
+
+    cell = ws[ref]
+    if isinstance(cell, MergedCell):
+        for merged in ws.merged_cells.ranges:
+            if ref in merged:
+                return ws.cell(merged.min_row, merged.min_col)
+    return cell
+
+
+def _findings_sheet(wb: Any, findings: Sequence[Finding]) -> None:
+    from openpyxl.styles import Font
+
+    title = FINDINGS_SHEET
+    while title in wb.sheetnames:
+        title = f"{title} (xlrating)"
+    ws = wb.create_sheet(title, 0)
+    ws.append(["Severity", "Code", "Sheet", "Cell", "Message"])
+    for cell in ws[1]:
+        cell.font = Font(bold=True)
+    for f in findings:
+        ws.append([f.severity, f.code, f.sheet, f.cell, f.message])
+        link = ws.cell(ws.max_row, 4)
+        link.hyperlink = f"#'{f.sheet}'!{f.cell}"
+        link.font = Font(color="0563C1", underline="single")
+    if not findings:
+        ws.append(["", "", "", "", "No findings: the sheet is valid."])
+    for column, width in zip("ABCDE", (10, 28, 16, 8, 110)):
+        ws.column_dimensions[column].width = width
+    ws.freeze_panes = "A2"

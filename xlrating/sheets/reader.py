@@ -1,0 +1,115 @@
+"""Read a submitted workbook into plain grids in one streaming pass.
+
+The validator needs three things from each sheet: the stored (cached) cell values, which cells
+hold a formula (a formula without a stored value cannot be read), and the merged ranges. openpyxl's
+public API gives these only through two loads (``data_only`` for values, a full load for formulas
+and merges), which costs about twice a read-only load. Instead we open the file read-only through
+:func:`xlrating.sheets.safe_open.load_workbook` and drive openpyxl's own sheet parser once, noting
+formulas as cells go by; merged ranges are parsed from the same stream. Should openpyxl's
+internals change shape, :func:`read_workbook` falls back to the two public loads.
+"""
+
+from __future__ import annotations
+
+import os
+from dataclasses import dataclass, field
+from typing import Any
+
+from xlrating.sheets.safe_open import load_workbook
+
+Range = tuple[int, int, int, int]  # min_row, min_col, max_row, max_col (1-based, inclusive)
+
+
+@dataclass
+class SheetGrid:
+    """One worksheet's stored values (``rows[r - 1][c - 1]``), formulas and merged ranges."""
+
+    name: str
+    rows: list[list[Any]] = field(default_factory=list)
+    formulas: dict[tuple[int, int], str] = field(default_factory=dict)
+    merged: list[Range] = field(default_factory=list)
+
+    def value(self, row: int, column: int) -> Any:
+        if 1 <= row <= len(self.rows):
+            cells = self.rows[row - 1]
+            if 1 <= column <= len(cells):
+                return cells[column - 1]
+        return None
+
+    @property
+    def max_row(self) -> int:
+        return len(self.rows)
+
+
+def read_workbook(path: str | os.PathLike[str]) -> list[SheetGrid]:
+    """Every worksheet of ``path`` as a :class:`SheetGrid`, in workbook order.
+
+    Raises :class:`~xlrating.sheets.safe_open.UnreadableWorkbook` when the file cannot be opened.
+    """
+    wb = load_workbook(path, read_only=True, data_only=True)
+    try:
+        try:
+            return [_stream_sheet(wb, ws) for ws in wb.worksheets]
+        except (ImportError, AttributeError, TypeError):  # openpyxl internals moved: use public API
+            pass
+    finally:
+        wb.close()
+    return _read_with_public_api(path)
+
+
+def _stream_sheet(wb: Any, ws: Any) -> SheetGrid:
+    from openpyxl.worksheet._reader import FORMULA_TAG, WorkSheetParser
+
+    class ValueAndFormulaParser(WorkSheetParser):  # type: ignore[misc]
+        """openpyxl's parser in data_only mode that also keeps each cell's formula text."""
+
+        def parse_cell(self, element: Any) -> dict[str, Any]:
+            cell: dict[str, Any] = super().parse_cell(element)
+            formula = element.find(FORMULA_TAG)
+            if formula is not None:
+                cell["formula"] = "=" + (formula.text or "")
+            return cell
+
+    grid = SheetGrid(ws.title)
+    with ws._get_source() as source:
+        parser = ValueAndFormulaParser(source, ws._shared_strings, data_only=True, epoch=wb.epoch,
+                                       date_formats=wb._date_formats, timedelta_formats=wb._timedelta_formats)
+        for row_index, cells in parser.parse():
+            if not cells:
+                continue
+            while len(grid.rows) < row_index:
+                grid.rows.append([])
+            values = grid.rows[row_index - 1]
+            for cell in cells:
+                column = cell["column"]
+                if len(values) < column:
+                    values.extend([None] * (column - len(values)))
+                values[column - 1] = cell["value"]
+                if "formula" in cell:
+                    grid.formulas[(row_index, column)] = cell["formula"]
+        if parser.merged_cells is not None:
+            grid.merged = [_bounds(m.ref) for m in parser.merged_cells.mergeCell]
+    return grid
+
+
+def _bounds(ref: str) -> Range:
+    from openpyxl.utils.cell import range_boundaries
+
+    min_col, min_row, max_col, max_row = range_boundaries(ref)
+    return (min_row, min_col, max_row, max_col)
+
+
+def _read_with_public_api(path: str | os.PathLike[str]) -> list[SheetGrid]:
+    values_wb = load_workbook(path, data_only=True)
+    formulas_wb = load_workbook(path)
+    grids = []
+    for ws, fws in zip(values_wb.worksheets, formulas_wb.worksheets):
+        grid = SheetGrid(ws.title)
+        grid.rows = [list(row) for row in ws.iter_rows(values_only=True)]
+        for row in fws.iter_rows():
+            for cell in row:
+                if cell.data_type == "f":
+                    grid.formulas[(cell.row, cell.column)] = str(cell.value)
+        grid.merged = [(r.min_row, r.min_col, r.max_row, r.max_col) for r in fws.merged_cells.ranges]
+        grids.append(grid)
+    return grids
