@@ -36,11 +36,11 @@ def dci_leaderboard(matches: Iterable[dci.Match], *, method: str = "formula",
 
 def mers_leaderboard(results: Iterable[mers.Result], as_of: dt.date, *, rules: str = "2005",
                      ruleset: str | None = None, ties: TiePolicy = "best") -> Leaderboard:
-    board = mers.rankings(results, as_of, rules, ruleset_name=ruleset, ties=ties)
+    board = mers.rankings(results, as_of, rules, ruleset_name=ruleset, ties=ties, with_breakdown=True)
     lines = [{"player": r.player, "total": r.total, "count": r.count} for r in board]
     breakdown = []
     for r in board:
-        for item in r.breakdown.results:
+        for item in r.breakdown.results if r.breakdown else ():
             breakdown.append({
                 "player": r.player,
                 "tournament": "(padding to 5 results)" if item.padding else item.tournament,

@@ -21,6 +21,7 @@ from typing import Any
 import numpy as np
 
 from xlrating.core import checks
+from xlrating.core.columns import first_repeat, mixed_radix
 from xlrating.core.errors import InvalidArgument, TableError
 from xlrating.core.reference_data import load
 from xlrating.core.tables import Column, read_table
@@ -233,21 +234,19 @@ def ratings_from_columns(columns: MatchColumns, *, method: str = "formula") -> l
     """
     how = checks.choice("method", method, METHODS)
     m = _rated_matches(columns)
-    n_players = len(m.players)
-    ident = m.category * n_players + np.stack([m.player, m.opponent])
-    slots, inverse = np.unique(ident.ravel(), return_inverse=True)
-    a, b = inverse.reshape(2, -1)
-    rating = np.full(len(slots), STARTING_RATING)
+    n_players = max(len(m.players), 1)
+    a = m.category * n_players + m.player
+    b = m.category * n_players + m.opponent
+    rating = np.full(len(m.categories) * n_players, STARTING_RATING)
 
-    # Batch key: (date, round) on days where events share no player, else (date, event, round).
-    shared_day = _days_with_players_in_two_events(m)
-    event_key = np.where(np.isin(m.date, shared_day), m.event, -1)
-    order = np.lexsort((m.round, event_key, m.date))
-    keys = np.stack([m.date[order], event_key[order], m.round[order]])
-    starts = np.flatnonzero(np.r_[True, np.any(keys[:, 1:] != keys[:, :-1], axis=0)])
-    bounds = np.r_[starts, len(order)]
-    a, b = a[order], b[order]
-    w, k = m.result[order], m.k[order]
+    day = m.date - (m.date.min() if len(m.date) else 0)
+    shared = np.isin(m.date, _days_with_players_in_two_events(m, day))
+    batch, _ = mixed_radix((day, day.max(initial=0) + 1), (np.where(shared, m.event + 1, 0), len(m.events) + 1),
+                           (m.round, m.round.max(initial=0) + 1))
+    order = np.argsort(batch)  # order within a batch does not matter
+    batch = batch[order]
+    bounds = np.r_[0, np.flatnonzero(batch[1:] != batch[:-1]) + 1, len(order)]
+    a, b, w, k = a[order], b[order], m.result[order], m.k[order]
     for s, e in zip(bounds[:-1].tolist(), bounds[1:].tolist()):
         ia, ib = a[s:e], b[s:e]
         ra, rb = rating[ia], rating[ib]
@@ -255,11 +254,10 @@ def ratings_from_columns(columns: MatchColumns, *, method: str = "formula") -> l
         rating[ia] = ra + change
         rating[ib] = rb - change
 
-    counts = np.bincount(np.r_[a, b], minlength=len(slots))
+    counts = np.bincount(np.r_[a, b], minlength=len(rating))
     board = [
-        Rating(m.players[int(slot % n_players)], float(rating[i]), int(counts[i]),
-               m.categories[int(slot // n_players)])
-        for i, slot in enumerate(slots.tolist())
+        Rating(m.players[slot % n_players], float(rating[slot]), int(counts[slot]), m.categories[slot // n_players])
+        for slot in np.flatnonzero(counts).tolist()
     ]
     board.sort(key=lambda r: (r.category, -r.rating, r.player))
     return board
@@ -276,23 +274,32 @@ def expected_scores(rating: np.ndarray, opponent: np.ndarray, method: str = "for
     return np.where(gap >= 0, high, low)
 
 
+def _round_key(c: MatchColumns) -> tuple[np.ndarray, int]:
+    """One integer per (category, date, event, round), ordered like the tuple, and its range."""
+    day = c.date - (c.date.min() if len(c.date) else 0)
+    key, _ = mixed_radix((c.category, len(c.categories)), (day, day.max(initial=0) + 1),
+                         (c.event, len(c.events)), (c.round, c.round.max(initial=0) + 1))
+    return key, int(key.max(initial=0)) + 1
+
+
 def _rated_matches(c: MatchColumns) -> MatchColumns:
     """Byes dropped, matches listed from both sides merged, and the rules of a round checked."""
     c = c.select(c.opponent >= 0)
     self_play = np.flatnonzero(c.player == c.opponent)
     if len(self_play):
-        i = self_play[0]
+        i = int(self_play[0])
         raise TableError(_row(c, i), "opponent", "an opponent other than the player", c.players[c.player[i]])
+    n_players = max(len(c.players), 1)
     lo, hi = np.minimum(c.player, c.opponent), np.maximum(c.player, c.opponent)
-    w_lo = np.where(c.player == lo, c.result, 1.0 - c.result)
-    order = np.lexsort((hi, lo, c.round, c.event, c.date, c.category))
-    key = np.stack([c.category, c.date, c.event, c.round, lo, hi])[:, order]
-    repeat = np.flatnonzero(np.all(key[:, 1:] == key[:, :-1], axis=0))  # order[repeat+1] repeats order[repeat]
+    round_key, rounds = _round_key(c)
+    pair, _ = mixed_radix((round_key, rounds), (lo, n_players), (hi, n_players))
+    order = np.argsort(pair, kind="stable")  # keeps a pair's rows in file order
+    repeat = np.flatnonzero(pair[order][1:] == pair[order][:-1])
     if len(repeat):
         first, second = order[repeat], order[repeat + 1]
+        w_lo = np.where(c.player == lo, c.result, 1.0 - c.result)
         agree = (c.player[first] != c.player[second]) & (w_lo[first] == w_lo[second]) & (c.k[first] == c.k[second])
-        if len(repeat) > 1:
-            agree &= ~np.isin(repeat, repeat + 1)  # a pair listed three times
+        agree &= ~np.isin(repeat, repeat + 1)  # a pair listed three times
         if not agree.all():
             j = int(np.flatnonzero(~agree)[0])
             x, y = int(first[j]), int(second[j])
@@ -302,33 +309,46 @@ def _rated_matches(c: MatchColumns) -> MatchColumns:
         keep = np.ones(len(c.player), dtype=bool)
         keep[second] = False
         c = c.select(keep)
-    _check_once_per_round(c)
+        round_key, rounds = _round_key(c)
+    _check_once_per_round(c, round_key, rounds)
     return c
 
 
-def _check_once_per_round(c: MatchColumns) -> None:
+def _check_once_per_round(c: MatchColumns, round_key: np.ndarray, rounds: int) -> None:
     n = len(c.player)
-    who = np.r_[c.player, c.opponent]
-    index = np.r_[np.arange(n), np.arange(n)]
-    cols = [np.r_[x, x] for x in (c.category, c.date, c.event, c.round)]
-    order = np.lexsort((who, *reversed(cols)))
-    key = np.stack([*cols, who])[:, order]
-    clash = np.flatnonzero(np.all(key[:, 1:] == key[:, :-1], axis=0))
-    if len(clash):
-        x, y = int(index[order[clash[0]]]), int(index[order[clash[0] + 1]])
-        name = c.players[int(key[4, clash[0]])]
-        raise TableError(_row(c, y), "player", f"each player in one match per round; {name!r} also plays in "
-                         f"row {_row(c, x)} ({c.events[c.event[y]] or 'event'} round {c.round[y]}, "
-                         f"{dt.date.fromordinal(int(c.date[y]))})")
+    seat, _ = mixed_radix((np.r_[round_key, round_key], rounds), (np.r_[c.player, c.opponent], len(c.players)))
+    pair = first_repeat(seat)
+    if pair is None:
+        return
+    x, y = (i % n for i in pair) if n else (0, 0)
+    x, y = min(x, y), max(x, y)
+    name = c.players[int(np.r_[c.player, c.opponent][pair[0]])]
+    raise TableError(_row(c, y), "player", f"each player in one match per round; {name!r} also plays in "
+                     f"row {_row(c, x)} ({c.events[c.event[y]] or 'event'} round {c.round[y]}, "
+                     f"{dt.date.fromordinal(int(c.date[y]))})")
 
 
-def _days_with_players_in_two_events(c: MatchColumns) -> np.ndarray:
+def _days_with_players_in_two_events(c: MatchColumns, day: np.ndarray) -> np.ndarray:
     """Dates on which some (category, player) plays in more than one event."""
-    who = np.r_[c.player, c.opponent]
-    triples = np.unique(np.stack([np.r_[c.category, c.category], np.r_[c.date, c.date], who,
-                                  np.r_[c.event, c.event]]), axis=1)
-    same = np.all(triples[:3, 1:] == triples[:3, :-1], axis=0)
-    return np.unique(triples[1, 1:][same])
+    both = np.r_[c.date, c.date]
+    person_day, _ = mixed_radix((np.r_[c.category, c.category], len(c.categories)),
+                                (np.r_[day, day], day.max(initial=0) + 1), (np.r_[c.player, c.opponent], len(c.players)))
+    event = np.r_[c.event, c.event]
+    key, exact = mixed_radix((person_day, int(person_day.max(initial=0)) + 1), (event, len(c.events)))
+    if exact:  # one plain sort; the parts decode from the key
+        key = np.sort(key)
+        person_day, event = key // max(len(c.events), 1), key % max(len(c.events), 1)
+        dates = None
+    else:
+        order = np.lexsort((event, person_day))
+        person_day, event, dates = person_day[order], event[order], both[order]
+    shared = np.flatnonzero((person_day[1:] == person_day[:-1]) & (event[1:] != event[:-1])) + 1
+    if not len(shared):
+        return np.zeros(0, dtype=np.int64)
+    if dates is None:
+        days = (person_day[shared] // max(len(c.players), 1)) % (day.max(initial=0) + 1)
+        return np.unique(days + (c.date.min() if len(c.date) else 0))
+    return np.unique(dates[shared])
 
 
 def _row(c: MatchColumns, i: int) -> int | None:
