@@ -195,23 +195,7 @@ def test_elo_figure_equals_the_published_one(row):
         assert agrees(_ours(row, rating, capped), row["published"], row["decimals"])
 
 
-KNOWN_ALIAS_GAPS = {
-    "National Championships": "plural event name as printed in the handbook is not an accepted tier alias",
-    "World Championships": "plural event name as printed in the handbook is not an accepted tier alias",
-}
-
-
-def _k_params() -> list:
-    out = []
-    for row in load("dci_k_values.csv"):
-        marks = []
-        if row["event"] in KNOWN_ALIAS_GAPS:
-            marks = [pytest.mark.xfail(strict=True, raises=Exception, reason=KNOWN_ALIAS_GAPS[row["event"]])]
-        out.append(pytest.param(row, id=row["event"], marks=marks))
-    return out
-
-
-@pytest.mark.parametrize("row", _k_params())
+@pytest.mark.parametrize("row", params("dci_k_values.csv", "event"))
 def test_k_value_of_a_named_event_equals_the_handbook(row):
     assert dci.k_value(row["event"]) == float(row["k_published"])
 
