@@ -1,0 +1,52 @@
+"""The headless formula engine behind ``xlrating convert``.
+
+Recalculates workbooks that use xlrating's functions and ordinary Excel functions, without Excel:
+
+- :mod:`.package` reads cells and formulas straight from the .xlsx XML;
+- :mod:`.formula` parses a formula with ``formulas``' tokenizer into a small tree and computes the
+  R1C1 shape that groups a filled-down column into one :mod:`.blocks` block;
+- :mod:`.schedule` orders blocks (and cells, where blocks depend on each other);
+- :mod:`.vector` evaluates a block over all its rows with numpy; :mod:`.fallback` evaluates what it
+  does not cover cell by cell with ``formulas``, our functions registered in :mod:`.registry`
+  (a private copy of ``formulas``' registry, never the global one);
+- :mod:`.writer` writes the workbook back with fresh cached values, values only, CSV or JSON.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from .model import ConversionError, Evaluated, evaluate_workbook
+
+FORMATS = ("xlsx", "csv", "json")
+
+
+def output_suffix(source: Path, fmt: str, values_only: bool) -> str:
+    """The extension of the output: the input's for a recalculated workbook (.xlsm keeps its VBA),
+    .xlsx for values only, else the format's."""
+    if fmt == "xlsx":
+        return ".xlsx" if values_only else source.suffix.lower() if source.suffix.lower() in (".xlsx", ".xlsm") \
+            else ".xlsx"
+    return "." + fmt
+
+
+def convert_file(source: str | Path, target: str | Path, *, fmt: str = "xlsx", values_only: bool = False) -> list[Path]:
+    """Recalculate ``source`` and write it to ``target`` in ``fmt``; the paths written.
+
+    Raises :class:`ConversionError` (a formula that cannot be evaluated, naming sheet and cell) or
+    :class:`xlrating.sheets.safe_open.UnreadableWorkbook`.
+    """
+    from . import writer
+
+    source, target = Path(source), Path(target)
+    evaluated = evaluate_workbook(str(source), keep_vba=source.suffix.lower() == ".xlsm")
+    if fmt == "csv":
+        return writer.write_csv(evaluated, target)
+    if fmt == "json":
+        writer.write_json(evaluated, target)
+        return [target]
+    writer.write_xlsx(evaluated, target, values_only=values_only)
+    return [target]
+
+
+__all__ = ["FORMATS", "ConversionError", "Evaluated", "convert_file", "evaluate_workbook", "output_suffix"]

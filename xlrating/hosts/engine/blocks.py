@@ -1,0 +1,193 @@
+"""Grouping formula cells into blocks: one formula shape filled down a run of rows in a column.
+
+Rating sheets repeat one formula per column (``=DIPPOUCH_PERCENTILE($B$1, C5)`` in C5, C6, ...).
+Cells whose formulas have the same R1C1 shape (:func:`~.formula.shape_key`) in consecutive rows
+of a column form a :class:`Block`; its formula is parsed once, at one of its cells, and every
+other row is the same tree shifted. Followers of a shared formula (``<f t="shared"/>``, Excel's
+fill-down) have the shape of their master by definition and are never even read as text.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+from openpyxl.formula.translate import Translator
+
+from .formula import MAX_COL, MAX_ROW, Call, Const, FormulaSyntaxError, Node, Op, Ref, column_letters, parse, \
+    shape_key, walk
+from .grid import Sheet
+from .package import FormulaCell, SheetCells, cell_position
+from .registry import builtin_name, is_known_function, our_function
+
+# Functions whose result is one value whatever ranges they are given.
+SCALAR_FUNCTIONS = frozenset("""SUM AVERAGE MIN MAX COUNT COUNTA COUNTBLANK COUNTIF COUNTIFS SUMIF SUMIFS AVERAGEIF
+AVERAGEIFS RANK RANK.EQ RANK.AVG VLOOKUP HLOOKUP XLOOKUP MATCH XMATCH INDEX SUMPRODUCT LARGE SMALL MEDIAN MODE STDEV
+STDEV.S STDEV.P STDEVA VAR VAR.S VAR.P PRODUCT AND OR XOR CONCATENATE CONCAT TEXTJOIN ROWS COLUMNS AVERAGEA MAXA
+MINA PERCENTILE QUARTILE ISREF NPV IRR""".split())
+DYNAMIC_FUNCTIONS = frozenset(("OFFSET", "INDIRECT"))
+
+
+@dataclass
+class Block:
+    id: int
+    sheet: Sheet
+    col: int
+    first: int
+    last: int
+    anchor: int  # the row whose formula text was parsed
+    source: str  # that formula text
+    texts: dict[int, str] = field(default_factory=dict)
+    tree: Node | None = None
+    problem: str | None = None  # why the block cannot be evaluated at all
+    array_ref: tuple[int, int] | None = None  # height, width of a legacy array formula's range
+    spill: tuple[int, int] = (1, 1)  # largest array the formula may return
+    program: Any = None  # the vectorised program, or None for cell by cell
+    regions: list[tuple[str, int, int, int, int]] = field(default_factory=list)
+
+    @property
+    def size(self) -> int:
+        return self.last - self.first + 1
+
+    def text(self, row: int) -> str:
+        """The formula text at ``row`` (followers of shared formulas are translated on demand)."""
+        text = self.texts.get(row)
+        if text is None:
+            origin = f"{column_letters(self.col)}{self.anchor}"
+            text = Translator(self.source, origin=origin).translate_formula(f"{column_letters(self.col)}{row}")
+        return text
+
+    def where(self, row: int | None = None) -> str:
+        return f"{self.sheet.name}!{column_letters(self.col)}{self.first if row is None else row}"
+
+
+def _extent(node: Node) -> tuple[int, int]:
+    if isinstance(node, Ref):
+        return (1, 1) if node.name else (node.r2 - node.r1 + 1, node.c2 - node.c1 + 1)
+    if isinstance(node, Const):
+        return (1, 1)
+    if isinstance(node, Call):
+        ours = our_function(node.name)
+        if ours is not None:
+            if ours.spills:
+                return (MAX_ROW, 3)
+            if not ours.broadcasts:
+                return (1, 1)
+        elif builtin_name(node.name) in SCALAR_FUNCTIONS:
+            return (1, 1)
+    if isinstance(node, Op) and node.op in (":", " "):
+        return (1, 1)
+    extents = [_extent(a) for a in node.args] or [(1, 1)]  # type: ignore[union-attr]
+    return max(e[0] for e in extents), max(e[1] for e in extents)
+
+
+def _resolve_names(node: Node, names: dict[str, str]) -> Node:
+    if isinstance(node, Ref) and node.name:
+        target = names.get(node.name)
+        if target is None:
+            return node
+        try:
+            resolved = parse("=" + target)
+        except FormulaSyntaxError:
+            return node
+        return resolved if isinstance(resolved, Ref) and not resolved.name else node
+    if isinstance(node, Op):
+        return Op(node.op, tuple(_resolve_names(a, names) for a in node.args))
+    if isinstance(node, Call):
+        return Call(node.name, tuple(_resolve_names(a, names) for a in node.args))
+    return node
+
+
+def _check(tree: Node) -> str | None:
+    for node in walk(tree):
+        if isinstance(node, Call):
+            name = builtin_name(node.name)
+            if name in DYNAMIC_FUNCTIONS:
+                return f"{name} (a reference known only when computed) is not supported"
+            if not is_known_function(node.name):
+                return f"function {node.name} is not supported"
+    return None
+
+
+def _regions(block: Block) -> list[tuple[str, int, int, int, int]]:
+    """What the block reads: (SHEET, first col, last col, first row, last row) per reference."""
+    regions = []
+    if block.tree is None:
+        return regions
+    for node in walk(block.tree):
+        if isinstance(node, Ref) and not node.name:
+            sheet = (node.sheet or block.sheet.name).upper()
+            top = node.r1 + (block.first - block.anchor if node.rel_r1 else 0)
+            bottom = node.r2 + (block.last - block.anchor if node.rel_r2 else 0)
+            regions.append((sheet, node.c1, node.c2, max(top, 1), bottom))
+    return regions
+
+
+def build_blocks(sheet: Sheet, cells: SheetCells, names: dict[str, str], start_id: int) -> list[Block]:
+    """The blocks of one sheet, columns left to right, rows top to bottom."""
+    masters: dict[int, FormulaCell] = {f.shared: f for f in cells.formulas if f.master and f.shared is not None}
+    master_keys: dict[int, str] = {}
+    keyed: list[tuple[int, int, str, FormulaCell]] = []
+    for f in cells.formulas:
+        if f.kind == "array" or f.kind == "dataTable":
+            key = f"#{f.kind}#{f.row}"  # never merged with a neighbour
+        elif f.shared is not None and f.shared in masters:
+            si = f.shared
+            if si not in master_keys:
+                m = masters[si]
+                master_keys[si] = shape_key(m.text or "", m.row, m.col)
+            key = master_keys[si]
+        elif f.text is not None:
+            key = shape_key(f.text, f.row, f.col)
+        else:
+            key = f"#orphan#{f.row}"
+        keyed.append((f.col, f.row, key, f))
+    keyed.sort(key=lambda item: (item[0], item[1]))
+
+    blocks: list[Block] = []
+    current: Block | None = None
+    current_key = None
+    for col, row, key, f in keyed:
+        if current is not None and key == current_key and col == current.col and row == current.last + 1:
+            current.last = row
+        else:
+            current = Block(start_id + len(blocks), sheet, col, row, row, row, "")
+            current_key = key
+            blocks.append(current)
+        text = f.text
+        if text is None and f.shared in masters and not current.source:
+            m = masters[f.shared]  # type: ignore[index]
+            current.source = Translator(m.text or "", origin=f"{column_letters(m.col)}{m.row}") \
+                .translate_formula(f"{column_letters(col)}{row}")
+            current.anchor = row
+            current.texts[row] = current.source
+        if text is not None:
+            current.texts[row] = text
+            if not current.source:
+                current.source, current.anchor = text, row
+        if f.kind == "array" and f.array_ref:
+            top_left, _, bottom_right = f.array_ref.partition(":")
+            r1, c1 = cell_position(top_left)
+            r2, c2 = cell_position(bottom_right or top_left)
+            current.array_ref = (r2 - r1 + 1, c2 - c1 + 1)
+        if f.kind == "dataTable":
+            current.problem = "data tables (What-If analysis) are not supported"
+        if f.text is None and f.shared not in masters:
+            current.problem = "a shared formula without its master cell"
+
+    for block in blocks:
+        if block.problem:
+            continue
+        if not block.source:
+            block.problem = "a formula cell without formula text"
+            continue
+        try:
+            block.tree = _resolve_names(parse(block.source), names)
+        except FormulaSyntaxError as exc:
+            block.problem = str(exc)
+            continue
+        block.problem = _check(block.tree)
+        block.spill = block.array_ref or _extent(block.tree)
+        block.spill = (min(block.spill[0], MAX_ROW), min(block.spill[1], MAX_COL))
+        block.regions = _regions(block)
+    return blocks

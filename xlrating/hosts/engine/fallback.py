@@ -1,0 +1,104 @@
+"""The cell-by-cell path: one formula evaluated by ``formulas``, with our functions registered.
+
+Used for whatever the vectorised path does not cover (lookups, text functions, array results,
+our table functions ...) and for rows the vectorised path deferred. Each distinct formula text is
+compiled once by :class:`~.registry.EngineParser`; the compiled function's inputs (``formulas``
+names them by their references) are filled from the :class:`~.grid.Grid`.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+import schedula as sh
+from formulas.ranges import Ranges
+from formulas.tokens.operand import Error as ErrorToken
+
+from xlrating.functions import ExcelError
+
+from .formula import MAX_ROW, column_letters
+from .grid import Grid, Sheet
+from .registry import EngineParser, UnknownFunction, from_host, to_host
+
+
+class CellFailure(Exception):
+    """A formula the engine cannot evaluate; the message says why."""
+
+
+class Fallback:
+    """Compiles formula texts once and evaluates them against a grid."""
+
+    def __init__(self, grid: Grid, defined_names: dict[str, str]):
+        self.grid = grid
+        self.names = defined_names  # NAME -> reference text, e.g. "Sheet1!$A$1:$A$9"
+        self._compiled: dict[str, Any] = {}
+
+    def compile(self, formula: str) -> Any:
+        function = self._compiled.get(formula)
+        if function is None:
+            try:
+                _, builder = EngineParser().ast(formula)
+                function = builder.compile()
+            except UnknownFunction as exc:
+                raise CellFailure(str(exc)) from None
+            except Exception as exc:  # formulas' parse errors
+                raise CellFailure(f"cannot parse the formula {formula} ({type(exc).__name__})") from None
+            self._compiled[formula] = function
+        return function
+
+    def _input(self, name: str, ranges: Any, sheet: Sheet) -> Any:
+        if ranges is None or ranges is sh.NONE or not getattr(ranges, "ranges", None):
+            reference = self.names.get(name.upper())
+            if reference is None:
+                return ErrorToken.errors["#NAME?"]
+            try:
+                ranges = Ranges().push(reference.replace("$", ""))
+            except Exception:
+                return ErrorToken.errors["#REF!"]
+        area = ranges.ranges[0]
+        target = self.grid.sheet(area["sheet"]) if area.get("sheet") else sheet
+        if target is None:
+            return ErrorToken.errors["#REF!"]
+        r1, r2 = max(int(area["r1"]), 1), int(area["r2"])
+        c1, c2 = int(area["n1"]), int(area["n2"])
+        if r2 >= MAX_ROW:  # whole columns: only the rows the sheet uses
+            r2 = max(r1, target.size - 2)
+        values = np.empty((r2 - r1 + 1, c2 - c1 + 1), dtype=object)
+        for i, r in enumerate(range(r1, r2 + 1)):
+            for j, c in enumerate(range(c1, c2 + 1)):
+                v = target.get(r, c)
+                values[i, j] = sh.EMPTY if v is None else from_host(v)
+        label = "'" + target.name.replace("'", "''") + "'!" if area.get("sheet") else ""
+        ref = f"{label}{column_letters(c1)}{r1}:{column_letters(c2)}{r2}"
+        return Ranges().push(ref, values)
+
+    def evaluate(self, formula: str, sheet: Sheet) -> Any:
+        """The value of ``formula`` in ``sheet``: a host value, or a list of rows for an array."""
+        function = self.compile(formula)
+        inputs = [self._input(name, ranges, sheet) for name, ranges in function.inputs.items()]
+        try:
+            result = function(*inputs)
+        except Exception as exc:  # formulas raises for a few unimplemented cases
+            return ExcelError("#VALUE!", f"{type(exc).__name__}: {exc}")
+        return result_value(result)
+
+
+def result_value(result: Any) -> Any:
+    if isinstance(result, Ranges):
+        result = result.value
+    if isinstance(result, np.ndarray):
+        if result.size == 1:
+            return _scalar(result.ravel()[0])
+        grid = np.atleast_2d(result)
+        return [[_scalar(v) for v in row] for row in grid.tolist()]
+    return _scalar(result)
+
+
+def _scalar(value: Any) -> Any:
+    value = to_host(value)
+    if value is None:
+        return 0.0  # a formula showing an empty cell shows 0
+    if isinstance(value, ExcelError):
+        return ExcelError(value.code)
+    return value

@@ -1,0 +1,226 @@
+"""Formula text -> a small expression tree, parsed by ``formulas``' tokenizer.
+
+``formulas`` turns a formula into tokens and feeds them in postfix order to an AST builder; our
+:class:`_TreeBuilder` takes that feed and builds plain nodes instead of a ``schedula`` dispatcher,
+so parsing is cheap and the tree can be compiled for whole columns (:mod:`.vector`) or inspected
+for dependencies (:mod:`.schedule`). ``formulas`` drops the ``$`` anchors of references, so they
+are read back from each token's source text.
+
+Shapes: :func:`shape_key` rewrites a formula's cell references relative to its own cell (R1C1
+style) with one regular expression, so that all cells filled down a column share one key and
+only one of them needs parsing.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from typing import Any
+
+from formulas.tokens.function import Function
+from formulas.tokens.operand import Error as ErrorToken, Number, Range, String
+from formulas.tokens.operator import Operator
+
+from xlrating.functions import ExcelError
+
+from .registry import EngineParser
+
+MAX_ROW = 1_048_576
+MAX_COL = 16_384
+
+
+class FormulaSyntaxError(Exception):
+    """A formula ``formulas`` cannot parse."""
+
+
+@dataclass(frozen=True)
+class Const:
+    value: Any  # float, str, bool or ExcelError
+
+
+@dataclass(frozen=True)
+class Ref:
+    """A cell or range reference, in absolute coordinates as seen from the cell that holds it.
+
+    ``rel_r1``/``rel_r2``: that end moves with the formula's row (no ``$`` before the row).
+    ``name``: a defined name not yet resolved (coordinates then meaningless).
+    """
+
+    sheet: str | None
+    r1: int
+    c1: int
+    r2: int
+    c2: int
+    rel_r1: bool = False
+    rel_r2: bool = False
+    name: str | None = None
+
+    @property
+    def is_cell(self) -> bool:
+        return self.r1 == self.r2 and self.c1 == self.c2
+
+
+@dataclass(frozen=True)
+class Op:
+    op: str  # + - * / ^ & = <> < > <= >= u- u+ % and ':' ' ' (range operators)
+    args: tuple[Any, ...]
+
+
+@dataclass(frozen=True)
+class Call:
+    name: str  # as written, upper case
+    args: tuple[Any, ...]
+
+
+Node = Const | Ref | Op | Call
+
+_COL = r"(\$?)([A-Za-z]{1,3})"
+_ROW = r"(\$?)(\d+)"
+_END = re.compile(rf"^(?:{_COL}{_ROW}|{_COL}|{_ROW})$")
+
+
+def column_index(letters: str) -> int:
+    number = 0
+    for ch in letters.upper():
+        number = number * 26 + ord(ch) - 64
+    return number
+
+
+def column_letters(index: int) -> str:
+    letters = ""
+    while index:
+        index, rest = divmod(index - 1, 26)
+        letters = chr(65 + rest) + letters
+    return letters
+
+
+def _range_node(token: Range) -> Ref:
+    attr = token.attr
+    if attr.get("is_reference"):
+        return Ref(None, 0, 0, 0, 0, name=attr["name"].upper())
+    text = token.source[:token.end_match].strip()
+    address = text.rsplit("!", 1)[-1]
+    ends = address.split(":")
+    rows: list[tuple[int, bool]] = []
+    cols: list[int] = []
+    for end in ends:
+        match = _END.match(end.strip())
+        if match is None:
+            raise FormulaSyntaxError(f"cannot read the reference {text!r}")
+        g = match.groups()
+        if g[1]:  # A1
+            cols.append(column_index(g[1]))
+            rows.append((int(g[3]), not g[2]))
+        elif g[5]:  # whole column
+            cols.append(column_index(g[5]))
+            rows.append((0, False))
+        else:  # whole row
+            cols.append(0)
+            rows.append((int(g[7]), not g[6]))
+    if len(ends) == 1:
+        rows.append(rows[0])
+        cols.append(cols[0])
+    (r1, rel1), (r2, rel2) = rows
+    c1, c2 = cols
+    if r1 == 0 and r2 == 0:
+        r1, r2 = 1, MAX_ROW
+    if c1 == 0 and c2 == 0:
+        c1, c2 = 1, MAX_COL
+    sheet = attr.get("sheet") or None
+    return Ref(sheet, min(r1, r2), min(c1, c2), max(r1, r2), max(c1, c2), rel1, rel2)
+
+
+def _operand(token: Any) -> Node:
+    if isinstance(token, Range):
+        return _range_node(token)
+    if isinstance(token, ErrorToken):
+        return Const(ExcelError(token.name.upper()))
+    if isinstance(token, String):
+        return Const(token.name)
+    if isinstance(token, Number):
+        name = token.name.upper()
+        if name in ("TRUE", "FALSE"):
+            return Const(name == "TRUE")
+        return Const(float(name))
+    raise FormulaSyntaxError(f"unsupported operand {token.name!r}")
+
+
+class _TreeBuilder:
+    """Receives ``formulas``' postfix token feed and keeps a stack of nodes."""
+
+    def __init__(self, match: Any = None, **_: Any):
+        self.match = match
+        self.stack: list[Any] = []
+
+    def __len__(self) -> int:
+        return len(self.stack)
+
+    def __getitem__(self, index: int) -> Any:
+        return self.stack[index]
+
+    def pop(self) -> Any:
+        return self.stack.pop()
+
+    def append(self, token: Any) -> None:
+        if isinstance(token, (Operator, Function)):
+            count = token.get_n_args
+            if count > len(self.stack):
+                raise FormulaSyntaxError("an operator is missing an operand")
+            args = tuple(self.stack[len(self.stack) - count:]) if count else ()
+            del self.stack[len(self.stack) - count:]
+            if isinstance(token, Function):
+                self.stack.append(Call(token.name.upper(), args))
+            else:
+                self.stack.append(Op(token.name, args))
+        else:
+            self.stack.append(_operand(token))
+
+    def finish(self) -> None:
+        pass
+
+
+class _TreeParser(EngineParser):
+    ast_builder = _TreeBuilder  # type: ignore[assignment]
+
+
+def parse(formula: str) -> Node:
+    """The expression tree of ``formula`` (text starting with ``=``)."""
+    try:
+        _, builder = _TreeParser().ast(formula)
+    except FormulaSyntaxError:
+        raise
+    except Exception as exc:  # formulas raises its own FormulaError family and a few others
+        raise FormulaSyntaxError(f"cannot parse {formula!r} ({type(exc).__name__})") from None
+    if isinstance(builder.stack[0], Call) and builder.stack[0].name == "ARRAY" and formula.lstrip().startswith("{"):
+        raise FormulaSyntaxError("array constants are not supported")
+    return builder.stack[0]
+
+
+def walk(node: Node) -> Any:
+    """Every node of the tree, depth first."""
+    yield node
+    if isinstance(node, (Op, Call)):
+        for arg in node.args:
+            yield from walk(arg)
+
+
+# --- shapes ---------------------------------------------------------------------------------------
+
+# A cell reference outside string literals and quoted sheet names; not part of a longer name, not a
+# sheet name (followed by '!') and not a function name (followed by '(').
+_TOKEN = re.compile(r"""("(?:[^"]|"")*")|('(?:[^']|'')*')|(?<![\w.$])(\$?)([A-Za-z]{1,3})(\$?)(\d{1,7})(?![\w(!])""")
+
+
+def shape_key(formula: str, row: int, col: int) -> str:
+    """``formula`` with its A1 references rewritten relative to (row, col): the R1C1 shape."""
+    def relative(match: re.Match[str]) -> str:
+        if match.group(1) or match.group(2):
+            return match.group(0)
+        col_abs, letters, row_abs, digits = match.group(3, 4, 5, 6)
+        c = column_index(letters)
+        r = int(digits)
+        row_part = f"R{r}" if row_abs else f"R[{r - row}]"
+        col_part = f"C{c}" if col_abs else f"C[{c - col}]"
+        return row_part + col_part
+
+    return _TOKEN.sub(relative, formula)

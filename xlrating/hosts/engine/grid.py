@@ -1,0 +1,117 @@
+"""The workbook's cell values, stored column by column for whole-column evaluation.
+
+Each column holds a float array (the number in each row), a kind code per row and a dict for
+values that are not numbers (text, booleans, errors). Rows are 1-based; row 0 is unused. Kinds:
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+
+from xlrating.functions import ERROR_CODES, ExcelError
+
+EMPTY, NUMBER, TEXT, BOOL, ERROR = 0, 1, 2, 3, 4
+
+# error code <-> small integer for the vectorised path (0 means no error)
+ERROR_INDEX = {code: i + 1 for i, code in enumerate(ERROR_CODES)}
+ERROR_BY_INDEX = {i: code for code, i in ERROR_INDEX.items()}
+
+
+def error_index(code: str) -> int:
+    return ERROR_INDEX.get(code, ERROR_INDEX["#VALUE!"])
+
+
+def kind_of(value: Any) -> int:
+    if value is None:
+        return EMPTY
+    if isinstance(value, bool):
+        return BOOL
+    if isinstance(value, (int, float)):
+        return NUMBER
+    if isinstance(value, ExcelError):
+        return ERROR
+    return TEXT
+
+
+class Column:
+    __slots__ = ("num", "kind", "other")
+
+    def __init__(self, size: int):
+        self.num = np.zeros(size, dtype=np.float64)
+        self.kind = np.zeros(size, dtype=np.int8)
+        self.other: dict[int, Any] = {}
+
+    def grow(self, size: int) -> None:
+        if size > len(self.num):
+            extra = size - len(self.num)
+            self.num = np.concatenate([self.num, np.zeros(extra)])
+            self.kind = np.concatenate([self.kind, np.zeros(extra, dtype=np.int8)])
+
+
+class Sheet:
+    def __init__(self, name: str, rows: int):
+        self.name = name
+        self.size = rows + 2
+        self.columns: dict[int, Column] = {}
+
+    def column(self, col: int) -> Column:
+        column = self.columns.get(col)
+        if column is None:
+            column = self.columns[col] = Column(self.size)
+        return column
+
+    def ensure_rows(self, row: int) -> None:
+        if row + 1 >= self.size:
+            self.size = max(row + 2, self.size * 2)
+            for column in self.columns.values():
+                column.grow(self.size)
+
+    def get(self, row: int, col: int) -> Any:
+        column = self.columns.get(col)
+        if column is None or row >= len(column.kind):
+            return None
+        kind = column.kind[row]
+        if kind == NUMBER:
+            return float(column.num[row])
+        if kind == EMPTY:
+            return None
+        return column.other[row]
+
+    def set(self, row: int, col: int, value: Any) -> None:
+        self.ensure_rows(row)
+        column = self.column(col)
+        column.grow(self.size)
+        kind = kind_of(value)
+        column.kind[row] = kind
+        if kind == NUMBER:
+            column.num[row] = value
+            column.other.pop(row, None)
+        else:
+            column.num[row] = 0.0
+            if kind == EMPTY:
+                column.other.pop(row, None)
+            else:
+                column.other[row] = value
+
+    def block(self, r1: int, c1: int, r2: int, c2: int) -> list[list[Any]]:
+        """Values of a rectangle as a list of rows (clipped to the used area, padded with None)."""
+        return [[self.get(r, c) for c in range(c1, c2 + 1)] for r in range(r1, r2 + 1)]
+
+
+class Grid:
+    """All sheets of a workbook, looked up by name case-insensitively."""
+
+    def __init__(self) -> None:
+        self.sheets: dict[str, Sheet] = {}
+        self.order: list[Sheet] = []
+
+    def add(self, name: str, rows: int) -> Sheet:
+        sheet = Sheet(name, rows)
+        self.sheets[name.upper()] = sheet
+        self.order.append(sheet)
+        return sheet
+
+    def sheet(self, name: str) -> Sheet | None:
+        return self.sheets.get(name.upper())

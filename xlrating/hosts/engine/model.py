@@ -1,0 +1,174 @@
+"""Evaluating a workbook: read it, group its formulas into blocks, evaluate them in order.
+
+Whole blocks go through the vectorised path (:mod:`.vector`); rows it defers, blocks it does not
+cover and blocks that must be ordered cell by cell go through ``formulas`` (:mod:`.fallback`).
+
+Array results spill from their cell to the right and down, as Excel's dynamic arrays do: the
+values fill the cells below/right and the formula is written back as an array formula over that
+range, so Excel and LibreOffice show the whole table. A spill onto a cell that holds a value or
+a formula gives ``#SPILL!``, as in Excel.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+import numpy as np
+
+from xlrating.functions import ExcelError
+
+from .blocks import Block, build_blocks
+from .fallback import CellFailure, Fallback
+from .grid import BOOL, ERROR, NUMBER, Grid, error_index, ERROR_BY_INDEX
+from .package import Package, read_package
+from .schedule import CircularReference, block_order, cell_order
+from .vector import Context, Unsupported, compile_tree
+
+
+class ConversionError(Exception):
+    """A workbook that cannot be recalculated; the message names the sheet, the cell and why."""
+
+
+@dataclass
+class Evaluated:
+    package: Package
+    grid: Grid
+    blocks: list[Block]
+    spills: dict[tuple[str, int, int], tuple[int, int]] = field(default_factory=dict)  # anchor -> (h, w)
+    stats: dict[str, int] = field(default_factory=lambda: {"vector": 0, "cell": 0})
+
+
+def _names(package: Package) -> dict[str, str]:
+    # sheet-local names are rare in rating sheets; a global definition wins, else any local one
+    names = {name: text for (name, local), text in package.defined_names.items() if local is not None}
+    names.update({name: text for (name, local), text in package.defined_names.items() if local is None})
+    return names
+
+
+def evaluate_workbook(path: str, *, keep_vba: bool = False) -> Evaluated:
+    """Recalculate every formula of the workbook at ``path``; raises :class:`ConversionError`."""
+    package = read_package(path, keep_vba=keep_vba)
+    grid = Grid()
+    names = _names(package)
+    blocks: list[Block] = []
+    formula_cells: set[tuple[str, int, int]] = set()
+    for cells in package.sheets:
+        sheet = grid.add(cells.name, cells.max_row)
+        for row, col, value in cells.values:
+            sheet.set(row, col, value)
+        for f in cells.formulas:
+            formula_cells.add((cells.name.upper(), f.row, f.col))
+    for cells in package.sheets:
+        sheet = grid.sheet(cells.name)
+        blocks.extend(build_blocks(sheet, cells, names, len(blocks)))  # type: ignore[arg-type]
+    for block in blocks:
+        if block.problem:
+            raise ConversionError(f"{block.where()}: {block.problem}")
+    result = Evaluated(package, grid, blocks)
+    _Evaluator(result, Fallback(grid, names), formula_cells).run()
+    return result
+
+
+class _Evaluator:
+    def __init__(self, result: Evaluated, fallback: Fallback, formula_cells: set[tuple[str, int, int]]):
+        self.result = result
+        self.grid = result.grid
+        self.fallback = fallback
+        self.formula_cells = formula_cells
+
+    def run(self) -> None:
+        try:
+            for group, cell_level in block_order(self.result.blocks):
+                for block in group:
+                    self._compile(block)
+                if cell_level:
+                    for block, row in cell_order(group):
+                        self._rows(block, np.array([row]))
+                else:
+                    for block in group:
+                        self._rows(block, np.arange(block.first, block.last + 1))
+        except CircularReference as exc:
+            raise ConversionError(str(exc)) from None
+
+    @staticmethod
+    def _compile(block: Block) -> None:
+        if block.program is not None or block.tree is None or block.array_ref is not None:
+            return
+        try:
+            block.program = compile_tree(block.tree)
+        except Unsupported:
+            block.program = None
+
+    def _rows(self, block: Block, rows: np.ndarray) -> None:
+        if block.program is None:
+            for row in rows.tolist():
+                self._cell(block, row)
+            return
+        ctx = Context(self.grid, block.sheet, rows, block.anchor)
+        try:
+            vec = block.program(ctx)
+        except Unsupported:
+            block.program = None
+            self._rows(block, rows)
+            return
+        done = ~ctx.defer
+        self._store(block, rows[done], vec.num[done], None if vec.err is None else vec.err[done], vec.is_bool)
+        self.result.stats["vector"] += int(done.sum())
+        for row in rows[ctx.defer].tolist():
+            self._cell(block, row)
+
+    def _store(self, block: Block, rows: np.ndarray, num: np.ndarray, err: np.ndarray | None, is_bool: bool) -> None:
+        if not len(rows):
+            return
+        sheet = block.sheet
+        sheet.ensure_rows(int(rows.max()))
+        column = sheet.column(block.col)
+        column.grow(sheet.size)
+        column.num[rows] = num
+        if is_bool:
+            column.kind[rows] = BOOL
+            for row, value in zip(rows.tolist(), num.tolist()):
+                column.other[row] = value != 0
+        else:
+            column.kind[rows] = NUMBER
+        if err is not None and err.any():
+            failed = err != 0
+            column.kind[rows[failed]] = ERROR
+            column.num[rows[failed]] = 0.0
+            for row, code in zip(rows[failed].tolist(), err[failed].tolist()):
+                column.other[row] = ExcelError(ERROR_BY_INDEX[code])
+
+    def _cell(self, block: Block, row: int) -> None:
+        try:
+            value = self.fallback.evaluate(block.text(row), block.sheet)
+        except CellFailure as exc:
+            raise ConversionError(f"{block.where(row)}: {exc}") from None
+        self.result.stats["cell"] += 1
+        if isinstance(value, list):
+            self._spill(block, row, value)
+        else:
+            block.sheet.set(row, block.col, value)
+
+    def _spill(self, block: Block, row: int, rows: list[list[Any]]) -> None:
+        sheet = block.sheet
+        height, width = len(rows), max((len(r) for r in rows), default=1)
+        if block.array_ref is not None:  # a legacy array formula fills exactly its range
+            height, width = block.array_ref
+            rows = [[(rows[i][j] if i < len(rows) and j < len(rows[i]) else ExcelError("#N/A"))
+                     for j in range(width)] for i in range(height)]
+        else:
+            for i in range(height):
+                for j in range(width):
+                    if (i or j) and (sheet.get(row + i, block.col + j) is not None or
+                                     (sheet.name.upper(), row + i, block.col + j) in self.formula_cells):
+                        sheet.set(row, block.col, ExcelError("#SPILL!"))
+                        return
+        for i in range(height):
+            for j in range(width):
+                value = rows[i][j] if j < len(rows[i]) else None
+                sheet.set(row + i, block.col + j, 0.0 if value is None else value)
+        self.result.spills[(sheet.name.upper(), row, block.col)] = (height, width)
+
+
+__all__ = ["ConversionError", "Evaluated", "evaluate_workbook", "error_index"]

@@ -1,0 +1,188 @@
+"""Reading the cells of an .xlsx/.xlsm package straight from its XML.
+
+openpyxl builds a Python object per cell, which alone costs more than our whole time budget for a
+50,000-formula workbook; here one streaming pass per sheet collects values and formulas into flat
+lists. The file is first opened through :func:`xlrating.sheets.safe_open.load_workbook` (read-only,
+so only the workbook part is parsed) so that the project's checks on untrusted files apply, then
+read with an XML parser that resolves no entities and fetches nothing.
+
+Formulas are kept as text with their kind: ordinary, the master or a follower of a shared formula
+(``<f t="shared" si=..>``: Excel's fill-down), or an array formula (``t="array"`` with its range).
+"""
+
+from __future__ import annotations
+
+import posixpath
+import zipfile
+from dataclasses import dataclass, field
+from typing import Any
+
+from lxml import etree
+
+from xlrating.functions import ExcelError
+from xlrating.sheets.safe_open import UnreadableWorkbook, load_workbook
+
+MAIN = "http://schemas.openxmlformats.org/spreadsheetml/2006/main"
+REL = "http://schemas.openxmlformats.org/officeDocument/2006/relationships"
+PKG_REL = "http://schemas.openxmlformats.org/package/2006/relationships"
+_C, _V, _F, _IS, _T, _R = (f"{{{MAIN}}}{n}" for n in ("c", "v", "f", "is", "t", "r"))
+
+
+@dataclass
+class FormulaCell:
+    row: int
+    col: int
+    text: str | None  # None for a follower of a shared formula
+    shared: int | None = None  # si of a shared formula
+    master: bool = False
+    array_ref: str | None = None  # t="array": the range the result fills
+    kind: str = "normal"  # normal, shared, array, dataTable
+
+
+@dataclass
+class SheetCells:
+    name: str
+    part: str  # path of the sheet XML inside the package
+    values: list[tuple[int, int, Any]] = field(default_factory=list)
+    formulas: list[FormulaCell] = field(default_factory=list)
+    max_row: int = 0
+    max_col: int = 0
+
+
+@dataclass
+class Package:
+    path: str
+    sheets: list[SheetCells]
+    defined_names: dict[tuple[str, int | None], str]  # (NAME, local sheet index) -> reference text
+
+
+def _parser() -> Any:
+    return etree.XMLParser(resolve_entities=False, no_network=True, huge_tree=False, remove_comments=True)
+
+
+def _xml(archive: zipfile.ZipFile, part: str) -> Any:
+    return etree.fromstring(archive.read(part), _parser())
+
+
+def _rels(archive: zipfile.ZipFile, part: str) -> dict[str, str]:
+    folder, name = posixpath.split(part)
+    rels_part = posixpath.join(folder, "_rels", name + ".rels")
+    if rels_part not in archive.namelist():
+        return {}
+    targets = {}
+    for rel in _xml(archive, rels_part).iter(f"{{{PKG_REL}}}Relationship"):
+        target = rel.get("Target", "")
+        targets[rel.get("Id")] = target.lstrip("/") if target.startswith("/") else posixpath.normpath(
+            posixpath.join(folder, target))
+    return targets
+
+
+def _workbook_part(archive: zipfile.ZipFile) -> str:
+    for rel in _xml(archive, "_rels/.rels").iter(f"{{{PKG_REL}}}Relationship"):
+        if rel.get("Type", "").endswith("/officeDocument"):
+            return rel.get("Target", "").lstrip("/")
+    raise UnreadableWorkbook("", "the package has no workbook part")
+
+
+def _shared_strings(archive: zipfile.ZipFile, workbook_part: str) -> list[str]:
+    rels = _rels(archive, workbook_part)
+    parts = [t for t in rels.values() if t.endswith("sharedStrings.xml")]
+    if not parts or parts[0] not in archive.namelist():
+        return []
+    strings = []
+    for si in _xml(archive, parts[0]).iter(f"{{{MAIN}}}si"):
+        # rich text: the <t> of every run; phonetic runs (<rPh>) are not part of the value
+        strings.append("".join(t.text or "" for t in si.iter(_T) if t.getparent().tag != f"{{{MAIN}}}rPh"))
+    return strings
+
+
+def cell_position(ref: str) -> tuple[int, int]:
+    """'AB12' -> (12, 28)."""
+    i = 0
+    col = 0
+    while i < len(ref) and ref[i].isalpha():
+        col = col * 26 + (ord(ref[i].upper()) - 64)
+        i += 1
+    return int(ref[i:]), col
+
+
+def _value(kind: str | None, text: str | None, strings: list[str], cell: Any) -> Any:
+    if kind == "inlineStr":
+        node = cell.find(_IS)
+        return "".join(t.text or "" for t in node.iter(_T)) if node is not None else ""
+    if text is None:
+        return None
+    if kind == "s":
+        return strings[int(text)]
+    if kind == "b":
+        return text.strip() in ("1", "true")
+    if kind == "e":
+        return ExcelError(text.strip())
+    if kind in ("str", "d"):
+        return text
+    return float(text)
+
+
+def _read_sheet(archive: zipfile.ZipFile, sheet: SheetCells, strings: list[str]) -> None:
+    with archive.open(sheet.part) as stream:
+        row = 0
+        col = 0
+        for _, cell in etree.iterparse(stream, events=("end",), tag=_C, resolve_entities=False, no_network=True,
+                                       huge_tree=False):
+            ref = cell.get("r")
+            if ref is None:  # cells may omit their address: the next one along
+                col += 1
+                parent = cell.getparent()
+                r_attr = parent.get("r") if parent is not None else None
+                if r_attr is not None and int(r_attr) != row:
+                    row, col = int(r_attr), 1
+            else:
+                row, col = cell_position(ref)
+            f = cell.find(_F)
+            v = cell.find(_V)
+            if f is not None:
+                kind = f.get("t", "normal")
+                formula = FormulaCell(row, col, ("=" + f.text) if f.text else None, kind=kind)
+                if kind == "shared":
+                    formula.shared = int(f.get("si", "0"))
+                    formula.master = f.get("ref") is not None and f.text is not None
+                elif kind == "array":
+                    formula.array_ref = f.get("ref")
+                sheet.formulas.append(formula)
+            else:
+                value = _value(cell.get("t"), v.text if v is not None else None, strings, cell)
+                if value is not None:
+                    sheet.values.append((row, col, value))
+            sheet.max_row = max(sheet.max_row, row)
+            sheet.max_col = max(sheet.max_col, col)
+            cell.clear()
+            parent = cell.getparent()
+            if parent is not None:  # drop finished cells and rows so memory stays flat
+                while cell.getprevious() is not None:
+                    del parent[0]
+
+
+def read_package(path: str, *, keep_vba: bool = False) -> Package:
+    """Every sheet's values and formulas, and the workbook's defined names."""
+    book = load_workbook(path, read_only=True, keep_vba=keep_vba)  # the project's gate for untrusted files
+    book.close()
+    try:
+        with zipfile.ZipFile(path) as archive:
+            workbook_part = _workbook_part(archive)
+            root = _xml(archive, workbook_part)
+            rels = _rels(archive, workbook_part)
+            strings = _shared_strings(archive, workbook_part)
+            sheets = []
+            for element in root.iter(f"{{{MAIN}}}sheet"):
+                part = rels.get(element.get(f"{{{REL}}}id"), "")
+                if part.endswith(".xml") and "worksheets/" in part:  # chart sheets and dialogs hold no cells
+                    sheets.append(SheetCells(element.get("name", ""), part))
+            names: dict[tuple[str, int | None], str] = {}
+            for element in root.iter(f"{{{MAIN}}}definedName"):
+                local = element.get("localSheetId")
+                names[(element.get("name", "").upper(), int(local) if local is not None else None)] = element.text or ""
+            for sheet in sheets:
+                _read_sheet(archive, sheet, strings)
+    except (zipfile.BadZipFile, KeyError, etree.XMLSyntaxError, ValueError, IndexError) as exc:
+        raise UnreadableWorkbook(path, f"damaged workbook package ({type(exc).__name__}: {exc})") from None
+    return Package(path, sheets, names)

@@ -1,0 +1,149 @@
+"""Our Excel functions inside a function registry the engine owns.
+
+``formulas`` looks functions up in one process-wide dict (``formulas.get_functions()``). We never
+mutate it: :data:`REGISTRY` is a copy with xlrating's functions added under every name Excel may
+store them as, and :class:`EngineParser` is a ``formulas`` parser whose function tokens compile
+against that copy. The adapter only converts values (``XlError`` <-> :class:`ExcelError`,
+``formulas``' empty <-> ``None``, numpy scalars <-> Python) and calls :func:`xlrating.functions.call`.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import functools
+from typing import Any
+
+import numpy as np
+import schedula as sh
+from formulas.functions import Array, get_functions, wrap_func
+from formulas.parser import Parser
+from formulas.tokens.function import Function
+from formulas.tokens.operand import Error as ErrorToken, XlError
+
+from xlrating.functions import BY_NAME, ExcelError, ExcelFunction, call
+
+# How Excel stores a user-defined function in a cell formula: plainly (xlwings UDFs after a
+# round-trip), as an unknown add-in function (``_xldudf_``), an XLL registration (``_xll.``), or
+# qualified by the add-in's module name.
+PREFIXES = ("", "_XLDUDF_", "_XLL.", "XLRATING.")
+# Prefixes Excel adds to its own newer functions in the file format.
+BUILTIN_PREFIXES = ("_XLFN._XLWS.", "_XLFN.", "_XLWS.")
+
+
+def our_function(name: str) -> ExcelFunction | None:
+    """The xlrating function stored under ``name`` (any accepted prefix), or None."""
+    upper = name.upper()
+    for prefix in PREFIXES:
+        if prefix and upper.startswith(prefix):
+            return BY_NAME.get(upper[len(prefix):])
+    return BY_NAME.get(upper)
+
+
+def builtin_name(name: str) -> str:
+    """``name`` without the file-format prefixes Excel adds to newer built-in functions."""
+    upper = name.upper()
+    for prefix in BUILTIN_PREFIXES:
+        if upper.startswith(prefix):
+            return upper[len(prefix):]
+    return upper
+
+
+# --- value conversion between formulas and xlrating.functions ------------------------------------
+
+def to_host(value: Any) -> Any:
+    """A ``formulas`` cell value as a host-neutral value of :mod:`xlrating.functions`."""
+    if isinstance(value, XlError):
+        return ExcelError(str(value))
+    if value is sh.EMPTY or value is None:
+        return None
+    if isinstance(value, (bool, np.bool_)):
+        return bool(value)
+    if isinstance(value, (int, float, np.integer, np.floating)):
+        return float(value)
+    return value
+
+
+def argument_to_host(value: Any) -> Any:
+    """A ``formulas`` argument (a scalar or a 2-D array) as a host-neutral value or list of rows."""
+    if isinstance(value, np.ndarray):
+        if value.size == 1:
+            return to_host(value.ravel()[0])
+        grid = value if value.ndim == 2 else np.atleast_2d(value)
+        return [[to_host(v) for v in row] for row in grid.tolist()]
+    return to_host(value)
+
+
+def from_host(value: Any) -> Any:
+    """A host-neutral value as a ``formulas`` value."""
+    if isinstance(value, ExcelError):
+        return ErrorToken.errors.get(value.code, XlError(value.code))
+    if value is None:
+        return sh.EMPTY
+    if isinstance(value, dt.datetime):
+        return excel_serial(value)
+    if isinstance(value, dt.date):
+        return excel_serial(value)
+    return value
+
+
+def excel_serial(day: dt.date) -> float:
+    """A date as Excel's 1900-system serial number."""
+    base = dt.datetime(1899, 12, 30)
+    moment = day if isinstance(day, dt.datetime) else dt.datetime(day.year, day.month, day.day)
+    return (moment - base).total_seconds() / 86400.0
+
+
+def _adapter(fn: ExcelFunction) -> Any:
+    def evaluate(*args: Any) -> Any:
+        result = call(fn, [argument_to_host(a) for a in args])
+        if isinstance(result, list):
+            return np.asarray([[from_host(v) for v in row] for row in result], object).view(Array)
+        return from_host(result)
+
+    evaluate.__name__ = fn.name
+    return wrap_func(evaluate)
+
+
+@functools.lru_cache(maxsize=1)
+def registry() -> dict[str, Any]:
+    """``formulas``' built-in functions plus ours under every stored name; a private copy."""
+    functions: dict[str, Any] = dict(get_functions())
+    for fn in BY_NAME.values():
+        adapter = _adapter(fn)
+        for prefix in PREFIXES:
+            functions[prefix + fn.name] = adapter
+    return functions
+
+
+def is_known_function(name: str) -> bool:
+    upper = name.upper()
+    return upper in registry() or builtin_name(upper) in registry() or our_function(upper) is not None
+
+
+class EngineFunction(Function):
+    """A function token that compiles against :func:`registry` instead of the global one."""
+
+    def compile(self) -> Any:
+        if self.attr.get("func_token"):
+            return super().compile()
+        functions = registry()
+        name = self.name.upper()
+        if name in functions:
+            return functions[name]
+        if builtin_name(name) in functions:
+            return functions[builtin_name(name)]
+        raise UnknownFunction(self.name)
+
+
+class UnknownFunction(Exception):
+    """A formula calls a function neither Excel's built-ins (in ``formulas``) nor ours provide."""
+
+    def __init__(self, name: str):
+        self.name = name
+        super().__init__(f"function {name} is not supported")
+
+
+class EngineParser(Parser):
+    """``formulas``' parser with function tokens bound to the engine's registry."""
+
+    filters = [EngineFunction if f is Function else f for f in Parser.filters]

@@ -1,0 +1,144 @@
+"""In which order to evaluate: a dependency graph of blocks, and of cells where blocks form a cycle.
+
+Block B depends on block A when a reference of B (over all of B's rows) overlaps A's cells, or the
+cells A's array result may spill into. Blocks are evaluated in topological order of the strongly
+connected components of that graph. A component of one block that does not read itself is
+evaluated for all its rows at once; a block reading its own column (a running total) or blocks
+reading each other (rating before / rating after) are ordered cell by cell. A cycle between cells
+is a circular reference.
+"""
+
+from __future__ import annotations
+
+import graphlib
+from collections import defaultdict
+from collections.abc import Iterator
+
+from .blocks import Block
+from .formula import Ref, column_letters, walk
+
+MAX_SPILL_WIDTH = 64
+
+
+class CircularReference(Exception):
+    def __init__(self, where: str):
+        self.where = where
+        super().__init__(f"{where}: circular reference (the formula depends on its own value)")
+
+
+def _intervals(blocks: list[Block]) -> dict[tuple[str, int], list[tuple[int, int, int]]]:
+    index: dict[tuple[str, int], list[tuple[int, int, int]]] = defaultdict(list)
+    for b in blocks:
+        height, width = b.spill
+        sheet = b.sheet.name.upper()
+        bottom = b.last + height - 1
+        for col in range(b.col, b.col + min(width, MAX_SPILL_WIDTH)):
+            index[(sheet, col)].append((b.first, bottom, b.id))
+    return index
+
+
+def _overlapping(index: dict[tuple[str, int], list[tuple[int, int, int]]], columns: dict[str, list[int]],
+                 region: tuple[str, int, int, int, int]) -> Iterator[int]:
+    sheet, c1, c2, top, bottom = region
+    for col in columns.get(sheet, ()):
+        if c1 <= col <= c2:
+            for start, end, bid in index[(sheet, col)]:
+                if start <= bottom and top <= end:
+                    yield bid
+
+
+def _components(nodes: list[int], edges: dict[int, set[int]]) -> list[list[int]]:
+    """Tarjan's strongly connected components, iteratively (dependencies come first)."""
+    order: dict[int, int] = {}
+    low: dict[int, int] = {}
+    stack: list[int] = []
+    on_stack: set[int] = set()
+    result: list[list[int]] = []
+    counter = 0
+    for root in nodes:
+        if root in order:
+            continue
+        work = [(root, iter(edges.get(root, ())))]
+        order[root] = low[root] = counter
+        counter += 1
+        stack.append(root)
+        on_stack.add(root)
+        while work:
+            node, children = work[-1]
+            advanced = False
+            for child in children:
+                if child not in order:
+                    order[child] = low[child] = counter
+                    counter += 1
+                    stack.append(child)
+                    on_stack.add(child)
+                    work.append((child, iter(edges.get(child, ()))))
+                    advanced = True
+                    break
+                if child in on_stack:
+                    low[node] = min(low[node], order[child])
+            if advanced:
+                continue
+            work.pop()
+            if work:
+                low[work[-1][0]] = min(low[work[-1][0]], low[node])
+            if low[node] == order[node]:
+                component = []
+                while True:
+                    member = stack.pop()
+                    on_stack.discard(member)
+                    component.append(member)
+                    if member == node:
+                        break
+                result.append(component)
+    return result
+
+
+def block_order(blocks: list[Block]) -> list[tuple[list[Block], bool]]:
+    """Groups of blocks in evaluation order, each flagged True when it needs cell-level ordering."""
+    by_id = {b.id: b for b in blocks}
+    index = _intervals(blocks)
+    columns: dict[str, list[int]] = defaultdict(list)
+    for sheet, col in index:
+        columns[sheet].append(col)
+    depends_on: dict[int, set[int]] = {}
+    for b in blocks:
+        depends_on[b.id] = {a for region in b.regions for a in _overlapping(index, columns, region)}
+    components = _components([b.id for b in blocks], depends_on)
+    # Tarjan emits a component after everything it depends on: already a valid evaluation order
+    return [([by_id[i] for i in sorted(c)], len(c) > 1 or c[0] in depends_on[c[0]]) for c in components]
+
+
+def cell_order(group: list[Block]) -> list[tuple[Block, int]]:
+    """The cells of mutually dependent blocks in an order that evaluates inputs first."""
+    cells: dict[tuple[str, int], list[tuple[int, Block]]] = defaultdict(list)
+    for b in group:
+        height, width = b.spill
+        for col in range(b.col, b.col + min(width, MAX_SPILL_WIDTH)):
+            for row in range(b.first, b.last + 1):
+                cells[(b.sheet.name.upper(), col)].append((row, b))
+    sorter: graphlib.TopologicalSorter[tuple[int, int]] = graphlib.TopologicalSorter()
+    lookup = {}
+    for b in group:
+        refs = [n for n in walk(b.tree) if isinstance(n, Ref) and not n.name] if b.tree is not None else []
+        for row in range(b.first, b.last + 1):
+            lookup[(b.id, row)] = (b, row)
+            deps = []
+            shift = row - b.anchor
+            for ref in refs:
+                sheet = (ref.sheet or b.sheet.name).upper()
+                top = ref.r1 + (shift if ref.rel_r1 else 0)
+                bottom = ref.r2 + (shift if ref.rel_r2 else 0)
+                for (cell_sheet, col), members in cells.items():
+                    if cell_sheet != sheet or not ref.c1 <= col <= ref.c2:
+                        continue
+                    for other_row, other in members:
+                        if top <= other_row <= bottom:
+                            deps.append((other.id, other_row))
+            sorter.add((b.id, row), *deps)
+    try:
+        return [lookup[key] for key in sorter.static_order() if key in lookup]
+    except graphlib.CycleError as exc:
+        bid, row = exc.args[1][0]
+        block = next(b for b in group if b.id == bid)
+        raise CircularReference(f"{block.sheet.name}!{column_letters(block.col)}{row}") from None

@@ -1,0 +1,252 @@
+"""Writing a recalculated workbook: the original package with fresh cached values, or values only.
+
+openpyxl cannot write a cached value next to a formula, and re-saving through it would drop what
+it does not model, so the original package is copied part by part and only the sheet XML is
+edited: each formula cell gets ``<v>`` (and ``t="str"``/``"b"``/``"e"``) after its ``<f>``. Styles,
+other sheets, defined names, and the VBA project of an .xlsm pass through byte for byte. The calc
+chain is dropped (Excel rebuilds it; a stale one makes Excel repair the file). With
+``values_only`` the ``<f>`` elements go and the result is a plain .xlsx.
+
+CSV (one file per sheet) and JSON (one document) are written from the evaluated grid.
+"""
+
+from __future__ import annotations
+
+import csv
+import json
+import re
+import zipfile
+from collections import defaultdict
+from pathlib import Path
+from typing import Any
+from xml.sax.saxutils import escape
+
+from xlrating.functions import ExcelError
+
+from .formula import column_letters
+from .model import Evaluated
+from .package import cell_position
+
+_CELL = re.compile(r"<(?P<p>(?:\w+:)?)c\b(?P<attrs>[^>]*?)(?:/>|>(?P<body>.*?)</(?P=p)c>)", re.S)
+_ROW = re.compile(r"<(?P<p>(?:\w+:)?)row\b(?P<attrs>[^>]*?)(?:/>|>(?P<body>.*?)</(?P=p)row>)", re.S)
+_ATTR_R = re.compile(r'\sr="([A-Z]+\d+)"')
+_ATTR_T = re.compile(r'\st="[^"]*"')
+_FORMULA = re.compile(r"<(?P<p>(?:\w+:)?)f\b(?P<attrs>[^>]*?)(?:/>|>(?P<text>.*?)</(?P=p)f>)", re.S)
+_SHEET_DATA_END = re.compile(r"</(\w+:)?sheetData>|<(\w+:)?sheetData\s*/>")
+
+MACRO_MAIN = "application/vnd.ms-excel.sheet.macroEnabled.main+xml"
+XLSX_MAIN = "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet.main+xml"
+
+
+def number_text(value: float) -> str:
+    if float(value).is_integer() and abs(value) < 1e15:
+        return str(int(value))
+    return repr(float(value))
+
+
+def _value_xml(value: Any, formula: bool, prefix: str) -> tuple[str | None, str]:
+    """(t attribute, XML after the formula) for a cell value."""
+    if isinstance(value, ExcelError):
+        return "e", f"<{prefix}v>{escape(value.code)}</{prefix}v>"
+    if isinstance(value, bool):
+        return "b", f"<{prefix}v>{int(value)}</{prefix}v>"
+    if isinstance(value, (int, float)):
+        return None, f"<{prefix}v>{number_text(value)}</{prefix}v>"
+    if value is None:
+        return None, ""
+    text = escape(str(value))
+    if formula:
+        return "str", f"<{prefix}v>{text}</{prefix}v>"
+    return "inlineStr", f'<{prefix}is><{prefix}t xml:space="preserve">{text}</{prefix}t></{prefix}is>'
+
+
+class _SheetEdit:
+    """The cells of one sheet to rewrite: formula cells and the cells their arrays spill into."""
+
+    def __init__(self, evaluated: Evaluated, sheet_name: str, values_only: bool):
+        self.sheet = evaluated.grid.sheet(sheet_name)
+        self.values_only = values_only
+        upper = sheet_name.upper()
+        self.formulas: set[tuple[int, int]] = set()
+        for block in evaluated.blocks:
+            if block.sheet is self.sheet:
+                self.formulas.update((row, block.col) for row in range(block.first, block.last + 1))
+        self.anchors: dict[tuple[int, int], str] = {}
+        self.spilled: set[tuple[int, int]] = set()
+        for (sheet, row, col), (height, width) in evaluated.spills.items():
+            if sheet != upper:
+                continue
+            self.anchors[(row, col)] = f"{column_letters(col)}{row}:{column_letters(col + width - 1)}{row + height - 1}"
+            for i in range(height):
+                for j in range(width):
+                    if i or j:
+                        self.spilled.add((row + i, col + j))
+        self.pending = set(self.spilled)
+
+    def cell(self, match: re.Match[str]) -> str:
+        attrs = match.group("attrs")
+        found = _ATTR_R.search(attrs)
+        if found is None:
+            return match.group(0)
+        position = cell_position(found.group(1))
+        if position not in self.formulas and position not in self.spilled:
+            return match.group(0)
+        self.pending.discard(position)
+        prefix = match.group("p") or ""
+        formula_xml = ""
+        body = match.group("body") or ""
+        if position in self.formulas and not self.values_only:
+            f = _FORMULA.search(body)
+            if f is not None:
+                formula_xml = f.group(0)
+                if position in self.anchors:
+                    text = f.group("text") or ""
+                    formula_xml = f'<{prefix}f t="array" ref="{self.anchors[position]}">{text}</{prefix}f>'
+        return self._xml(position, _ATTR_T.sub("", attrs), formula_xml, prefix)
+
+    def _xml(self, position: tuple[int, int], attrs: str, formula_xml: str, prefix: str) -> str:
+        value = self.sheet.get(*position) if self.sheet is not None else None
+        kind, value_xml = _value_xml(value, bool(formula_xml), prefix)
+        kind_attr = f' t="{kind}"' if kind else ""
+        return f"<{prefix}c{attrs.rstrip()}{kind_attr}>{formula_xml}{value_xml}</{prefix}c>"
+
+    def new_cell(self, row: int, col: int, prefix: str) -> str:
+        return self._xml((row, col), f' r="{column_letters(col)}{row}"', "", prefix)
+
+    def insert_missing(self, xml: str) -> str:
+        """Add the spilled cells the sheet had no element for, in row and column order."""
+        by_row: dict[int, list[int]] = defaultdict(list)
+        for row, col in sorted(self.pending):
+            by_row[row].append(col)
+        prefix_match = re.search(r"<(\w+:)?sheetData", xml)
+        prefix = (prefix_match.group(1) or "") if prefix_match else ""
+
+        def row_sub(match: re.Match[str]) -> str:
+            r = re.search(r'\sr="(\d+)"', match.group("attrs"))
+            if r is None or int(r.group(1)) not in by_row:
+                return match.group(0)
+            row = int(r.group(1))
+            cells = []
+            for cell in _CELL.finditer(match.group("body") or ""):
+                address = _ATTR_R.search(cell.group("attrs"))
+                cells.append((cell_position(address.group(1))[1] if address else 0, cell.group(0)))
+            cells += [(col, self.new_cell(row, col, prefix)) for col in by_row.pop(row)]
+            cells.sort(key=lambda item: item[0])
+            attrs = re.sub(r'\sspans="[^"]*"', "", match.group("attrs"))
+            return f"<{prefix}row{attrs}>{''.join(c for _, c in cells)}</{prefix}row>"
+
+        xml = _ROW.sub(row_sub, xml)
+        if not by_row:
+            return xml
+        # rows that did not exist: insert each before the first row after it, or at the end
+        rows_xml = {row: f'<{prefix}row r="{row}">' + "".join(self.new_cell(row, c, prefix) for c in cols) +
+                    f"</{prefix}row>" for row, cols in by_row.items()}
+
+        def place(match: re.Match[str]) -> str:
+            r = re.search(r'\sr="(\d+)"', match.group("attrs"))
+            if r is None:
+                return match.group(0)
+            before = [row for row in rows_xml if row < int(r.group(1))]
+            inserted = "".join(rows_xml.pop(row) for row in sorted(before))
+            return inserted + match.group(0)
+
+        xml = _ROW.sub(place, xml)
+        rest = "".join(rows_xml[row] for row in sorted(rows_xml))
+        end = _SHEET_DATA_END.search(xml)
+        if end is None or not rest:
+            return xml
+        if end.group(0).endswith("/>"):
+            return xml[:end.start()] + f"<{prefix}sheetData>{rest}</{prefix}sheetData>" + xml[end.end():]
+        return xml[:end.start()] + rest + xml[end.start():]
+
+
+def _edit_sheet(xml: str, edit: _SheetEdit) -> str:
+    xml = _CELL.sub(edit.cell, xml)
+    if edit.pending:
+        xml = edit.insert_missing(xml)
+    return xml
+
+
+def write_xlsx(evaluated: Evaluated, target: str | Path, *, values_only: bool = False) -> None:
+    """The workbook with fresh cached values (formulas kept, or dropped with ``values_only``)."""
+    parts = {sheet.part: sheet.name for sheet in evaluated.package.sheets}
+    drop_vba = values_only or str(target).lower().endswith(".xlsx")
+    with zipfile.ZipFile(evaluated.package.path) as source, \
+            zipfile.ZipFile(target, "w", compression=zipfile.ZIP_DEFLATED) as out:
+        for info in source.infolist():
+            name = info.filename
+            if name.endswith("calcChain.xml") or (drop_vba and name.lower().endswith("vbaproject.bin")):
+                continue
+            data = source.read(name)
+            if name in parts:
+                edit = _SheetEdit(evaluated, parts[name], values_only)
+                data = _edit_sheet(data.decode("utf-8"), edit).encode("utf-8")
+            elif name == "[Content_Types].xml" or name.endswith(".rels"):
+                text = data.decode("utf-8")
+                text = re.sub(r"<(\w+:)?(Override|Relationship)\b[^>]*calcChain[^>]*/>", "", text)
+                if drop_vba:
+                    text = re.sub(r"<(\w+:)?(Override|Relationship|Default)\b[^>]*vbaProject[^>]*/>", "", text)
+                    text = re.sub(r'<(\w+:)?Default\b[^>]*Extension="bin"[^>]*/>', "", text)
+                    text = text.replace(MACRO_MAIN, XLSX_MAIN)
+                data = text.encode("utf-8")
+            out.writestr(info, data)
+
+
+# --- CSV and JSON --------------------------------------------------------------------------------
+
+def _plain(value: Any) -> Any:
+    if isinstance(value, ExcelError):
+        return value.code
+    if isinstance(value, float) and value.is_integer() and abs(value) < 1e15:
+        return int(value)
+    return value
+
+
+def sheet_rows(evaluated: Evaluated, name: str) -> list[list[Any]]:
+    """A sheet's values from A1 to its last used cell, as plain JSON-able values."""
+    sheet = evaluated.grid.sheet(name)
+    if sheet is None or not sheet.columns:
+        return []
+    last_col = max(sheet.columns)
+    last_row = 0
+    for column in sheet.columns.values():
+        used = (column.kind != 0).nonzero()[0]
+        if len(used):
+            last_row = max(last_row, int(used[-1]))
+    return [[_plain(sheet.get(r, c)) for c in range(1, last_col + 1)] for r in range(1, last_row + 1)]
+
+
+def _csv_text(value: Any) -> Any:
+    if isinstance(value, bool):
+        return "TRUE" if value else "FALSE"
+    if isinstance(value, float):
+        return number_text(value)
+    return "" if value is None else value
+
+
+def csv_targets(evaluated: Evaluated, target: Path) -> list[tuple[str, Path]]:
+    """One file per sheet: ``target`` itself for a one-sheet workbook, else ``stem.<sheet>.csv``."""
+    names = [s.name for s in evaluated.package.sheets]
+    if len(names) == 1:
+        return [(names[0], target)]
+    safe = [re.sub(r'[\\/:*?"<>|\s]+', "_", n) for n in names]
+    return [(n, target.with_name(f"{target.stem}.{s}{target.suffix}")) for n, s in zip(names, safe)]
+
+
+def write_csv(evaluated: Evaluated, target: Path) -> list[Path]:
+    written = []
+    for name, path in csv_targets(evaluated, target):
+        with open(path, "w", newline="", encoding="utf-8") as stream:
+            writer = csv.writer(stream)
+            for row in sheet_rows(evaluated, name):
+                writer.writerow([_csv_text(v) for v in row])
+        written.append(path)
+    return written
+
+
+def write_json(evaluated: Evaluated, target: Path) -> None:
+    """``{"workbook": file name, "sheets": [{"name": ..., "rows": [[...], ...]}]}``; errors as their code."""
+    document = {"workbook": Path(evaluated.package.path).name,
+                "sheets": [{"name": s.name, "rows": sheet_rows(evaluated, s.name)} for s in evaluated.package.sheets]}
+    with open(target, "w", encoding="utf-8") as stream:
+        json.dump(document, stream, ensure_ascii=False, indent=1)
