@@ -1,0 +1,69 @@
+"""``xlrating ingest FILE...``: validate each sheet, then store the valid ones.
+
+Each file is validated first; a file with any error stores nothing. A valid file is stored in one
+transaction with its bytes and SHA-256. The same file again changes nothing; a different file for
+an already stored tournament is refused unless ``--replace`` (the old version stays in history).
+Exit status: 0 all stored (or already stored), 1 some file invalid or refused, 2 unreadable file,
+unusable store or bad usage.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+import click
+
+from xlrating.cli.common import EXIT_INVALID, EXIT_OK, EXIT_UNREADABLE, db_option, fail, resolve_db
+from xlrating.cli.validate import load_registry_option
+
+
+@click.command("ingest")
+@click.argument("files", nargs=-1, required=True, metavar="FILE...")
+@db_option
+@click.option("--replace", is_flag=True, help="Replace a tournament already stored from a different file.")
+@click.option("--players", metavar="REGISTRY.csv", default=None,
+              help="Player registry (ema_id, last_name, first_name or name) to check IDs and names against.")
+def ingest(files: tuple[str, ...], db: str | None, replace: bool, players: str | None) -> None:
+    """Validate EMA results sheets and store the valid ones (invalid ones store nothing)."""
+    registry = load_registry_option(players)
+    status = EXIT_OK
+    store = None
+    try:
+        for file in files:
+            outcome_status, store = ingest_one(file, store, resolve_db(db), registry, replace=replace)
+            status = max(status, outcome_status)
+    finally:
+        if store is not None:
+            store.close()
+    raise SystemExit(status)
+
+
+def ingest_one(file: str, store: Any, location: str, registry: Any, *, replace: bool,
+               echo: Any = click.echo) -> tuple[int, Any]:
+    """Validate and store one file; returns (exit status for it, the store opened on first need)."""
+    from xlrating.sheets.report import text_report
+    from xlrating.sheets.safe_open import UnreadableWorkbook
+    from xlrating.sheets.validator import validate_file
+    from xlrating.store import StoreError, open_store
+
+    try:
+        content = Path(file).read_bytes()
+        validation = validate_file(file, registry)
+    except (UnreadableWorkbook, OSError) as exc:
+        click.echo(f"xlrating: error: {exc if isinstance(exc, UnreadableWorkbook) else f'{file}: {exc}'}", err=True)
+        return EXIT_UNREADABLE, store
+    if validation.findings:
+        echo("\n".join(text_report(file, validation.findings)))
+    if not validation.valid:
+        errors = sum(f.severity == "error" for f in validation.findings)
+        echo(f"{file}: not stored ({errors} error{'s' if errors != 1 else ''}; fix them and ingest again)")
+        return EXIT_INVALID, store
+    try:
+        if store is None:
+            store = open_store(location)
+        outcome = store.ingest(Path(file).name, content, validation.submission, replace=replace)
+    except StoreError as exc:
+        fail(str(exc))
+    echo(f"{file}: {outcome.message}")
+    return (EXIT_INVALID if outcome.status == "refused" else EXIT_OK), store

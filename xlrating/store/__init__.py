@@ -1,0 +1,38 @@
+"""The results ledger: players, tournaments, results and every accepted submission.
+
+``open_store(location)`` takes a SQLite file path or a ``sqlite:///path`` URL (``sqlite://`` or
+``:memory:`` for a throwaway in-memory store). Other URL schemes are refused with a message.
+"""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+from xlrating.store.sqlite import IngestOutcome, SQLiteStore, StoreError, TournamentVersion
+
+__all__ = ["IngestOutcome", "SQLiteStore", "StoreError", "TournamentVersion", "open_store", "sqlite_path"]
+
+
+def sqlite_path(location: str) -> str:
+    """The SQLite file a location names: ``sqlite:///rel.db`` -> ``rel.db``,
+    ``sqlite:////abs.db`` -> ``/abs.db``, a plain path as it is."""
+    if location in ("sqlite://", "sqlite:///:memory:", ":memory:"):
+        return ":memory:"
+    if location.startswith("sqlite:///"):
+        return location[len("sqlite:///"):]
+    match = re.match(r"([A-Za-z][A-Za-z0-9+.-]*)://", location)
+    if match:
+        raise StoreError(f"{location}: unsupported store URL scheme {match.group(1)!r}; "
+                         "expected a SQLite file path or a sqlite:///path URL")
+    return location
+
+
+def open_store(location: str) -> SQLiteStore:
+    """Open (creating it when needed) the store at ``location``; raises :class:`StoreError`."""
+    path = sqlite_path(location)
+    if path != ":memory:":
+        parent = Path(path).parent
+        if not parent.is_dir():
+            raise StoreError(f"{location}: folder {parent} does not exist")
+    return SQLiteStore(path)

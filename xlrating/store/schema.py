@@ -1,0 +1,69 @@
+"""The results store's schema, as numbered migrations.
+
+``PRAGMA user_version`` records how many migrations a store has had; opening a store applies the
+missing ones in one transaction. A store written by a newer xlrating (a higher version than we
+know) is refused rather than guessed at. Append migrations; never edit a released one.
+"""
+
+from __future__ import annotations
+
+MIGRATIONS: tuple[str, ...] = (
+    # 1: players, submissions (the file as submitted), tournament versions, results.
+    """
+    CREATE TABLE players (
+        ema_id      TEXT PRIMARY KEY CHECK (length(ema_id) = 8 AND ema_id NOT GLOB '*[^0-9]*'),
+        last_name   TEXT,
+        first_name  TEXT,
+        country     TEXT,
+        updated_by  INTEGER NOT NULL REFERENCES submissions(id)
+    );
+    CREATE TABLE submissions (
+        id          INTEGER PRIMARY KEY,
+        file_name   TEXT NOT NULL,
+        sha256      TEXT NOT NULL UNIQUE,
+        size        INTEGER NOT NULL,
+        content     BLOB NOT NULL,
+        received_at TEXT NOT NULL
+    );
+    CREATE TABLE tournaments (
+        id              INTEGER PRIMARY KEY,
+        tournament_key  TEXT NOT NULL,
+        version         INTEGER NOT NULL,
+        submission_id   INTEGER NOT NULL REFERENCES submissions(id),
+        name            TEXT NOT NULL,
+        ruleset         TEXT NOT NULL CHECK (ruleset IN ('MCR', 'Riichi')),
+        city            TEXT,
+        country         TEXT,
+        start_date      TEXT NOT NULL,
+        end_date        TEXT NOT NULL,
+        days            INTEGER,
+        players         INTEGER NOT NULL CHECK (players >= 2),
+        countries       INTEGER,
+        declared_weight REAL,
+        qualification   INTEGER,
+        weight          REAL NOT NULL CHECK (weight > 0),
+        effective_date  TEXT,
+        stored_at       TEXT NOT NULL,
+        replaced_at     TEXT,
+        UNIQUE (tournament_key, version)
+    );
+    -- At most one current (not replaced) version of each tournament.
+    CREATE UNIQUE INDEX tournaments_current ON tournaments (tournament_key) WHERE replaced_at IS NULL;
+    CREATE TABLE results (
+        id            INTEGER PRIMARY KEY,
+        tournament_id INTEGER NOT NULL REFERENCES tournaments(id),
+        sheet_row     INTEGER NOT NULL,
+        place         INTEGER NOT NULL CHECK (place >= 1),
+        ema_id        TEXT REFERENCES players(ema_id),
+        last_name     TEXT,
+        first_name    TEXT,
+        country       TEXT,
+        table_points  REAL,
+        score         REAL,
+        UNIQUE (tournament_id, ema_id)
+    );
+    CREATE INDEX results_tournament ON results (tournament_id);
+    """,
+)
+
+SCHEMA_VERSION = len(MIGRATIONS)

@@ -1,0 +1,215 @@
+"""The SQLite results store: players, tournaments (every version), results and each accepted
+submission as submitted (bytes + SHA-256).
+
+One ingest is one transaction (``BEGIN IMMEDIATE``, so two writers never interleave): either the
+whole sheet is stored or nothing is, and a refused ingest does not touch the file. A tournament is
+identified by ruleset, name (accent/case-insensitive) and start date; a new file for it replaces
+the current version only when asked, and the old version stays in the history.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import hashlib
+import sqlite3
+from dataclasses import dataclass
+from typing import Any, Literal
+
+from xlrating.core.mers import Result
+from xlrating.sheets.cellvalues import fold
+from xlrating.sheets.submission import Submission
+from xlrating.store.schema import MIGRATIONS, SCHEMA_VERSION
+
+
+class StoreError(Exception):
+    """The store cannot be opened or used; the message names the store and the reason."""
+
+
+Status = Literal["stored", "replaced", "unchanged", "refused"]
+
+
+@dataclass(frozen=True)
+class IngestOutcome:
+    status: Status
+    tournament: str
+    version: int
+    message: str
+
+
+@dataclass(frozen=True)
+class TournamentVersion:
+    """One stored version of a tournament (``current`` False once replaced)."""
+
+    name: str
+    ruleset: str
+    start_date: dt.date
+    end_date: dt.date
+    version: int
+    current: bool
+    file_name: str
+    sha256: str
+    players: int
+    weight: float
+
+
+def tournament_key(submission: Submission) -> str:
+    t = submission.tournament
+    assert t.name and t.ruleset and t.start_date
+    return f"{t.ruleset}|{fold(t.name)}|{t.start_date.isoformat()}"
+
+
+def _now() -> str:
+    return dt.datetime.now(dt.timezone.utc).isoformat(timespec="seconds")
+
+
+class SQLiteStore:
+    """A results store in one SQLite file (``:memory:`` for a throwaway one)."""
+
+    def __init__(self, path: str):
+        self.path = path
+        try:
+            self._db = sqlite3.connect(path, isolation_level=None, timeout=30)
+            self._db.execute("PRAGMA foreign_keys = ON")
+            self._migrate()
+        except sqlite3.DatabaseError as exc:
+            raise StoreError(f"{path}: not a usable xlrating store ({exc})") from None
+
+    # --- lifecycle ----------------------------------------------------------------------------
+
+    def close(self) -> None:
+        self._db.close()
+
+    def __enter__(self) -> SQLiteStore:
+        return self
+
+    def __exit__(self, *exc: Any) -> None:
+        self.close()
+
+    def _migrate(self) -> None:
+        version = self._db.execute("PRAGMA user_version").fetchone()[0]
+        if version > SCHEMA_VERSION:
+            raise StoreError(f"{self.path}: store schema version {version} is newer than this xlrating "
+                             f"understands ({SCHEMA_VERSION}); upgrade xlrating")
+        if version == SCHEMA_VERSION:
+            return  # nothing to write: opening an up-to-date store leaves the file untouched
+        self._db.execute("BEGIN IMMEDIATE")
+        try:
+            for number in range(version, SCHEMA_VERSION):
+                for statement in MIGRATIONS[number].split(";"):
+                    if statement.strip():
+                        self._db.execute(statement)
+            self._db.execute(f"PRAGMA user_version = {SCHEMA_VERSION}")
+            self._db.execute("COMMIT")
+        except BaseException:
+            self._db.execute("ROLLBACK")
+            raise
+
+    # --- writing ------------------------------------------------------------------------------
+
+    def ingest(self, file_name: str, content: bytes, submission: Submission, *, replace: bool = False) -> IngestOutcome:
+        """Store a validated submission in one transaction; see the module docstring for the rules."""
+        t = submission.tournament
+        if not (t.name and t.ruleset and t.start_date and t.end_date and t.players and t.mers_weight):
+            raise ValueError("ingest needs a submission that passed validation")
+        sha = hashlib.sha256(content).hexdigest()
+        key = tournament_key(submission)
+        db = self._db
+        db.execute("BEGIN IMMEDIATE")
+        try:
+            known = db.execute(
+                "SELECT t.name, t.version, t.replaced_at FROM submissions s JOIN tournaments t "
+                "ON t.submission_id = s.id WHERE s.sha256 = ?", (sha,)).fetchone()
+            if known is not None:
+                db.execute("ROLLBACK")
+                state = "replaced since" if known[2] else "current"
+                return IngestOutcome("unchanged", known[0], known[1],
+                                     f"already stored as version {known[1]} of {known[0]!r} ({state}); nothing changed")
+            current = db.execute("SELECT id, version FROM tournaments WHERE tournament_key = ? AND replaced_at IS NULL",
+                                 (key,)).fetchone()
+            if current is not None and not replace:
+                db.execute("ROLLBACK")
+                return IngestOutcome("refused", t.name, current[1],
+                                     f"{t.name!r} ({t.ruleset}, {t.start_date}) is already stored as version "
+                                     f"{current[1]} from a different file; use --replace to replace it")
+            now = _now()
+            submission_id = db.execute(
+                "INSERT INTO submissions (file_name, sha256, size, content, received_at) VALUES (?, ?, ?, ?, ?)",
+                (file_name, sha, len(content), content, now)).lastrowid
+            version = 1
+            if current is not None:
+                db.execute("UPDATE tournaments SET replaced_at = ? WHERE id = ?", (now, current[0]))
+                version = current[1] + 1
+            tournament_id = db.execute(
+                "INSERT INTO tournaments (tournament_key, version, submission_id, name, ruleset, city, country, "
+                "start_date, end_date, days, players, countries, declared_weight, qualification, weight, "
+                "effective_date, stored_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                (key, version, submission_id, t.name, t.ruleset, t.city, t.country, t.start_date.isoformat(),
+                 t.end_date.isoformat(), t.days, t.players, t.countries, t.weight,
+                 None if t.qualification is None else int(t.qualification), t.mers_weight,
+                 t.effective_date.isoformat() if t.effective_date else None, now)).lastrowid
+            self._store_players(submission, submission_id, tournament_id)
+            db.execute("COMMIT")
+        except BaseException:
+            db.execute("ROLLBACK")
+            raise
+        status: Status = "replaced" if current is not None else "stored"
+        what = f"replaced version {version - 1}" if current is not None else "new tournament"
+        return IngestOutcome(status, t.name, version,
+                             f"stored {t.name!r} ({t.ruleset}, {t.start_date}) as version {version} "
+                             f"({what}), {len(submission.players)} results")
+
+    def _store_players(self, submission: Submission, submission_id: int, tournament_id: int) -> None:
+        db = self._db
+        for p in submission.players:
+            if p.ema_id is not None:
+                # The latest submission's spelling of a player's name wins.
+                db.execute(
+                    "INSERT INTO players (ema_id, last_name, first_name, country, updated_by) VALUES (?, ?, ?, ?, ?) "
+                    "ON CONFLICT (ema_id) DO UPDATE SET last_name = excluded.last_name, "
+                    "first_name = excluded.first_name, country = excluded.country, updated_by = excluded.updated_by",
+                    (p.ema_id, p.last_name, p.first_name, p.country, submission_id))
+            db.execute(
+                "INSERT INTO results (tournament_id, sheet_row, place, ema_id, last_name, first_name, country, "
+                "table_points, score) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                (tournament_id, p.row, p.place, p.ema_id, p.last_name, p.first_name, p.country,
+                 p.table_points, p.score))
+
+    # --- reading ------------------------------------------------------------------------------
+
+    def mers_results(self, ruleset: str | None = None) -> list[Result]:
+        """Every result of the current version of each tournament (optionally one ruleset), as
+        :class:`xlrating.core.mers.Result`: date = end date, players = declared N, weight = the
+        declared MERS weight or the 2018 weight computed from its components."""
+        rows = self._db.execute(
+            "SELECT t.id, t.name, t.start_date, t.end_date, t.players, t.weight, t.ruleset, t.effective_date, "
+            "r.ema_id, r.place, r.sheet_row FROM tournaments t JOIN results r ON r.tournament_id = t.id "
+            "WHERE t.replaced_at IS NULL AND (? IS NULL OR t.ruleset = ?) ORDER BY t.end_date, t.id, r.place, r.id",
+            (ruleset, ruleset)).fetchall()
+        # Results are grouped by tournament name downstream: tell same-named events apart by date.
+        names: dict[str, set[int]] = {}
+        for row in rows:
+            names.setdefault(row[1], set()).add(row[0])
+        results = []
+        for (tid, name, start, end, players, weight, rules, effective, ema_id, place, sheet_row) in rows:
+            label = name if len(names[name]) == 1 else f"{name} ({start})"
+            results.append(Result(label, dt.date.fromisoformat(end), players, weight, ema_id, place, rules,
+                                  dt.date.fromisoformat(effective) if effective else None, None, sheet_row))
+        return results
+
+    def tournaments(self, *, history: bool = False) -> list[TournamentVersion]:
+        """Stored tournaments (every version when ``history``), oldest first."""
+        rows = self._db.execute(
+            "SELECT t.name, t.ruleset, t.start_date, t.end_date, t.version, t.replaced_at IS NULL, s.file_name, "
+            "s.sha256, t.players, t.weight FROM tournaments t JOIN submissions s ON s.id = t.submission_id "
+            "WHERE ? OR t.replaced_at IS NULL ORDER BY t.start_date, t.tournament_key, t.version",
+            (history,)).fetchall()
+        return [TournamentVersion(r[0], r[1], dt.date.fromisoformat(r[2]), dt.date.fromisoformat(r[3]), r[4],
+                                  bool(r[5]), r[6], r[7], r[8], r[9]) for r in rows]
+
+    def submission_content(self, sha256: str) -> bytes | None:
+        """The bytes of a stored submission, exactly as submitted."""
+        row = self._db.execute("SELECT content FROM submissions WHERE sha256 = ?", (sha256,)).fetchone()
+        return None if row is None else bytes(row[0])
+
+    def player_count(self) -> int:
+        return int(self._db.execute("SELECT count(*) FROM players").fetchone()[0])
