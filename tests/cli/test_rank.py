@@ -1,0 +1,119 @@
+"""`xlrating rank`: leaderboards from result files, in every output format."""
+
+import csv
+import json
+from pathlib import Path
+
+import openpyxl
+import pytest
+from click.testing import CliRunner
+
+from xlrating.cli import main
+
+EXAMPLES = Path(__file__).resolve().parents[2] / "examples" / "tables"
+
+
+def run(*args):
+    return CliRunner().invoke(main, list(map(str, args)), catch_exceptions=False)
+
+
+def test_dippouch_json_is_a_list_best_first_with_rank_player_rating_count(tmp_path):
+    out = tmp_path / "board.json"
+    result = run("rank", "dippouch", EXAMPLES / "dippouch_results.csv", "-o", out)
+    assert result.exit_code == 0, result.output
+    board = json.loads(out.read_text())
+    assert list(board[0]) == ["rank", "player", "rating", "count"]
+    assert [line["rank"] for line in board] == sorted(line["rank"] for line in board)
+    assert board[0]["player"] == "Ada Lovelace" and board[0]["count"] == 4
+
+
+def test_mers_json_uses_total(tmp_path):
+    out = tmp_path / "board.json"
+    result = run("rank", "mers", EXAMPLES / "mers_results.csv", "--ruleset", "MCR", "--as-of", "2025-06-30",
+                 "-o", out)
+    assert result.exit_code == 0, result.output
+    assert list(json.loads(out.read_text())[0]) == ["rank", "player", "total", "count"]
+
+
+def test_mers_with_both_rulesets_needs_a_ruleset():
+    result = run("rank", "mers", EXAMPLES / "mers_results.csv")
+    assert result.exit_code == 2 and "--ruleset" in result.output
+
+
+def test_dci_csv_ranks_each_category_separately(tmp_path):
+    out = tmp_path / "board.csv"
+    assert run("rank", "dci", EXAMPLES / "dci_matches.csv", "-o", out).exit_code == 0
+    rows = list(csv.DictReader(out.open()))
+    limited = [r for r in rows if r["category"] == "Limited"]
+    assert [r["rank"] for r in limited][0] == "1" and len(limited) == 4
+
+
+def test_mers_xlsx_has_a_ranking_and_a_breakdown_sheet(tmp_path):
+    out = tmp_path / "board.xlsx"
+    assert run("rank", "mers", EXAMPLES / "mers_results.csv", "--ruleset", "mcr", "--as-of", "2025-06-30",
+               "--rules", "2018", "-o", out).exit_code == 0
+    book = openpyxl.load_workbook(out)
+    assert book.sheetnames == ["Ranking", "Breakdown"]
+    header = [c.value for c in book["Breakdown"][3]]
+    assert header == ["Player", "Tournament", "Date", "Base rank", "Weight", "Age factor"]
+    assert book["Ranking"].freeze_panes == "A4"
+
+
+def test_xlsx_input_is_read_from_its_first_non_empty_row(tmp_path):
+    src = tmp_path / "results.xlsx"
+    book = openpyxl.Workbook()
+    ws = book.active
+    ws.append(["Dip Pouch results, spring season"])
+    ws.append([])
+    for row in csv.reader((EXAMPLES / "dippouch_results.csv").open()):
+        ws.append(row)
+    book.save(src)
+    # A title row is not a header: the table must start at its header row.
+    result = run("rank", "dippouch", src)
+    assert result.exit_code == 2 and "row 1" in result.output
+
+
+def test_a_bad_cell_names_the_file_row_and_column(tmp_path):
+    src = tmp_path / "bad.csv"
+    src.write_text("event,date,players,rounds,player,place\nA,2020-13-01,10,2,x,1\n")
+    result = run("rank", "dippouch", src)
+    assert result.exit_code == 2
+    assert "bad.csv: row 2, column 'date'" in result.output and "Traceback" not in result.output
+
+
+def test_semicolon_separated_csv_is_read(tmp_path):
+    src = tmp_path / "eu.csv"
+    src.write_text("event;date;players;rounds;player;place\nA;2020-01-01;10;2;x;1\n")
+    assert run("rank", "dippouch", src).exit_code == 0
+
+
+def test_an_unknown_output_extension_is_refused_before_any_work(tmp_path):
+    result = run("rank", "dippouch", EXAMPLES / "dippouch_results.csv", "-o", tmp_path / "board.txt")
+    assert result.exit_code == 2 and ".json, .csv or .xlsx" in result.output
+
+
+def test_a_missing_file_is_a_clean_error():
+    result = run("rank", "dci", "nowhere.csv")
+    assert result.exit_code == 2 and "nowhere.csv" in result.output
+
+
+@pytest.mark.parametrize("value", ["=HYPERLINK(\"http://x\")", "+1+1", "@SUM(A1)", "-2+3"])
+def test_csv_export_never_starts_a_cell_with_a_formula_trigger(tmp_path, value):
+    src = tmp_path / "evil.csv"
+    with src.open("w", newline="") as handle:
+        csv.writer(handle).writerows([["event", "date", "players", "rounds", "player", "place"],
+                                      ["A", "2020-01-01", 10, 2, value, 1]])
+    out = tmp_path / "board.csv"
+    assert run("rank", "dippouch", src, "-o", out).exit_code == 0
+    cells = [cell for row in csv.reader(out.open()) for cell in row]
+    assert not any(cell[:1] in "=+-@" for cell in cells if cell)
+
+
+def test_ties_average_changes_a_tied_players_rating(tmp_path):
+    src = tmp_path / "ties.csv"
+    src.write_text("event,date,players,rounds,player,place\n" + "".join(
+        f"A,2020-01-01,40,3,{p},26\n" for p in "abc"))
+    best, average = tmp_path / "b.json", tmp_path / "a.json"
+    run("rank", "dippouch", src, "-o", best)
+    run("rank", "dippouch", src, "--ties", "average", "-o", average)
+    assert json.loads(best.read_text())[0]["rating"] > json.loads(average.read_text())[0]["rating"]
