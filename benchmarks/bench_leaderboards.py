@@ -192,8 +192,8 @@ def main() -> None:
     mcols = mers.ResultColumns.from_results(mres)
     context.append(("MERS 2018", timed(lambda: mers.rankings(mres, as_of, "2018"))[0]))
     for rules in mers.RULES:
-        ours_t, board = best_of(3, lambda: mers.rankings_from_columns(mcols, as_of, rules))
-        ref_t, ref = timed(lambda: mers_reference(mres, as_of, rules))
+        ours_t, board = best_of(3, lambda rules=rules: mers.rankings_from_columns(mcols, as_of, rules))
+        ref_t, ref = timed(lambda rules=rules: mers_reference(mres, as_of, rules))
         close({r.player: r.total for r in board}, ref)
         rows.append((f"MERS {rules}, {len(mres):,} results, {len({r.player for r in mres}):,} players",
                      ours_t, ref_t))

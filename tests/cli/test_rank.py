@@ -45,7 +45,7 @@ def test_dci_csv_ranks_each_category_separately(tmp_path):
     assert run("rank", "dci", EXAMPLES / "dci_matches.csv", "-o", out).exit_code == 0
     rows = list(csv.DictReader(out.open()))
     limited = [r for r in rows if r["category"] == "Limited"]
-    assert [r["rank"] for r in limited][0] == "1" and len(limited) == 4
+    assert limited[0]["rank"] == "1" and len(limited) == 4
 
 
 def test_mers_xlsx_has_a_ranking_and_a_breakdown_sheet(tmp_path):

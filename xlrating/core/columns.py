@@ -39,7 +39,8 @@ def group_positions(sorted_groups: np.ndarray) -> np.ndarray:
         return np.zeros(0, dtype=np.int64)
     starts = np.r_[0, np.flatnonzero(sorted_groups[1:] != sorted_groups[:-1]) + 1]
     sizes = np.diff(np.r_[starts, n])
-    return np.arange(n) - np.repeat(starts, sizes)
+    positions: np.ndarray = np.arange(n) - np.repeat(starts, sizes)
+    return positions
 
 
 def first_repeat(keys: np.ndarray) -> tuple[int, int] | None:

@@ -10,9 +10,7 @@
 
 from __future__ import annotations
 
-import bisect
 import datetime as dt
-import math
 import re
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
@@ -34,6 +32,8 @@ DEFAULT_CATEGORY = "Composite"
 
 _TABLE = load("fide_table_8_1b.csv")
 _TABLE_BOUNDS = [float(row["max_difference"]) for row in _TABLE]
+_TABLE_HIGH = np.array([float(row["H"]) for row in _TABLE])
+_TABLE_LOW = np.array([float(row["L"]) for row in _TABLE])
 _TIERS = load("dci_k_tiers.csv")
 
 
@@ -41,10 +41,9 @@ def _tier_key(name: str) -> str:
     return re.sub(r"[\s_\-]+", " ", name.strip().lower())
 
 
-_K_BY_TIER: dict[str, float] = {}
-for _row in _TIERS:
-    for _name in (_row["tier"], *_row["aliases"].split("|")):
-        _K_BY_TIER[_tier_key(_name)] = float(_row["k"])
+_K_BY_TIER: dict[str, float] = {
+    _tier_key(name): float(tier["k"]) for tier in _TIERS for name in (tier["tier"], *tier["aliases"].split("|"))
+}
 TIERS: tuple[tuple[str, float], ...] = tuple((r["tier"], float(r["k"])) for r in _TIERS)
 
 
@@ -58,14 +57,8 @@ def win_probability(rating: float, opponent: float, method: str = "formula") -> 
     r = checks.number("rating", rating)
     o = checks.number("opponent", opponent)
     how = checks.choice("method", method, METHODS)
-    if how == "formula":
-        return 1.0 / (1.0 + 10.0 ** ((o - r) / 400.0))
-    return _table_probability(r - o)
+    return float(expected_scores(np.array([r]), np.array([o]), how)[0])
 
-
-def _table_probability(gap: float) -> float:
-    row = _TABLE[bisect.bisect_left(_TABLE_BOUNDS, math.floor(abs(gap) + 0.5))]
-    return float(row["H"] if gap >= 0 else row["L"])
 
 
 _RESULT_WORDS = {"W": 1.0, "WIN": 1.0, "D": 0.5, "DRAW": 0.5, "L": 0.0, "LOSS": 0.0}
@@ -266,12 +259,12 @@ def ratings_from_columns(columns: MatchColumns, *, method: str = "formula") -> l
 def expected_scores(rating: np.ndarray, opponent: np.ndarray, method: str = "formula") -> np.ndarray:
     """Vectorised :func:`win_probability`."""
     if method == "formula":
-        return 1.0 / (1.0 + 10.0 ** ((opponent - rating) / 400.0))
+        p: np.ndarray = 1.0 / (1.0 + 10.0 ** ((opponent - rating) / 400.0))
+        return p
     gap = rating - opponent
     rows = np.searchsorted(_TABLE_BOUNDS, np.floor(np.abs(gap) + 0.5), side="left")
-    high = np.array([float(r["H"]) for r in _TABLE])[rows]
-    low = np.array([float(r["L"]) for r in _TABLE])[rows]
-    return np.where(gap >= 0, high, low)
+    table: np.ndarray = np.where(gap >= 0, _TABLE_HIGH[rows], _TABLE_LOW[rows])
+    return table
 
 
 def _round_key(c: MatchColumns) -> tuple[np.ndarray, int]:

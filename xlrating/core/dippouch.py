@@ -20,8 +20,15 @@ from typing import Any
 import numpy as np
 
 from xlrating.core import checks
+from xlrating.core.columns import (
+    encode,
+    first_disagreement,
+    first_repeat,
+    group_positions,
+    scored_places,
+    years,
+)
 from xlrating.core.errors import TableError
-from xlrating.core.columns import encode, first_disagreement, first_repeat, group_positions, scored_places, years
 from xlrating.core.placement import TiePolicy, tie_policy
 from xlrating.core.tables import Column, read_table
 
@@ -213,8 +220,9 @@ def _check_events(c: ResultColumns) -> None:
     if len(bad):
         i = int(bad[0])
         raise TableError(row(i), "place", f"a place from 1 to {c.players[i]} at event {name(i)!r}", int(c.place[i]))
-    i = first_disagreement(c.event, [c.players, c.rounds, c.world_championship])
-    if i is not None:
+    differs = first_disagreement(c.event, [c.players, c.rounds, c.world_championship])
+    if differs is not None:
+        i = differs
         raise TableError(row(i), "players", f"the same players, rounds and world_championship on every row of "
                          f"event {name(i)!r}")
     pair = first_repeat(c.event * max(len(c.names), 1) + c.player)

@@ -22,9 +22,9 @@ from typing import Any, Literal
 import numpy as np
 
 from xlrating.core import checks
+from xlrating.core.columns import encode, first_disagreement, first_repeat, group_positions, scored_places
 from xlrating.core.dates import as_date, is_older_than
 from xlrating.core.errors import InvalidArgument, NotRanked, TableError
-from xlrating.core.columns import encode, first_disagreement, first_repeat, group_positions, scored_places
 from xlrating.core.placement import TiePolicy, tie_policy
 from xlrating.core.tables import Column, read_table
 
