@@ -35,7 +35,7 @@ CATALOGUE: dict[str, tuple[Severity, str]] = {
                       "or an empty cell or '-' for a player from outside the EMA"),
     "EMA_ID_UNKNOWN_PREFIX": ("warning", "EMA ID {value!r} starts with {prefix!r}, which is not a known EMA "
                               "member prefix; expected one of {known}"),
-    "EMA_ID_COUNTRY_MISMATCH": ("warning", "EMA ID {value!r} was issued by {id_country} ({prefix}) but the "
+    "EMA_ID_COUNTRY_MISMATCH": ("warning", "EMA ID {value!r} was issued by {id_country}, prefix {prefix}, but the "
                                 "player's country is {country!r}; check the ID or the country"),
     "EMA_ID_DUPLICATE": ("error", "EMA ID {value!r} appears again (first at {first}); expected each player "
                          "once per tournament"),

@@ -213,3 +213,8 @@ class SQLiteStore:
 
     def player_count(self) -> int:
         return int(self._db.execute("SELECT count(*) FROM players").fetchone()[0])
+
+    def player_names(self) -> dict[str, str]:
+        """EMA ID -> "First Last" as last submitted, for showing leaderboards to people."""
+        rows = self._db.execute("SELECT ema_id, first_name, last_name FROM players").fetchall()
+        return {ema_id: " ".join(p for p in (first, last) if p) for ema_id, first, last in rows}
