@@ -75,3 +75,13 @@ def test_an_unread_formula_column_without_stored_values_is_not_reported(make_she
             ws.cell(r, 8, f"=(4-A{r})/3*1000")  # openpyxl stores no result for it
 
     assert validate(make_sheet(edit=add_base_rank)).findings == []
+
+
+def test_a_thousand_player_sheet_is_read_completely_without_findings(make_sheet):
+    rows = [[i, f"04{i:06d}", f"Last{i}", f"First{i}", "FRA", 2000 - i, 0] for i in range(1, 1001)]
+    block = [(label, 1000 if label == "Players" else 1 if label == "Countries" else value)
+             for label, value in BLOCK]
+    block = [(label, 3.0 if label == "MERS weight" else value) for label, value in block]
+    result = validate(make_sheet(rows=rows, block=block))
+    assert result.findings == []
+    assert len(result.submission.players) == 1000 and result.submission.players[-1].ema_id == "04001000"
