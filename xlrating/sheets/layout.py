@@ -28,11 +28,14 @@ HEADER_SEARCH_ROWS = 100
 
 # Table columns: role -> (standard header, synonyms). Synonyms are compared after normalise().
 TABLE_COLUMNS: dict[str, tuple[str, tuple[str, ...]]] = {
-    "position": ("Position", ("position", "rank", "place", "pos", "ranking", "final position", "final rank")),
+    "position": ("Position", ("position", "rank", "place", "pos", "ranking", "final position", "final rank",
+                              "platz", "rang", "classement", "posizione", "plaats")),
     "ema_id": ("EMA ID", ("ema id", "ema number", "ema no", "ema nr", "ema", "id", "ema code", "ema no.")),
-    "last_name": ("Last name", ("last name", "surname", "family name", "name", "lastname")),
-    "first_name": ("First name", ("first name", "given name", "forename", "firstname")),
-    "country": ("Country", ("country", "nationality", "nat", "nation", "ctry")),
+    "last_name": ("Last name", ("last name", "surname", "family name", "name", "lastname", "player",
+                                "player name", "full name", "nachname", "nom", "cognome", "achternaam")),
+    "first_name": ("First name", ("first name", "given name", "forename", "firstname", "vorname", "prenom",
+                                  "nome", "voornaam")),
+    "country": ("Country", ("country", "nationality", "nat", "nation", "ctry", "land", "pays", "paese")),
     "table_points": ("Table points", ("table points", "tp", "points", "table pts", "tps")),
     "score": ("Score", ("score", "mahjong points", "mj points", "minipoints", "mini points", "mp")),
 }
@@ -41,7 +44,7 @@ REQUIRED_COLUMNS = ("position", "ema_id", "last_name", "country")
 # Tournament block: field -> (standard label, synonyms).
 BLOCK_FIELDS: dict[str, tuple[str, tuple[str, ...]]] = {
     "name": ("Tournament name", ("tournament name", "tournament", "event", "name of tournament", "event name",
-                                 "name of the tournament", "tournament title")),
+                                 "name of the tournament", "tournament title", "name")),
     "ruleset": ("Ruleset", ("ruleset", "rules", "rule set", "game rules")),
     "city": ("City", ("city", "town", "venue", "location")),
     "country": ("Country", ("country", "host country", "tournament country")),
@@ -86,20 +89,14 @@ def _role(value: Any, index: dict[str, str]) -> str | None:
 
 @dataclass(frozen=True)
 class BlockCell:
-    """A tournament field's label and value cell."""
+    """A tournament field: where its label is and which cell holds its value."""
 
     grid: SheetGrid
     label_row: int
     label_column: int
     label: str
-
-    @property
-    def row(self) -> int:
-        return self.label_row
-
-    @property
-    def column(self) -> int:
-        return self.label_column + 1
+    row: int
+    column: int
 
     @property
     def value(self) -> Any:
@@ -189,5 +186,28 @@ def find_block(grids: list[SheetGrid], layout: Layout | None) -> dict[str, Block
                     continue
                 role = _role(value, _FIELD_INDEX)
                 if role is not None and role not in block:
-                    block[role] = BlockCell(grid, r, c, str(value))
+                    block[role] = BlockCell(grid, r, c, str(value), *_value_cell(grid, r, c, table))
     return block
+
+
+def _value_cell(grid: SheetGrid, row: int, column: int, table: Layout | None) -> tuple[int, int]:
+    """Where a label's value is: the next column (after the label's merged range, when the label
+    is merged across cells); else, when that cell is empty or another label and the cell below
+    holds a value that is not itself a label, the cell below (labels across a row, values under)."""
+    right = column + 1
+    for min_row, min_col, max_row, max_col in grid.merged:
+        if min_row <= row <= max_row and min_col <= column <= max_col:
+            right = max_col + 1
+    if not _empty_cell(grid, row, right) and _role(grid.value(row, right), _FIELD_INDEX) is None:
+        return row, right
+    below = grid.value(row + 1, column)
+    if (not _empty_cell(grid, row + 1, column) and _role(below, _FIELD_INDEX) is None
+            and not (table is not None and table.in_table(row + 1, column))):
+        return row + 1, column
+    return row, right
+
+
+def _empty_cell(grid: SheetGrid, row: int, column: int) -> bool:
+    value = grid.value(row, column)
+    empty = value is None or (isinstance(value, str) and not value.strip())
+    return empty and (row, column) not in grid.formulas
