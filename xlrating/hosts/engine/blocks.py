@@ -1,7 +1,7 @@
 """Grouping formula cells into blocks: one formula shape filled down a run of rows in a column.
 
 Rating sheets repeat one formula per column (``=DIPPOUCH_PERCENTILE($B$1, C5)`` in C5, C6, ...).
-Cells whose formulas have the same R1C1 shape (:func:`~.formula.shape_key`) in consecutive rows
+Cells whose formulas have the same R1C1 shape (:class:`~.formula.FilledDown`) in consecutive rows
 of a column form a :class:`Block`; its formula is parsed once, at one of its cells, and every
 other row is the same tree shifted. Followers of a shared formula (``<f t="shared"/>``, Excel's
 fill-down) have the shape of their master by definition and are never even read as text.
@@ -12,10 +12,8 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
-from openpyxl.formula.translate import Translator
-
-from .formula import MAX_COL, MAX_ROW, Call, Const, FormulaSyntaxError, Node, Op, Ref, column_letters, parse, \
-    shape_key, walk
+from .formula import MAX_COL, MAX_ROW, Call, Const, FilledDown, FormulaSyntaxError, Node, Op, Ref, column_letters, \
+    parse, walk
 from .grid import Sheet
 from .package import FormulaCell, SheetCells, cell_position
 from .registry import builtin_name, is_known_function, our_function
@@ -53,6 +51,8 @@ class Block:
         """The formula text at ``row`` (followers of shared formulas are translated on demand)."""
         text = self.texts.get(row)
         if text is None:
+            from openpyxl.formula.translate import Translator  # only shared formulas need it
+
             origin = f"{column_letters(self.col)}{self.anchor}"
             text = Translator(self.source, origin=origin).translate_formula(f"{column_letters(self.col)}{row}")
         return text
@@ -123,48 +123,44 @@ def _regions(block: Block) -> list[tuple[str, int, int, int, int]]:
     return regions
 
 
+def _translate(master: FormulaCell, row: int, col: int) -> str:
+    from openpyxl.formula.translate import Translator  # only for shared formulas; keeps start-up light
+
+    origin = f"{column_letters(master.col)}{master.row}"
+    return Translator(master.text or "", origin=origin).translate_formula(f"{column_letters(col)}{row}")
+
+
 def build_blocks(sheet: Sheet, cells: SheetCells, names: dict[str, str], start_id: int) -> list[Block]:
     """The blocks of one sheet, columns left to right, rows top to bottom."""
     masters: dict[int, FormulaCell] = {f.shared: f for f in cells.formulas if f.master and f.shared is not None}
-    master_keys: dict[int, str] = {}
-    keyed: list[tuple[int, int, str, FormulaCell]] = []
-    for f in cells.formulas:
-        if f.kind == "array" or f.kind == "dataTable":
-            key = f"#{f.kind}#{f.row}"  # never merged with a neighbour
-        elif f.shared is not None and f.shared in masters:
-            si = f.shared
-            if si not in master_keys:
-                m = masters[si]
-                master_keys[si] = shape_key(m.text or "", m.row, m.col)
-            key = master_keys[si]
-        elif f.text is not None:
-            key = shape_key(f.text, f.row, f.col)
-        else:
-            key = f"#orphan#{f.row}"
-        keyed.append((f.col, f.row, key, f))
-    keyed.sort(key=lambda item: (item[0], item[1]))
-
     blocks: list[Block] = []
     current: Block | None = None
-    current_key = None
-    for col, row, key, f in keyed:
-        if current is not None and key == current_key and col == current.col and row == current.last + 1:
-            current.last = row
-        else:
-            current = Block(start_id + len(blocks), sheet, col, row, row, row, "")
-            current_key = key
-            blocks.append(current)
-        text = f.text
-        if text is None and f.shared in masters and not current.source:
-            m = masters[f.shared]  # type: ignore[index]
-            current.source = Translator(m.text or "", origin=f"{column_letters(m.col)}{m.row}") \
-                .translate_formula(f"{column_letters(col)}{row}")
-            current.anchor = row
-            current.texts[row] = current.source
-        if text is not None:
-            current.texts[row] = text
-            if not current.source:
-                current.source, current.anchor = text, row
+    shape: FilledDown | None = None  # recognises the current block's text-bearing cells
+    group: int | None = None  # the shared formula the current block's cells follow
+    for f in sorted(cells.formulas, key=lambda cell: (cell.col, cell.row)):
+        col, row, text = f.col, f.row, f.text
+        follower = text is None and f.shared is not None and f.shared in masters
+        extends = (current is not None and col == current.col and row == current.last + 1 and f.kind != "array"
+                   and current.array_ref is None and (
+                       (follower and group is not None and f.shared == group) or
+                       (text is not None and f.kind != "shared" and shape is not None and shape.matches(text, row))))
+        if extends:
+            current.last = row  # type: ignore[union-attr]
+            if text is not None:
+                current.texts[row] = text  # type: ignore[union-attr]
+            continue
+        current = Block(start_id + len(blocks), sheet, col, row, row, row, "")
+        blocks.append(current)
+        shape, group = None, None
+        if follower:
+            master = masters[f.shared]  # type: ignore[index]
+            current.source = master.text if (master.row, master.col) == (row, col) else _translate(master, row, col)
+            group = f.shared
+        elif text is not None:
+            current.source = text
+            group = f.shared if f.master else None
+            shape = FilledDown(text, row) if group is None else None
+        current.texts[row] = current.source
         if f.kind == "array" and f.array_ref:
             top_left, _, bottom_right = f.array_ref.partition(":")
             r1, c1 = cell_position(top_left)
@@ -172,7 +168,7 @@ def build_blocks(sheet: Sheet, cells: SheetCells, names: dict[str, str], start_i
             current.array_ref = (r2 - r1 + 1, c2 - c1 + 1)
         if f.kind == "dataTable":
             current.problem = "data tables (What-If analysis) are not supported"
-        if f.text is None and f.shared not in masters:
+        elif text is None and not follower:
             current.problem = "a shared formula without its master cell"
 
     for block in blocks:

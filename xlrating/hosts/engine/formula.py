@@ -211,7 +211,43 @@ def walk(node: Node) -> Any:
 _TOKEN = re.compile(r"""("(?:[^"]|"")*")|('(?:[^']|'')*')|(?<![\w.$])(\$?)([A-Za-z]{1,3})(\$?)(\d{1,7})(?![\w(!])""")
 
 
+_DIGITS = re.compile(r"[0-9]+")
+
+
+class FilledDown:
+    """Recognises the cells a formula was filled down to: the same text, relative rows shifted.
+
+    Built from one cell's formula: its text with every run of digits blanked, the digit runs, and
+    which runs are the row of a relative reference. Another cell of the same column holds the same
+    formula shape exactly when its blanked text is equal, its relative rows are shifted by the row
+    distance and every other number (constants, absolute rows, digits in names) is unchanged. This
+    is the per-cell cost of grouping, so it uses only C-level regex calls and one short loop.
+    """
+
+    def __init__(self, text: str, row: int):
+        self.row = row
+        self.skeleton = _DIGITS.sub("#", text)
+        moving = {m.span(6) for m in _TOKEN.finditer(text) if m.group(6) and not m.group(5)}
+        runs = list(_DIGITS.finditer(text))
+        self.numbers = [int(m.group()) for m in runs]
+        self.moving = [m.span() in moving for m in runs]
+
+    def matches(self, text: str, row: int) -> bool:
+        if _DIGITS.sub("#", text) != self.skeleton:
+            return False
+        delta = row - self.row
+        for digits, base, moving in zip(_DIGITS.findall(text), self.numbers, self.moving):
+            if int(digits) != (base + delta if moving else base):
+                return False
+        return True
+
+
 def shape_key(formula: str, row: int, col: int) -> str:
+    """``formula`` with its A1 references rewritten relative to (row, col): the R1C1 shape."""
+    return r1c1(formula, row, col)
+
+
+def r1c1(formula: str, row: int, col: int) -> str:
     """``formula`` with its A1 references rewritten relative to (row, col): the R1C1 shape."""
     def relative(match: re.Match[str]) -> str:
         if match.group(1) or match.group(2):

@@ -2,9 +2,11 @@
 
 openpyxl builds a Python object per cell, which alone costs more than our whole time budget for a
 50,000-formula workbook; here one streaming pass per sheet collects values and formulas into flat
-lists. The file is first opened through :func:`xlrating.sheets.safe_open.load_workbook` (read-only,
-so only the workbook part is parsed) so that the project's checks on untrusted files apply, then
-read with an XML parser that resolves no entities and fetches nothing.
+lists. The bytes come from :func:`xlrating.sheets.safe_open.read_package`, the project's one door for
+untrusted files: it has already refused zip bombs, DTDs (so no entity can appear), malformed XML
+and oversized sheets. Sheets are then read with one regular expression per cell (the well-formed
+layout every known producer writes: ``<c r="A1" ...>``), falling back to lxml's streaming parser
+for any other layout (namespace prefixes, cells without an address).
 
 Formulas are kept as text with their kind: ordinary, the master or a follower of a shared formula
 (``<f t="shared" si=..>``: Excel's fill-down), or an array formula (``t="array"`` with its range).
@@ -12,7 +14,10 @@ Formulas are kept as text with their kind: ordinary, the master or a follower of
 
 from __future__ import annotations
 
+import html
+import io
 import posixpath
+import re
 import zipfile
 from dataclasses import dataclass, field
 from typing import Any
@@ -20,7 +25,7 @@ from typing import Any
 from lxml import etree
 
 from xlrating.functions import ExcelError
-from xlrating.sheets.safe_open import UnreadableWorkbook, load_workbook
+from xlrating.sheets.safe_open import UnreadableWorkbook, read_package as checked_bytes
 
 MAIN = "http://schemas.openxmlformats.org/spreadsheetml/2006/main"
 REL = "http://schemas.openxmlformats.org/officeDocument/2006/relationships"
@@ -162,12 +167,75 @@ def _read_sheet(archive: zipfile.ZipFile, sheet: SheetCells, strings: list[str])
                     del parent[0]
 
 
+_FAST_CELL = re.compile(r'<c r="([A-Z]{1,3})([0-9]+)"([^>]*?)(?:/>|>(.*?)</c>)', re.S)
+_KIND = re.compile(r'\st="(\w+)"')
+_F_PARTS = re.compile(r'<f([^>]*?)(?:/>|>(.*?)</f>)', re.S)
+_F_ATTR = re.compile(r'(\w+)="([^"]*)"')
+_V = re.compile(r"<v>(.*?)</v>", re.S)
+_T_TEXT = re.compile(r"<t(?:\s[^>]*)?>(.*?)</t>", re.S)
+
+
+def _read_sheet_fast(text: str, sheet: SheetCells, strings: list[str]) -> bool:
+    """Read ``text`` with the per-cell regular expression; False if its layout needs the parser."""
+    cells = _FAST_CELL.findall(text)
+    if len(cells) != text.count("<c ") or "<c>" in text:
+        return False
+    columns: dict[str, int] = {}
+    values, formulas = sheet.values, sheet.formulas
+    max_row = max_col = 0
+    for letters, digits, attrs, body in cells:
+        col = columns.get(letters)
+        if col is None:
+            col = columns[letters] = cell_position(letters + "1")[1]
+        row = int(digits)
+        if row > max_row:
+            max_row = row
+        if col > max_col:
+            max_col = col
+        kind_match = _KIND.search(attrs) if "t=" in attrs else None
+        kind = kind_match.group(1) if kind_match else None
+        if "<f" in body:
+            f = _F_PARTS.search(body)
+            if f is not None:
+                fattrs = dict(_F_ATTR.findall(f.group(1)))
+                formula_text = html.unescape(f.group(2)) if f.group(2) else None
+                fkind = fattrs.get("t", "normal")
+                cell = FormulaCell(row, col, "=" + formula_text if formula_text else None, kind=fkind)
+                if fkind == "shared":
+                    cell.shared = int(fattrs.get("si", "0"))
+                    cell.master = "ref" in fattrs and formula_text is not None
+                elif fkind == "array":
+                    cell.array_ref = fattrs.get("ref")
+                formulas.append(cell)
+                continue
+        if not body:
+            continue
+        if kind == "inlineStr":
+            values.append((row, col, html.unescape("".join(_T_TEXT.findall(body)))))
+            continue
+        v = _V.search(body)
+        if v is None:
+            continue
+        raw = v.group(1)
+        if kind is None or kind == "n":
+            values.append((row, col, float(raw)))
+        elif kind == "s":
+            values.append((row, col, strings[int(raw)]))
+        elif kind == "b":
+            values.append((row, col, raw.strip() in ("1", "true")))
+        elif kind == "e":
+            values.append((row, col, ExcelError(raw.strip())))
+        else:
+            values.append((row, col, html.unescape(raw)))
+    sheet.max_row, sheet.max_col = max_row, max_col
+    return True
+
+
 def read_package(path: str, *, keep_vba: bool = False) -> Package:
     """Every sheet's values and formulas, and the workbook's defined names."""
-    book = load_workbook(path, read_only=True, keep_vba=keep_vba)  # the project's gate for untrusted files
-    book.close()
+    data, _ = checked_bytes(path)  # the project's gate for untrusted files (raises UnreadableWorkbook)
     try:
-        with zipfile.ZipFile(path) as archive:
+        with zipfile.ZipFile(io.BytesIO(data)) as archive:
             workbook_part = _workbook_part(archive)
             root = _xml(archive, workbook_part)
             rels = _rels(archive, workbook_part)
@@ -182,7 +250,10 @@ def read_package(path: str, *, keep_vba: bool = False) -> Package:
                 local = element.get("localSheetId")
                 names[(element.get("name", "").upper(), int(local) if local is not None else None)] = element.text or ""
             for sheet in sheets:
-                _read_sheet(archive, sheet, strings)
+                if not _read_sheet_fast(archive.read(sheet.part).decode("utf-8"), sheet, strings):
+                    sheet.values.clear()
+                    sheet.formulas.clear()
+                    _read_sheet(archive, sheet, strings)
     except (zipfile.BadZipFile, KeyError, etree.XMLSyntaxError, ValueError, IndexError) as exc:
         raise UnreadableWorkbook(path, f"damaged workbook package ({type(exc).__name__}: {exc})") from None
     return Package(path, sheets, names)

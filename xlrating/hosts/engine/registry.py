@@ -115,9 +115,17 @@ def registry() -> dict[str, Any]:
     return functions
 
 
+# Built-ins the vectorised path implements itself; knowing them needs no import of formulas' library
+# (loading all of it takes most of a second, paid only when a formula needs the cell-by-cell path).
+VECTOR_BUILTINS = frozenset(("IF", "IFERROR", "SUM", "AVERAGE", "MIN", "MAX", "COUNT", "RANK", "RANK.EQ",
+                             "ROUND", "ABS"))
+
+
 def is_known_function(name: str) -> bool:
     upper = name.upper()
-    return upper in registry() or builtin_name(upper) in registry() or our_function(upper) is not None
+    if our_function(upper) is not None or builtin_name(upper) in VECTOR_BUILTINS:
+        return True
+    return upper in registry() or builtin_name(upper) in registry()
 
 
 class EngineFunction(Function):

@@ -154,6 +154,10 @@ def _read_area(ctx: Context, ref: Ref) -> _Area:
             c = columns[pos % len(columns)]
             first = error_index(sheet.columns[c].other[top + pos // len(columns)].code)
         return _Area(values, (kinds == NUMBER).reshape(1, -1), np.array([first], dtype=np.int8))
+    if ctx.n == 1:  # one row: the window is just a fixed range
+        shift = int(ctx.shift[0])
+        return _read_area(ctx, Ref(ref.sheet, ref.r1 + (shift if ref.rel_r1 else 0), ref.c1,
+                                   ref.r2 + (shift if ref.rel_r2 else 0), ref.c2))
     if ref.rel_r1 != ref.rel_r2:
         raise Unsupported("a range with one end anchored (a growing window)")
     height = ref.r2 - ref.r1 + 1
@@ -356,6 +360,24 @@ def _abs(args: tuple[Node, ...], compile_node: Callable[[Node], Program]) -> Pro
     return lambda ctx: (lambda v: Vec(np.abs(v.num), v.err))(number(ctx))
 
 
+def _whole(x: np.ndarray) -> np.ndarray:
+    return np.isfinite(x) & (np.floor(x) == x)
+
+
+# Numpy kernels for the hottest broadcasting functions, only on the rows where the core's checks
+# would pass (so they compute the same IEEE operations in the same order); every other row goes
+# through functions.call, which owns validation and error messages. Key: (name, argument count).
+KERNELS: dict[tuple[str, int], tuple[Callable[..., np.ndarray], Callable[..., np.ndarray]]] = {
+    ("DIPPOUCH_PERCENTILE", 2): (
+        lambda n, p: _whole(n) & (n >= 1) & _whole(p) & (p >= 1) & (p <= n),
+        lambda n, p: (n + 0.5 - p) / n * 100.0),
+    ("DIPPOUCH_NEW_RATING", 3): (
+        lambda r, p, v: np.isfinite(r) & np.isfinite(p) & np.isfinite(v) & (r >= 0) & (r <= 100) & (p >= 0) &
+        (p <= 100) & (v >= 0) & (v <= 100),
+        lambda r, p, v: r + v / 100.0 * (p - r)),
+}
+
+
 def _ours(fn: ExcelFunction, args: tuple[Node, ...], compile_node: Callable[[Node], Program]) -> Program:
     if not fn.broadcasts:
         raise Unsupported(f"{fn.name} takes ranges")
@@ -370,14 +392,37 @@ def _ours(fn: ExcelFunction, args: tuple[Node, ...], compile_node: Callable[[Nod
         else:
             parts.append(compile_node(arg))
     memo: dict[tuple[Any, ...], Any] = {}
+    kernel = KERNELS.get((fn.name, len(parts))) if all(callable(p) for p in parts) else None
 
     def run(ctx: Context) -> Vec:
+        if kernel is not None:
+            return _run_kernel(ctx)
+        return _run_calls(ctx, np.ones(ctx.n, dtype=bool), None)
+
+    def _run_kernel(ctx: Context) -> Vec:
+        vecs = [part(ctx) for part in parts]
+        plain = np.ones(ctx.n, dtype=bool)
+        for v in vecs:
+            if v.is_bool:
+                plain[:] = False
+            if v.err is not None:
+                plain &= v.err == 0
+            if v.empty is not None:
+                plain &= ~v.empty
+        with np.errstate(all="ignore"):
+            plain &= kernel[0](*(v.num for v in vecs))
+            num = np.where(plain, kernel[1](*(v.num for v in vecs)), 0.0)
+        if plain.all():
+            return Vec(num)
+        return _run_calls(ctx, ~plain, (num, vecs))
+
+    def _run_calls(ctx: Context, todo: np.ndarray, done: Any) -> Vec:
         columns: list[Any] = []
         for part in parts:
             if isinstance(part, str):
                 columns.append([part] * ctx.n)
                 continue
-            v = part(ctx)
+            v = done[1][len(columns)] if done is not None else part(ctx)
             if v.is_bool:
                 values: list[Any] = [x != 0 for x in v.num.tolist()]
             else:
@@ -389,12 +434,16 @@ def _ours(fn: ExcelFunction, args: tuple[Node, ...], compile_node: Callable[[Nod
                 for i in np.flatnonzero(v.err):
                     values[i] = ExcelError(ERROR_BY_INDEX[int(v.err[i])])
             columns.append(values)
-        num = np.zeros(ctx.n)
+        num = np.zeros(ctx.n) if done is None else done[0].copy()
         err = np.zeros(ctx.n, dtype=np.int8)
+        # TRUE == 1.0 as a dict key: memoise only when no argument is boolean
+        cache = memo if not any(isinstance(c[0], bool) for c in columns if c) else {}
         for i, key in enumerate(zip(*columns)) if columns else enumerate([()] * ctx.n):
-            result = memo.get(key)
+            if not todo[i]:
+                continue
+            result = cache.get(key)
             if result is None:
-                result = memo[key] = call(fn, list(key))
+                result = cache[key] = call(fn, list(key))
             if isinstance(result, ExcelError):
                 err[i] = error_index(result.code)
             elif isinstance(result, (int, float)) and not isinstance(result, bool):

@@ -82,6 +82,7 @@ class _SheetEdit:
                     if i or j:
                         self.spilled.add((row + i, col + j))
         self.pending = set(self.spilled)
+        self.result = ""
 
     def cell(self, match: re.Match[str]) -> str:
         attrs = match.group("attrs")
@@ -161,10 +162,63 @@ class _SheetEdit:
 
 
 def _edit_sheet(xml: str, edit: _SheetEdit) -> str:
-    xml = _CELL.sub(edit.cell, xml)
+    if edit.spilled or not _edit_formula_cells(xml, edit):
+        xml = _CELL.sub(edit.cell, xml)
+    else:
+        xml = edit.result
     if edit.pending:
         xml = edit.insert_missing(xml)
     return xml
+
+
+_F_OPEN = re.compile(r"<f[\s>/]")
+
+
+_ADDRESS = re.compile(r'\sr="([A-Z]{1,3})([0-9]+)"')
+
+
+def _edit_formula_cells(xml: str, edit: _SheetEdit) -> bool:
+    """The fast path: visit only the cells holding an ``<f>`` (no prefixes, addressed cells).
+
+    Finds each ``<f`` and the ``<c `` that encloses it, instead of matching every cell of the
+    sheet; returns False (use the general path) when the layout is not the common one.
+    """
+    if "<c " not in xml or re.search(r"<\w+:c\b", xml) or edit.sheet is None:
+        return False
+    pieces: list[str] = []
+    position = 0
+    columns: dict[str, int] = {}
+    get = edit.sheet.get
+    formulas, values_only = edit.formulas, edit.values_only
+    for found in _F_OPEN.finditer(xml):
+        f_start = found.start()
+        start = xml.rfind("<c ", position, f_start)
+        open_end = xml.find(">", start) if start >= 0 else -1
+        end = xml.find("</c>", f_start)
+        if start < 0 or end < 0 or open_end < 0 or open_end > f_start or "<v" in xml[open_end:f_start]:
+            return False
+        attrs = xml[start + 2:open_end]
+        address = _ADDRESS.search(attrs)
+        if address is None:
+            return False
+        letters = address.group(1)
+        col = columns.get(letters) or columns.setdefault(letters, cell_position(letters + "1")[1])
+        row = int(address.group(2))
+        if (row, col) not in formulas:
+            continue
+        f_end = xml.find("</f>", f_start, end)
+        f_end = f_end + 4 if f_end >= 0 else xml.find("/>", f_start, end) + 2
+        kind, value_xml = _value_xml(get(row, col), not values_only, "")
+        if " t=" in attrs:
+            attrs = _ATTR_T.sub("", attrs)
+        pieces.append(xml[position:start])
+        kind_attr = f' t="{kind}"' if kind else ""
+        formula_xml = "" if values_only else xml[f_start:f_end]
+        pieces.append(f"<c{attrs}{kind_attr}>{formula_xml}{value_xml}</c>")
+        position = end + 4
+    pieces.append(xml[position:])
+    edit.result = "".join(pieces)
+    return True
 
 
 def write_xlsx(evaluated: Evaluated, target: str | Path, *, values_only: bool = False) -> None:
