@@ -116,6 +116,10 @@ def read_table(
                     header_row, column.name, "a column headed " + repr(column.name), _header_text(header)
                 )
 
+    # Result tables repeat the same dates, names and codes on many rows: parse each distinct cell
+    # value once per column.
+    plan: list[tuple[str, int | None, bool, Parser, dict[Any, Any]]] = [(column.name, position.get(column.name), column.required, kinds[column.kind], {})
+            for column in columns]
     records: list[dict[str, Any]] = []
     for offset, row in enumerate(iterator, start=1):
         row_number = header_row + offset
@@ -123,18 +127,27 @@ def read_table(
         if all(is_blank(c) for c in cells):
             continue
         record: dict[str, Any] = {"_row": row_number}
-        for column in columns:
-            index = position.get(column.name)
+        for name, index, required, parse, memo in plan:
             value = cells[index] if index is not None and index < len(cells) else None
+            cell_type = type(value)
+            # Key numbers by type too: True == 1 == 1.0 would otherwise share one entry.
+            key: Any = value if cell_type is str else (
+                (cell_type, value) if cell_type is int or cell_type is float else None)
+            if key is not None and key in memo:
+                record[name] = memo[key]
+                continue
             if is_blank(value):
-                if column.required:
-                    raise TableError(row_number, column.name, "a value", None)
-                record[column.name] = None
+                if required:
+                    raise TableError(row_number, name, "a value", None)
+                record[name] = None
                 continue
             try:
-                record[column.name] = kinds[column.kind](column.name, value)
+                parsed = parse(name, value)
             except InvalidArgument as err:
-                raise TableError(row_number, column.name, err.expected, value) from None
+                raise TableError(row_number, name, err.expected, value) from None
+            record[name] = parsed
+            if key is not None:
+                memo[key] = parsed
         records.append(record)
     return records
 
