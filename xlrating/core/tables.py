@@ -106,9 +106,9 @@ def read_table(
     normalised = [normalise_header(h) for h in header]
     for column in columns:
         for candidate in (column.name, *column.aliases):
-            key = normalise_header(candidate)
-            if key in normalised:
-                position[column.name] = normalised.index(key)
+            wanted = normalise_header(candidate)
+            if wanted in normalised:
+                position[column.name] = normalised.index(wanted)
                 break
         else:
             if column.required:
