@@ -88,3 +88,30 @@ def test_templates_check_reports_a_stale_file_with_exit_1(tmp_path: Path) -> Non
 def test_templates_check_passes_on_the_committed_files() -> None:
     code, out = run("templates", "--check")
     assert code == 0, out
+
+
+# The Excel functions of INTERFACES.md (the public contract), with their arguments in order.
+# The table may add optional arguments after these, never rename, reorder or drop one.
+CONTRACT = {
+    "DIPPOUCH_PERCENTILE": ["players", "place"],
+    "DIPPOUCH_VALUE": ["players", "rounds", "[world_championship]", "[year]"],
+    "DIPPOUCH_NEW_RATING": ["rating", "percentile", "value"],
+    "DIPPOUCH_RATINGS": ["results"],
+    "DCI_WIN_PROBABILITY": ["rating", "opponent", "[method]"],
+    "DCI_DELTA": ["rating", "opponent", "result", "[k]"],
+    "DCI_K": ["event_tier"],
+    "DCI_RATINGS": ["matches"],
+    "MERS_BASE_RANK": ["players", "place", "[rounding]"],
+    "MERS_WEIGHT": ["days", "players", "countries", "[qualification]"],
+    "MERS_RANKING": ["base_ranks", "weights", "dates", "[as_of]", "[rules]"],
+    "MERS_RANKINGS": ["results", "[as_of]", "[rules]"],
+}
+
+
+def test_listing_covers_the_interfaces_contract() -> None:
+    _, out = run("functions", "--format", "json")
+    listed = {r["name"]: [a["name"] if not a["optional"] else f"[{a['name']}]" for a in r["arguments"]]
+              for r in json.loads(out)}
+    for name, arguments in CONTRACT.items():
+        assert listed[name][:len(arguments)] == arguments, name
+        assert all(a.startswith("[") for a in listed[name][len(arguments):]), f"{name}: extra required argument"

@@ -13,7 +13,7 @@ COMMITTED = REPO / "macros" / vba.BAS_NAME
 
 
 def _declarations(text: str) -> dict[str, str]:
-    return dict(re.findall(r"^Public Function (\w+)\((.*)\)\r?$", text, flags=re.M))
+    return dict(re.findall(r"^Public Function (\w+)\((.*)\)\r?$", text, flags=re.MULTILINE))
 
 
 def test_committed_bas_equals_the_generator_output() -> None:

@@ -158,7 +158,7 @@ def test_generated_vba_declares_each_function_with_its_arguments(xlwings_windows
         params = ", ".join(("Optional " if a.optional else "") + a.name for a in function.arguments)
         assert f"Function {function.name}({params})" in vba
         assert f'XLPy.CallUDF("{UDF_MODULE}", "{function.name}", ' in vba
-    assert len(re.findall(r"^Function ", vba, flags=re.M)) == len(FUNCTIONS)
+    assert len(re.findall(r"^Function ", vba, flags=re.MULTILINE)) == len(FUNCTIONS)
 
 
 class _RecordingWorkbook:
@@ -287,6 +287,6 @@ def test_macros_bas_declares_the_same_functions_as_xlwings_import_functions(xlwi
     out = io.StringIO()
     xlwings_windows.udfs.generate_vba_wrapper(UDF_MODULE, xlwings_windows.module, out,
                                               types.SimpleNamespace(Name="ratings.xlsm"))
-    by_xlwings = dict(re.findall(r"^Function (\w+)\((.*)\)$", out.getvalue(), flags=re.M))
-    ours = dict(re.findall(r"^Public Function (\w+)\((.*)\)\r$", vba.render_udf_module(), flags=re.M))
+    by_xlwings = dict(re.findall(r"^Function (\w+)\((.*)\)$", out.getvalue(), flags=re.MULTILINE))
+    ours = dict(re.findall(r"^Public Function (\w+)\((.*)\)\r$", vba.render_udf_module(), flags=re.MULTILINE))
     assert ours == by_xlwings

@@ -98,7 +98,8 @@ def make_udf(function: ExcelFunction, func: Callable[..., Any] = xw.func, arg: C
     for argument in reversed(function.arguments):
         decorated = arg(argument.name, doc=argument.doc[:MAX_TEXT], **ARGUMENT_OPTIONS)(decorated)
     decorated = ret()(decorated)
-    return func(category=CATEGORY)(decorated)
+    registered: Callable[..., Any] = func(category=CATEGORY)(decorated)
+    return registered
 
 
 def build(func: Callable[..., Any] = xw.func, arg: Callable[..., Any] = xw.arg,
@@ -108,5 +109,5 @@ def build(func: Callable[..., Any] = xw.func, arg: Callable[..., Any] = xw.arg,
 
 
 _UDFS = build()
-globals().update(_UDFS)
-__all__ = sorted(_UDFS)
+globals().update(_UDFS)  # xlwings finds UDFs as module attributes carrying __xlfunc__
+__all__ = [f.name for f in FUNCTIONS]

@@ -34,9 +34,9 @@ BLOCK: tuple[tuple[str, str | None, str], ...] = (
     ("Days", "0", "Number of days of play (1, 2, 3 ...); must match the dates."),
     ("Players", "0", "Declared number of players N, including players without an EMA ID."),
     ("Countries", "0", "Number of countries the players came from."),
-    ("MERS weight", "0.0", "Before 2018: 1 local, 2 national championship, 5 European/World championship. "
-                           "From 2018 leave empty to use the weight computed from days, players, countries "
-                           "and qualification (shown to the right)."),
+    ("MERS weight", "0.0", ("Before 2018: 1 local, 2 national championship, 5 European/World championship. "
+                            "From 2018 leave empty to use the weight computed from days, players, countries "
+                            "and qualification (shown to the right).")),
     ("Qualification required", None, "Yes if players had to qualify for this tournament, otherwise No."),
 )
 FIRST_BLOCK_ROW = 4
