@@ -26,7 +26,7 @@ def test_reordered_and_renamed_columns_are_mapped_by_synonym(make_sheet):
     rows = [[r[i] for i in order] for r in ROWS]
     result = validate(make_sheet(header=header, rows=rows, layout="beside"))
     assert result.findings == []
-    assert [(p.place, p.ema_id, p.first_name, p.score) for p in result.submission.players][0] == (
+    assert next((p.place, p.ema_id, p.first_name, p.score) for p in result.submission.players) == (
         1, "04060059", "Jean", 110.5)
 
 

@@ -3,7 +3,7 @@ per tournament, empty or "-" only for players from outside the EMA, optional reg
 
 from __future__ import annotations
 
-from ema_sheets import ROWS, codes, only, rows_with, validate
+from ema_sheets import codes, only, rows_with, validate
 
 from xlrating.sheets.registry import load_registry
 

@@ -112,7 +112,7 @@ def test_replace_makes_a_new_version_and_keeps_the_old_in_history(tmp_path, db):
         history = store.tournaments(history=True)
         assert [(v.version, v.current, v.file_name) for v in history] == [(1, False, "a.xlsx"), (2, True, "b.xlsx")]
         assert store.submission_content(history[0].sha256) == path.read_bytes()
-        assert [(r.player, r.place) for r in store.mers_results()][0] == ("05000002", 1)
+        assert next((r.player, r.place) for r in store.mers_results()) == ("05000002", 1)
 
 
 def test_a_failed_ingest_rolls_back_and_leaves_the_file_as_it_was(tmp_path, db):
@@ -124,7 +124,7 @@ def test_a_failed_ingest_rolls_back_and_leaves_the_file_as_it_was(tmp_path, db):
     # The same player twice violates UNIQUE(tournament_id, ema_id) after several rows are written.
     other_submission.players[2].ema_id = other_submission.players[0].ema_id
     with open_store(str(db)) as store:
-        with pytest.raises(sqlite3.IntegrityError):
+        with pytest.raises(StoreError, match="could not store b.xlsx, nothing was changed"):
             store.ingest(other.name, other.read_bytes(), other_submission)
         assert [v.name for v in store.tournaments()] == ["Store Open"]
     assert _digest(db) == before

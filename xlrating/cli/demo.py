@@ -38,14 +38,17 @@ def demo(out: str, as_of: str, rules: str, top: int) -> None:
     from xlrating.sheets.annotate import annotate_workbook
     from xlrating.sheets.example_submissions import write_examples
     from xlrating.sheets.validator import validate_file
-    from xlrating.store import StoreError, open_store
+    from xlrating.store import StoreError
 
     try:
         day = dt.date.fromisoformat(as_of)
     except ValueError:
         fail(f"--as-of: expected a date as YYYY-MM-DD, got {as_of!r}")
     folder = Path(out)
-    folder.mkdir(parents=True, exist_ok=True)
+    try:
+        folder.mkdir(parents=True, exist_ok=True)
+    except OSError as exc:
+        fail(f"--out {out}: cannot create the output folder ({exc.strerror or exc})")
     source = bundled_examples()
     files = sorted(source.glob("*.xlsx")) if source else write_examples(folder / "submissions")
     click.echo(f"== 1. validate and ingest {len(files)} submissions from {source or folder / 'submissions'}")
@@ -70,6 +73,8 @@ def demo(out: str, as_of: str, rules: str, top: int) -> None:
         written = _rankings(store, folder, day, rules, top)
     except StoreError as exc:
         fail(str(exc))
+    except OSError as exc:
+        fail(f"{getattr(exc, 'filename', None) or out}: cannot write ({exc.strerror or exc})")
     finally:
         if store is not None:
             store.close()

@@ -72,7 +72,8 @@ def _findings_sheet(wb: Any, findings: Sequence[Finding]) -> None:
     for f in findings:
         ws.append([f.severity, f.code, f.sheet, f.cell, f.message])
         link = ws.cell(ws.max_row, 4)
-        link.hyperlink = f"#'{f.sheet}'!{f.cell}"
+        quoted = f.sheet.replace("'", "''")  # a quote inside a sheet name is doubled in references
+        link.hyperlink = f"#'{quoted}'!{f.cell}"
         link.font = Font(color="0563C1", underline="single")
     if not findings:
         ws.append(["", "", "", "", "No findings: the sheet is valid."])

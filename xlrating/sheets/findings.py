@@ -17,66 +17,66 @@ Severity = Literal["error", "warning"]
 # code -> (severity, message template). Each message says what is wrong and what would be right.
 CATALOGUE: dict[str, tuple[Severity, str]] = {
     # layout
-    "NO_RESULTS_TABLE": ("error", "no results table found: expected a header row with at least "
-                         "Position, EMA ID and Last name columns (or their usual synonyms) on some sheet"),
+    "NO_RESULTS_TABLE": ("error", ("no results table found: expected a header row with at least "
+                         "Position, EMA ID and Last name columns (or their usual synonyms) on some sheet")),
     "COLUMN_MISSING": ("error", "the results table has no {column} column; expected a header such as {synonyms}"),
-    "TOURNAMENT_FIELD_MISSING": ("error", "no {field} given for the tournament; expected a cell labelled "
-                                 "{label!r} with the value in the next column"),
+    "TOURNAMENT_FIELD_MISSING": ("error", ("no {field} given for the tournament; expected a cell labelled "
+                                 "{label!r} with the value in the next column")),
     "TOURNAMENT_VALUE_EMPTY": ("error", "{field} is labelled but its value cell is empty; expected {expected}"),
-    "ROWS_AFTER_TABLE": ("warning", "row {row} looks like a player row but comes after the blank row that ends "
-                         "the results table, so it is not read; remove the blank row(s) above it"),
+    "ROWS_AFTER_TABLE": ("warning", ("row {row} looks like a player row but comes after the blank row that ends "
+                         "the results table, so it is not read; remove the blank row(s) above it")),
     # EMA IDs
-    "EMA_ID_LOST_LEADING_ZERO": ("error", "EMA ID {value!r} has lost its leading zero (the cell holds a "
+    "EMA_ID_LOST_LEADING_ZERO": ("error", ("EMA ID {value!r} has lost its leading zero (the cell holds a "
                                  "{kind}); expected the 8-digit text {repaired!r}: format the column as Text "
-                                 "and type it again"),
-    "EMA_ID_NOT_TEXT": ("warning", "EMA ID {value!r} is stored as a number; expected text ('{repaired}'), "
-                        "since numbers lose leading zeros"),
-    "EMA_ID_FORMAT": ("error", "EMA ID {value!r} is not an EMA ID; expected 8 digits (e.g. '04060059'), "
-                      "or an empty cell or '-' for a player from outside the EMA"),
-    "EMA_ID_UNKNOWN_PREFIX": ("warning", "EMA ID {value!r} starts with {prefix!r}, which is not a known EMA "
-                              "member prefix; expected one of {known}"),
-    "EMA_ID_COUNTRY_MISMATCH": ("warning", "EMA ID {value!r} was issued by {id_country}, prefix {prefix}, but the "
-                                "player's country is {country!r}; check the ID or the country"),
-    "EMA_ID_DUPLICATE": ("error", "EMA ID {value!r} appears again (first at {first}); expected each player "
-                         "once per tournament"),
-    "EMA_ID_MISSING": ("error", "the player from {country!r}, an EMA member country, has no EMA ID; an empty "
-                       "cell or '-' is only for players from outside the EMA"),
+                                 "and type it again")),
+    "EMA_ID_NOT_TEXT": ("warning", ("EMA ID {value!r} is stored as a number; expected text ('{repaired}'), "
+                        "since numbers lose leading zeros")),
+    "EMA_ID_FORMAT": ("error", ("EMA ID {value!r} is not an EMA ID; expected 8 digits (e.g. '04060059'), "
+                      "or an empty cell or '-' for a player from outside the EMA")),
+    "EMA_ID_UNKNOWN_PREFIX": ("warning", ("EMA ID {value!r} starts with {prefix!r}, which is not a known EMA "
+                              "member prefix; expected one of {known}")),
+    "EMA_ID_COUNTRY_MISMATCH": ("warning", ("EMA ID {value!r} was issued by {id_country}, prefix {prefix}, but the "
+                                "player's country is {country!r}; check the ID or the country")),
+    "EMA_ID_DUPLICATE": ("error", ("EMA ID {value!r} appears again (first at {first}); expected each player "
+                         "once per tournament")),
+    "EMA_ID_MISSING": ("error", ("the player from {country!r}, an EMA member country, has no EMA ID; an empty "
+                       "cell or '-' is only for players from outside the EMA")),
     "PLAYER_UNKNOWN": ("error", "EMA ID {value!r} is not in the player registry {registry!r}; check the ID"),
-    "PLAYER_NAME_MISMATCH": ("warning", "EMA ID {value!r} belongs to {expected!r} in the player registry, "
-                             "but the sheet says {found!r}"),
+    "PLAYER_NAME_MISMATCH": ("warning", ("EMA ID {value!r} belongs to {expected!r} in the player registry, "
+                             "but the sheet says {found!r}")),
     # placements
     "PLACE_NOT_WHOLE": ("error", "position {value!r} is not a whole number; expected 1 to {players}"),
     "PLACE_OUT_OF_RANGE": ("error", "position {value} is outside 1 to {players} (the number of players)"),
-    "PLACE_GAP": ("error", "position {value} follows {previous} with no tie to explain the gap; "
-                  "expected {expected}"),
-    "PLACE_TIE_NOT_SKIPPED": ("error", "position {value} comes after {tied} players tied at {previous}; "
-                              "competition ranking (1, 2, 2, 4) expects {expected}"),
-    "PLACE_SCORE_ORDER": ("error", "position {value} has better {column} ({score}) than position {better} "
-                          "({better_score}); expected the positions to follow the scores"),
-    "ROW_COUNT_MISMATCH": ("error", "the table has {rows} player rows but the tournament declares {players} "
-                           "players; expected one row per player"),
+    "PLACE_GAP": ("error", ("position {value} follows {previous} with no tie to explain the gap; "
+                  "expected {expected}")),
+    "PLACE_TIE_NOT_SKIPPED": ("error", ("position {value} comes after {tied} players tied at {previous}; "
+                              "competition ranking (1, 2, 2, 4) expects {expected}")),
+    "PLACE_SCORE_ORDER": ("error", ("position {value} has better {column} ({score}) than position {better} "
+                          "({better_score}); expected the positions to follow the scores")),
+    "ROW_COUNT_MISMATCH": ("error", ("the table has {rows} player rows but the tournament declares {players} "
+                           "players; expected one row per player")),
     "SCORE_NOT_NUMBER": ("error", "{column} {value!r} is not a number; expected a number or an empty cell"),
     # tournament data
     "RULESET_INVALID": ("error", "ruleset {value!r} is not MERS-rated; expected MCR or Riichi"),
     "DATE_INVALID": ("error", "{field} {value!r} is not a real date; expected a date cell or YYYY-MM-DD"),
     "END_BEFORE_START": ("error", "end date {end} is before start date {start}; expected end >= start"),
     "WHOLE_NUMBER_INVALID": ("error", "{field} {value!r} is not valid; expected a whole number >= {minimum}"),
-    "DAYS_MISMATCH": ("warning", "{days} days declared but {start} to {end} spans {span}; check the dates "
-                      "or the number of days"),
+    "DAYS_MISMATCH": ("warning", ("{days} days declared but {start} to {end} spans {span}; check the dates "
+                      "or the number of days")),
     "COUNTRIES_MISMATCH": ("warning", "{declared} countries declared but the table lists {found} ({codes})"),
-    "WEIGHT_INVALID": ("error", "MERS weight {value!r} is not valid; expected a number > 0 (1 local, "
-                       "2 national, 5 European/World championship)"),
-    "WEIGHT_MISSING": ("error", "no MERS weight and not all of its 2018 components; expected a 'MERS weight' "
-                       "value or its 2018 components Days, Players and Countries (with Qualification required)"),
-    "WEIGHT_MISMATCH": ("warning", "MERS weight {value} differs from {computed} computed from the 2018 "
-                        "components (days, players, countries, qualification)"),
-    "QUALIFICATION_INVALID": ("error", "qualification flag {value!r} is not yes/no; expected Yes or No "
-                              "(TRUE/FALSE, 1/0)"),
+    "WEIGHT_INVALID": ("error", ("MERS weight {value!r} is not valid; expected a number > 0 (1 local, "
+                       "2 national, 5 European/World championship)")),
+    "WEIGHT_MISSING": ("error", ("no MERS weight and not all of its 2018 components; expected a 'MERS weight' "
+                       "value or its 2018 components Days, Players and Countries (with Qualification required)")),
+    "WEIGHT_MISMATCH": ("warning", ("MERS weight {value} differs from {computed} computed from the 2018 "
+                        "components (days, players, countries, qualification)")),
+    "QUALIFICATION_INVALID": ("error", ("qualification flag {value!r} is not yes/no; expected Yes or No "
+                              "(TRUE/FALSE, 1/0)")),
     # sheet hygiene
-    "FORMULA_NO_VALUE": ("error", "formula {formula!r} has no stored result, so its value cannot be read; "
-                         "open and save the file in Excel or LibreOffice, or type the value"),
-    "MERGED_CELLS_IN_TABLE": ("error", "merged cells {range} inside the results table; expected one value "
-                              "per cell (unmerge them)"),
+    "FORMULA_NO_VALUE": ("error", ("formula {formula!r} has no stored result, so its value cannot be read; "
+                         "open and save the file in Excel or LibreOffice, or type the value")),
+    "MERGED_CELLS_IN_TABLE": ("error", ("merged cells {range} inside the results table; expected one value "
+                              "per cell (unmerge them)")),
     "NAME_EMPTY": ("error", "the player on row {row} has no {column}; expected a name"),
     "FIRST_NAME_EMPTY": ("warning", "the player on row {row} has no first name"),
     "COUNTRY_EMPTY": ("warning", "the player on row {row} has no country; expected a 3-letter code such as FRA"),

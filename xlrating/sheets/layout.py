@@ -18,8 +18,8 @@ import re
 import unicodedata
 from collections.abc import Iterable
 from dataclasses import dataclass, field
-from itertools import chain
 from functools import lru_cache
+from itertools import chain
 from typing import Any
 
 from xlrating.sheets.reader import SheetGrid

@@ -4,6 +4,7 @@ the order of the score columns (table points, then score) when the sheet has the
 
 from __future__ import annotations
 
+import itertools
 from typing import Any
 
 from xlrating.sheets import cellvalues as cv
@@ -62,7 +63,7 @@ def _score_order(layout: Layout, out: Collector, placed: list[PlayerRow]) -> Non
     roles = [role for role in ("table_points", "score") if role in layout.columns]
     if not roles:
         return
-    for better, worse in zip(placed, placed[1:]):
+    for better, worse in itertools.pairwise(placed):
         if better.place == worse.place:
             continue
         for role in roles:

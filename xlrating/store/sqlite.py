@@ -13,7 +13,7 @@ import datetime as dt
 import hashlib
 import sqlite3
 from dataclasses import dataclass
-from typing import Any, Literal
+from typing import Literal, Self
 
 from xlrating.core.mers import Result
 from xlrating.sheets.cellvalues import fold
@@ -59,7 +59,7 @@ def tournament_key(submission: Submission) -> str:
 
 
 def _now() -> str:
-    return dt.datetime.now(dt.timezone.utc).isoformat(timespec="seconds")
+    return dt.datetime.now(dt.UTC).isoformat(timespec="seconds")
 
 
 class SQLiteStore:
@@ -79,10 +79,10 @@ class SQLiteStore:
     def close(self) -> None:
         self._db.close()
 
-    def __enter__(self) -> SQLiteStore:
+    def __enter__(self) -> Self:
         return self
 
-    def __exit__(self, *exc: Any) -> None:
+    def __exit__(self, *exc: object) -> None:
         self.close()
 
     def _migrate(self) -> None:
@@ -114,7 +114,10 @@ class SQLiteStore:
         sha = hashlib.sha256(content).hexdigest()
         key = tournament_key(submission)
         db = self._db
-        db.execute("BEGIN IMMEDIATE")
+        try:
+            db.execute("BEGIN IMMEDIATE")  # waits up to the timeout for another writer to finish
+        except sqlite3.OperationalError as exc:
+            raise StoreError(f"{self.path}: cannot start writing ({exc})") from None
         try:
             known = db.execute(
                 "SELECT t.name, t.version, t.replaced_at FROM submissions s JOIN tournaments t "
@@ -149,6 +152,9 @@ class SQLiteStore:
                  t.effective_date.isoformat() if t.effective_date else None, now)).lastrowid
             self._store_players(submission, submission_id, tournament_id)
             db.execute("COMMIT")
+        except sqlite3.Error as exc:
+            db.execute("ROLLBACK")
+            raise StoreError(f"{self.path}: could not store {file_name}, nothing was changed ({exc})") from None
         except BaseException:
             db.execute("ROLLBACK")
             raise
