@@ -16,6 +16,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from xlrating.sheets.limits import Limits
+
 from .model import ConversionError, Evaluated, evaluate_workbook
 
 FORMATS = ("xlsx", "csv", "json")
@@ -30,7 +32,8 @@ def output_suffix(source: Path, fmt: str, values_only: bool) -> str:
     return "." + fmt
 
 
-def convert_file(source: str | Path, target: str | Path, *, fmt: str = "xlsx", values_only: bool = False) -> list[Path]:
+def convert_file(source: str | Path, target: str | Path, *, fmt: str = "xlsx", values_only: bool = False,
+                 limits: Limits | None = None) -> list[Path]:
     """Recalculate ``source`` and write it to ``target`` in ``fmt``; the paths written.
 
     Raises :class:`ConversionError` (a formula that cannot be evaluated, naming sheet and cell) or
@@ -39,7 +42,7 @@ def convert_file(source: str | Path, target: str | Path, *, fmt: str = "xlsx", v
     from . import writer
 
     source, target = Path(source), Path(target)
-    evaluated = evaluate_workbook(str(source), keep_vba=source.suffix.lower() == ".xlsm")
+    evaluated = evaluate_workbook(str(source), limits=limits)
     if fmt == "csv":
         return writer.write_csv(evaluated, target)
     if fmt == "json":

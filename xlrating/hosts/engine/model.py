@@ -17,6 +17,7 @@ from typing import Any
 import numpy as np
 
 from xlrating.functions import ExcelError
+from xlrating.sheets.limits import Limits
 
 from .blocks import Block, build_blocks
 from .fallback import CellFailure, Fallback
@@ -46,9 +47,12 @@ def _names(package: Package) -> dict[str, str]:
     return names
 
 
-def evaluate_workbook(path: str, *, keep_vba: bool = False) -> Evaluated:
-    """Recalculate every formula of the workbook at ``path``; raises :class:`ConversionError`."""
-    package = read_package(path, keep_vba=keep_vba)
+def evaluate_workbook(path: str, *, limits: Limits | None = None) -> Evaluated:
+    """Recalculate every formula of the workbook at ``path``; raises :class:`ConversionError`.
+
+    ``limits``: the size limits of :mod:`xlrating.sheets.safe_open` (default: its defaults).
+    """
+    package = read_package(path, limits=limits)
     grid = Grid()
     names = _names(package)
     blocks: list[Block] = []

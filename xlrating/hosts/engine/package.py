@@ -25,6 +25,7 @@ from typing import Any
 from lxml import etree
 
 from xlrating.functions import ExcelError
+from xlrating.sheets.limits import Limits
 from xlrating.sheets.safe_open import UnreadableWorkbook, read_package as checked_bytes
 
 MAIN = "http://schemas.openxmlformats.org/spreadsheetml/2006/main"
@@ -231,9 +232,9 @@ def _read_sheet_fast(text: str, sheet: SheetCells, strings: list[str]) -> bool:
     return True
 
 
-def read_package(path: str, *, keep_vba: bool = False) -> Package:
+def read_package(path: str, *, limits: Limits | None = None) -> Package:
     """Every sheet's values and formulas, and the workbook's defined names."""
-    data, _ = checked_bytes(path)  # the project's gate for untrusted files (raises UnreadableWorkbook)
+    data, _ = checked_bytes(path, limits)  # the project's gate for untrusted files (raises UnreadableWorkbook)
     try:
         with zipfile.ZipFile(io.BytesIO(data)) as archive:
             workbook_part = _workbook_part(archive)

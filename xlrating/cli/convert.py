@@ -1,0 +1,70 @@
+"""``xlrating convert FILE... -o OUT``: recalculate workbooks headlessly, xlrating functions included.
+
+Exit status: 0 every workbook converted, 1 some failed (each named with the sheet, cell and why;
+the others are still written), 2 bad usage.
+"""
+
+from __future__ import annotations
+
+import sys
+import time
+
+import click
+
+from xlrating.cli.common import EXIT_INVALID, EXIT_OK, fail
+
+
+@click.command("convert")
+@click.argument("files", nargs=-1, required=True, metavar="FILE...")
+@click.option("-o", "--output", "out", required=True, metavar="OUT",
+              help="A folder (created if needed) where each output keeps its input's name; with one input, "
+                   "a file name whose extension (.xlsx, .xlsm, .csv, .json) names the format.")
+@click.option("--format", "fmt", type=click.Choice(["xlsx", "csv", "json"]), default=None,
+              help="xlsx (default): the workbook with formulas kept and fresh values; csv: one file per sheet; "
+                   "json: one document with every sheet.")
+@click.option("--values-only", is_flag=True, help="Write an .xlsx with the values in place of the formulas.")
+@click.option("-j", "--jobs", type=click.IntRange(min=1), default=1, show_default=True,
+              help="Workbooks converted in parallel (worker processes).")
+@click.option("--quiet", "-q", is_flag=True, help="No progress bar; only failures and the summary.")
+def convert(files: tuple[str, ...], out: str, fmt: str | None, values_only: bool, jobs: int, quiet: bool) -> None:
+    """Recalculate workbooks without Excel: FILE is a workbook, a folder of workbooks or a glob.
+
+    Formulas may use xlrating's functions under any name Excel stores them as (DIPPOUCH_VALUE,
+    _xldudf_DIPPOUCH_VALUE, _xll.DIPPOUCH_VALUE, xlrating.DIPPOUCH_VALUE). Array results spill
+    down and right from their cell and are written as array formulas.
+    """
+    from xlrating.hosts.engine.batch import UsageError, convert_limits, expand_inputs, plan, run
+
+    if values_only and fmt in ("csv", "json"):
+        fail("--values-only applies to .xlsx output; csv and json hold values only anyway")
+    try:
+        limits = convert_limits()
+        work = plan(expand_inputs(files), out, fmt, values_only)
+    except (UsageError, ValueError) as exc:
+        fail(str(exc))
+
+    start = time.perf_counter()
+    outcomes = _run_with_progress(work, jobs, limits, quiet, run)
+    failed = [o for o in outcomes if not o.ok]
+    for outcome in failed:
+        click.echo(f"failed: {outcome.message}", err=True)
+    elapsed = time.perf_counter() - start
+    done = len(outcomes) - len(failed)
+    summary = f"converted {done} of {len(outcomes)} workbook{'s' if len(outcomes) != 1 else ''} in {elapsed:.2f} s"
+    if failed:
+        summary += f"; {len(failed)} failed"
+    click.echo(summary, err=True)
+    sys.exit(EXIT_INVALID if failed else EXIT_OK)
+
+
+def _run_with_progress(work, jobs, limits, quiet, run):  # type: ignore[no-untyped-def]
+    if quiet or len(work) < 2:
+        return run(work, jobs, limits)
+    from rich.console import Console
+    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
+
+    columns = (TextColumn("converting"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn(),
+               TextColumn("{task.fields[last]}"))
+    with Progress(*columns, console=Console(stderr=True), transient=True) as bar:
+        task = bar.add_task("convert", total=len(work), last="")
+        return run(work, jobs, limits, lambda outcome: bar.update(task, advance=1, last=outcome.job.source.name))

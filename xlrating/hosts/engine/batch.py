@@ -1,0 +1,158 @@
+"""Converting many workbooks: inputs (files, folders, globs), output names, isolated workers.
+
+Each workbook is converted by :func:`convert_one`, which never raises: a broken or unsupported
+workbook becomes a :class:`Outcome` with a message naming the file (and, from the engine, the
+sheet, the cell and why), and the others go on. With several jobs the workbooks are spread over
+worker processes.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import glob
+import os
+import time
+from collections.abc import Callable, Iterator
+from concurrent.futures import ProcessPoolExecutor, as_completed
+from dataclasses import dataclass
+from pathlib import Path
+
+from xlrating.sheets.limits import Limits, env_name
+
+WORKBOOK_SUFFIXES = (".xlsx", ".xlsm")
+OUTPUT_SUFFIXES = {".xlsx": "xlsx", ".xlsm": "xlsx", ".csv": "csv", ".json": "json"}
+
+# convert recalculates the user's own workbooks, which may be far larger than a submitted result
+# sheet: it raises the size limits to Excel's own sheet size, keeping every other check (zip
+# bombs, DTDs). An XLRATING_MAX_* environment variable still wins.
+CONVERT_LIMITS = dict(max_file_bytes=512 * 1024 * 1024, max_member_bytes=2048 * 1024 * 1024,
+                      max_total_bytes=4096 * 1024 * 1024, max_rows=1_048_576, max_columns=16_384,
+                      max_cells=20_000_000)
+
+
+class UsageError(Exception):
+    """Inputs or output that cannot work together (exit 2)."""
+
+
+def convert_limits(environ: dict[str, str] | None = None) -> Limits:
+    env = dict(os.environ if environ is None else environ)
+    configured = Limits.from_env(env)
+    changes = {name: value for name, value in CONVERT_LIMITS.items() if env_name(name) not in env}
+    return dataclasses.replace(configured, **changes)
+
+
+def expand_inputs(patterns: tuple[str, ...] | list[str]) -> list[Path]:
+    """Files as given; folders: their .xlsx/.xlsm (recursively); globs: their matches. In order, once each.
+
+    A path that names nothing is kept, so that it fails with "no such file" like any other bad input.
+    """
+    found: list[Path] = []
+    for pattern in patterns:
+        path = Path(pattern)
+        if path.is_dir():
+            found += sorted(p for p in path.rglob("*") if p.suffix.lower() in WORKBOOK_SUFFIXES
+                            and p.is_file() and not p.name.startswith("~$"))
+        elif not path.exists() and glob.has_magic(pattern):
+            found += sorted(Path(p) for p in glob.glob(pattern, recursive=True)
+                            if Path(p).is_file() and not Path(p).name.startswith("~$"))
+        else:
+            found.append(path)
+    unique: dict[str, Path] = {}
+    for path in found:
+        unique.setdefault(os.path.abspath(path), path)
+    return list(unique.values())
+
+
+@dataclass(frozen=True)
+class Job:
+    source: Path
+    target: Path
+    fmt: str
+    values_only: bool
+
+
+def plan(sources: list[Path], out: str, fmt: str | None, values_only: bool) -> list[Job]:
+    """Where each input goes (see ``xlrating convert --help``); raises :class:`UsageError`."""
+    from xlrating.hosts.engine import output_suffix
+
+    if not sources:
+        raise UsageError("no workbook matched the inputs")
+    out_path = Path(out)
+    suffix = out_path.suffix.lower()
+    as_file = len(sources) == 1 and suffix in OUTPUT_SUFFIXES and not out_path.is_dir()
+    if as_file:
+        named = OUTPUT_SUFFIXES[suffix]
+        if fmt is not None and fmt != named:
+            raise UsageError(f"--format {fmt} does not match the output file name {out_path.name}")
+        if suffix == ".xlsm" and values_only:
+            raise UsageError("--values-only writes an .xlsx (no macros); name the output .xlsx")
+        return [Job(sources[0], out_path, named, values_only)]
+    if out_path.exists() and not out_path.is_dir():
+        raise UsageError(f"{out} is a file; with several inputs -o names a folder")
+    chosen = fmt or "xlsx"
+    jobs = [Job(s, out_path / (s.stem + output_suffix(s, chosen, values_only)), chosen, values_only) for s in sources]
+    seen: dict[Path, Path] = {}
+    for job in jobs:
+        if job.target in seen:
+            raise UsageError(f"{seen[job.target]} and {job.source} would both be written to {job.target}")
+        seen[job.target] = job.source
+    return jobs
+
+
+@dataclass(frozen=True)
+class Outcome:
+    job: Job
+    ok: bool
+    message: str
+    seconds: float
+    written: tuple[Path, ...] = ()
+
+
+def convert_one(job: Job, limits: Limits | None = None) -> Outcome:
+    """Convert one workbook; never raises (the failure is the outcome's message)."""
+    from xlrating.hosts.engine import ConversionError, convert_file
+    from xlrating.sheets.safe_open import UnreadableWorkbook
+
+    start = time.perf_counter()
+    try:
+        job.target.parent.mkdir(parents=True, exist_ok=True)
+        written = convert_file(job.source, job.target, fmt=job.fmt, values_only=job.values_only, limits=limits)
+        return Outcome(job, True, "", time.perf_counter() - start, tuple(written))
+    except UnreadableWorkbook as exc:
+        message = f"{job.source}: {exc.reason}"
+    except ConversionError as exc:
+        message = f"{job.source}: {exc}"
+    except OSError as exc:
+        message = f"{job.source}: cannot write {job.target} ({exc.strerror or exc})"
+    except RecursionError:
+        message = f"{job.source}: a formula is nested too deeply to evaluate"
+    except Exception as exc:  # noqa: BLE001 - one workbook's bug must not stop the batch
+        message = f"{job.source}: internal error while converting ({type(exc).__name__}: {exc})"
+    return Outcome(job, False, message, time.perf_counter() - start)
+
+
+def run(jobs: list[Job], workers: int, limits: Limits | None = None,
+        progress: Callable[[Outcome], None] | None = None) -> list[Outcome]:
+    """Convert every job, ``workers`` at a time; outcomes in the order of ``jobs``."""
+    outcomes: dict[int, Outcome] = {}
+    for index, outcome in _outcomes(jobs, workers, limits):
+        outcomes[index] = outcome
+        if progress is not None:
+            progress(outcome)
+    return [outcomes[i] for i in range(len(jobs))]
+
+
+def _outcomes(jobs: list[Job], workers: int, limits: Limits | None) -> Iterator[tuple[int, Outcome]]:
+    if workers <= 1 or len(jobs) <= 1:
+        for index, job in enumerate(jobs):
+            yield index, convert_one(job, limits)
+        return
+    with ProcessPoolExecutor(max_workers=min(workers, len(jobs))) as pool:
+        futures = {pool.submit(convert_one, job, limits): i for i, job in enumerate(jobs)}
+        for future in as_completed(futures):
+            index = futures[future]
+            try:
+                yield index, future.result()
+            except Exception as exc:  # noqa: BLE001 - a worker that died (out of memory, killed)
+                yield index, Outcome(jobs[index], False, f"{jobs[index].source}: the worker process failed "
+                                                         f"({type(exc).__name__}: {exc})", 0.0)
