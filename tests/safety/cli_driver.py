@@ -1,0 +1,71 @@
+"""Runs many ``xlrating`` command lines in one process and reports each outcome as JSON.
+
+Used by test_hostile_cli.py: starting one Python per (command, file) pair would cost ~0.5 s each,
+so one child runs a whole list through the real click entry point (``xlrating.cli.main`` with
+the same argv a shell would pass), timing each and guarding each with an alarm. The child sets
+an address-space ceiling on itself first; its peak resident memory, read at the end, bounds every
+job it ran.
+
+stdin: JSON ``[{"args": [...], "env": {...}}, ...]``; stdout: JSON
+``{"jobs": [{"status", "stdout", "stderr", "seconds"}], "peak_mb": float}``.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import io
+import json
+import os
+import resource
+import signal
+import sys
+import time
+import traceback
+
+CEILING = int(os.environ.get("XLRATING_TEST_ADDRESS_SPACE", str(3 * 1024**3)))
+ALARM_S = 12  # just over the 10 s bound: a job still running then has failed anyway
+
+
+def _alarm(signum: int, frame: object) -> None:
+    raise TimeoutError(f"still running after {ALARM_S} s")
+
+
+def run_job(args: list[str], env: dict[str, str]) -> dict[str, object]:
+    from xlrating.cli import main
+
+    saved = {name: os.environ.get(name) for name in env}
+    os.environ.update(env)
+    out, err = io.StringIO(), io.StringIO()
+    started = time.monotonic()
+    signal.alarm(ALARM_S)
+    try:
+        with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
+            main.main(args, prog_name="xlrating", standalone_mode=True)
+        status = 0
+    except SystemExit as exit_:
+        status = exit_.code if isinstance(exit_.code, int) else 1
+    except BaseException:  # noqa: BLE001 - an escaped exception is exactly what the test looks for
+        err.write(traceback.format_exc())
+        status = -1
+    finally:
+        signal.alarm(0)
+        for name, value in saved.items():
+            if value is None:
+                os.environ.pop(name, None)
+            else:
+                os.environ[name] = value
+    return {"status": status, "stdout": out.getvalue(), "stderr": err.getvalue(),
+            "seconds": time.monotonic() - started}
+
+
+def main() -> None:
+    resource.setrlimit(resource.RLIMIT_AS, (CEILING, CEILING))
+    signal.signal(signal.SIGALRM, _alarm)
+    jobs = json.load(sys.stdin)
+    results = [run_job(job["args"], job.get("env", {})) for job in jobs]
+    peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
+    json.dump({"jobs": results, "peak_mb": peak}, sys.stdout)
+
+
+if __name__ == "__main__":
+    main()
