@@ -103,3 +103,14 @@ def test_an_unreadable_file_exits_2(tmp_path):
     junk.write_text("nope")
     result = _ingest("--db", str(tmp_path / "x.db"), str(junk))
     assert result.exit_code == 2 and "junk.xlsx" in result.output
+
+
+def test_with_several_files_the_valid_ones_are_stored_and_the_exit_says_some_were_not(tmp_path):
+    db = tmp_path / "x.db"
+    bad = [list(r) for r in ROWS]
+    bad[0][1] = "1234"
+    result = _ingest("--db", str(db), _save(tmp_path, "bad.xlsx", bad), _save(tmp_path, "good.xlsx"))
+    assert result.exit_code == 1
+    assert "bad.xlsx: not stored" in result.output and "good.xlsx: stored" in result.output
+    with open_store(str(db)) as store:
+        assert [v.file_name for v in store.tournaments()] == ["good.xlsx"]

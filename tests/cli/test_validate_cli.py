@@ -90,3 +90,12 @@ def test_a_broken_registry_is_bad_usage(tmp_path):
     registry.write_text("id;name\n", encoding="utf-8")
     result = _run("--players", str(registry), _save(tmp_path, "good.xlsx"))
     assert result.exit_code == 2 and "expected columns ema_id" in result.output
+
+
+def test_annotate_with_several_files_writes_one_copy_each_into_a_folder(tmp_path):
+    bad = [list(r) for r in ROWS]
+    bad[0][0] = 2
+    files = [_save(tmp_path, "one.xlsx"), _save(tmp_path, "two.xlsx", bad)]
+    result = _run("--annotate", str(tmp_path / "marked"), *files)
+    assert result.exit_code == 1
+    assert sorted(p.name for p in (tmp_path / "marked").iterdir()) == ["one.annotated.xlsx", "two.annotated.xlsx"]
