@@ -98,6 +98,8 @@ def _range_node(token: Range) -> Ref:
     attr = token.attr
     if attr.get("is_reference"):
         return Ref(None, 0, 0, 0, 0, name=attr["name"].upper())
+    if attr.get("indirect"):  # INDIRECT("B1:B3") with constant text: formulas resolved it, never moves
+        return _fixed_range(attr)
     text = token.source[:token.end_match].strip()
     address = text.rsplit("!", 1)[-1]
     ends = address.split(":")
@@ -128,6 +130,14 @@ def _range_node(token: Range) -> Ref:
         c1, c2 = 1, MAX_COL
     sheet = attr.get("sheet") or None
     return Ref(sheet, min(r1, r2), min(c1, c2), max(r1, r2), max(c1, c2), rel1, rel2)
+
+
+def _fixed_range(attr: dict[str, Any]) -> Ref:
+    r1, r2 = int(attr.get("r1") or 0), int(attr.get("r2") or 0)
+    c1, c2 = int(attr.get("n1") or 0), int(attr.get("n2") or 0)
+    r1, r2 = (1, MAX_ROW) if r1 == 0 and r2 in (0, MAX_ROW) else (r1, r2)
+    c1, c2 = (1, MAX_COL) if c1 == 0 and c2 == 0 else (c1, c2)
+    return Ref(attr.get("sheet") or None, min(r1, r2), min(c1, c2), max(r1, r2), max(c1, c2))
 
 
 def _operand(token: Any) -> Node:

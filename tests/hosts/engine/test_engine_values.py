@@ -1,0 +1,204 @@
+"""The engine's values: equal to plain ``formulas``, to functions.call, whichever path computes them."""
+
+from __future__ import annotations
+
+import random
+from pathlib import Path
+
+import numpy as np
+import openpyxl
+import pytest
+from engine_books import differences, engine_values, formulas_values, native_book, same
+
+from xlrating.functions import BY_NAME, ExcelError, call
+from xlrating.hosts.engine import ConversionError, evaluate_workbook
+from xlrating.hosts.engine import vector
+from xlrating.hosts.engine.grid import Grid
+from xlrating.hosts.engine.vector import KERNELS, Context, Unsupported
+
+
+def test_native_formulas_equal_plain_formulas(tmp_path: Path) -> None:
+    book = native_book(tmp_path / "native.xlsx")
+    ours = engine_values(book)
+    assert len(ours) > 90
+    assert differences(ours, formulas_values(book)) == {}
+
+
+def test_fast_path_and_cell_by_cell_path_agree(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    book = native_book(tmp_path / "native.xlsx")
+    fast = engine_values(book)
+
+    def refuse(tree):  # type: ignore[no-untyped-def]
+        raise Unsupported("test: everything cell by cell")
+
+    monkeypatch.setattr("xlrating.hosts.engine.model.compile_tree", refuse)
+    assert differences(fast, engine_values(book)) == {}
+
+
+def test_filled_down_columns_take_the_vectorised_path(tmp_path: Path) -> None:
+    evaluated = evaluate_workbook(str(native_book(tmp_path / "native.xlsx", rows=40)))
+    assert evaluated.stats["vector"] > 5 * 40
+    assert evaluated.stats["cell"] < 60
+
+
+def _our_book(path: Path) -> Path:
+    wb = openpyxl.Workbook()
+    ws = wb.active
+    ws.append(["players", "place", "rounds", "rating", "pct", "value", "new", "p_dci", "delta", "base", "weight"])
+    cases = [(20, 1, 1, 40), (20, 20, 3, 55.5), (7, 3, 2, 0), (12, 13, 1, 40), (0, 1, 1, 40), (9, 2.5, 2, 101),
+             (15, None, 2, 40), (30, 4, 5, "x")]
+    for i, (players, place, rounds, rating) in enumerate(cases, start=2):
+        ws.append([players, place, rounds, rating])
+        ws[f"E{i}"] = f"=DIPPOUCH_PERCENTILE(A{i},B{i})"
+        ws[f"F{i}"] = f"=_xldudf_DIPPOUCH_VALUE(A{i},C{i})"
+        ws[f"G{i}"] = f"=_xll.DIPPOUCH_NEW_RATING(D{i},E{i},F{i})"
+        ws[f"H{i}"] = f'=xlrating.DCI_WIN_PROBABILITY(1600+A{i},1600,"table")'
+        ws[f"I{i}"] = f'=DCI_DELTA(1600,1500+B{i}*10,"W","competitive")'
+        ws[f"J{i}"] = f'=MERS_BASE_RANK(A{i},B{i},"round")'
+        ws[f"K{i}"] = f"=MERS_WEIGHT(C{i},A{i},3,TRUE)"
+    wb.save(path)
+    return path
+
+
+def test_our_functions_equal_functions_call_under_every_stored_name(tmp_path: Path) -> None:
+    book = _our_book(tmp_path / "ours.xlsx")
+    values = engine_values(book)
+    ws = openpyxl.load_workbook(book).active
+    for r in range(2, ws.max_row + 1):
+        a, b, c, d = (ws.cell(r, k).value for k in range(1, 5))
+        a, b, c, d = (float(v) if isinstance(v, (int, float)) else v for v in (a, b, c, d))
+        pct = call("DIPPOUCH_PERCENTILE", [a, b])
+        value = call("DIPPOUCH_VALUE", [a, c])
+        expected = {
+            "E": pct, "F": value, "G": call("DIPPOUCH_NEW_RATING", [d, pct, value]),
+            "H": call("DCI_WIN_PROBABILITY", [1600 + a, 1600.0, "table"]),
+            "I": call("DCI_DELTA", [1600.0, 1500 + (b or 0) * 10, "W", "competitive"]),
+            "J": call("MERS_BASE_RANK", [a, b, "round"]), "K": call("MERS_WEIGHT", [c, a, 3.0, True]),
+        }
+        for column, want in expected.items():
+            got = values[("Sheet", f"{column}{r}")]
+            assert same(got, want), (f"{column}{r}", got, want)
+
+
+@pytest.mark.parametrize("name", sorted({k[0] for k in KERNELS}))
+def test_numpy_kernels_equal_functions_call(name: str) -> None:
+    rng = random.Random(5)
+    arity = next(k[1] for k in KERNELS if k[0] == name)
+    special = [0.0, 1.0, 2.5, -1.0, 100.0, 100.5, 1e300, 7.0, 60.0]
+    rows = [[rng.choice(special) if rng.random() < 0.3 else float(rng.randint(0, 70)) for _ in range(arity)]
+            for _ in range(400)]
+    grid = Grid()
+    sheet = grid.add("S", len(rows))
+    for r, args in enumerate(rows, start=1):
+        for c, v in enumerate(args, start=1):
+            sheet.set(r, c, v)
+    from xlrating.hosts.engine.formula import parse
+
+    tree = parse(f"={name}(" + ",".join(f"{chr(65 + c)}1" for c in range(arity)) + ")")
+    ctx = Context(grid, sheet, np.arange(1, len(rows) + 1), 1)
+    result = vector.compile_tree(tree)(ctx)
+    for i, args in enumerate(rows):
+        want = call(BY_NAME[name], args)
+        got = ExcelError(vector.ERROR_BY_INDEX[int(result.err[i])]) if result.err is not None and result.err[i] \
+            else float(result.num[i])
+        assert same(got, want) and (isinstance(got, ExcelError) or got == want), (args, got, want)
+
+
+def _recurrence_book(path: Path) -> Path:
+    """Rating before (C) = previous rating after (D); after = DIPPOUCH_NEW_RATING(before, pct, value)."""
+    wb = openpyxl.Workbook()
+    ws = wb.active
+    ws.append(["pct", "value", "before", "after"])
+    for r in range(2, 12):
+        ws.cell(r, 1, 100 - r * 7)
+        ws.cell(r, 2, 5 + r)
+        ws[f"C{r}"] = "=40" if r == 2 else f"=D{r - 1}"
+        ws[f"D{r}"] = f"=DIPPOUCH_NEW_RATING(C{r},A{r},B{r})"
+    wb.save(path)
+    return path
+
+
+def test_columns_that_feed_each_other_are_evaluated_row_by_row(tmp_path: Path) -> None:
+    values = engine_values(_recurrence_book(tmp_path / "chain.xlsx"))
+    rating = 40.0
+    for r in range(2, 12):
+        assert values[("Sheet", f"C{r}")] == rating
+        rating = call("DIPPOUCH_NEW_RATING", [rating, float(100 - r * 7), float(5 + r)])
+        assert values[("Sheet", f"D{r}")] == rating
+
+
+def test_circular_reference_fails_naming_the_cell(tmp_path: Path) -> None:
+    wb = openpyxl.Workbook()
+    wb.active["A1"] = "=B1+1"
+    wb.active["B1"] = "=A1*2"
+    wb.save(tmp_path / "loop.xlsx")
+    with pytest.raises(ConversionError, match=r"Sheet!(A1|B1): circular reference"):
+        evaluate_workbook(str(tmp_path / "loop.xlsx"))
+
+
+def test_unknown_function_fails_naming_sheet_cell_and_function(tmp_path: Path) -> None:
+    wb = openpyxl.Workbook()
+    wb.active.title = "Board"
+    wb.active["C7"] = "=NOT_A_FUNCTION(1)"
+    wb.save(tmp_path / "unknown.xlsx")
+    with pytest.raises(ConversionError, match=r"Board!C7: function NOT_A_FUNCTION is not supported"):
+        evaluate_workbook(str(tmp_path / "unknown.xlsx"))
+
+
+def test_indirect_of_constant_text_is_a_plain_reference(tmp_path: Path) -> None:
+    wb = openpyxl.Workbook()
+    wb.active.append([None, 1])
+    wb.active.append([None, 2])
+    wb.active["A1"] = '=SUM(INDIRECT("B1:B3"))'
+    wb.save(tmp_path / "indirect.xlsx")
+    assert engine_values(tmp_path / "indirect.xlsx") == {("Sheet", "A1"): 3.0}
+
+
+def test_dynamic_references_are_refused_with_a_reason(tmp_path: Path) -> None:
+    wb = openpyxl.Workbook()
+    wb.active["A1"] = "=SUM(INDIRECT(B1))"
+    wb.active["B1"] = "C1:C3"
+    wb.save(tmp_path / "dynamic.xlsx")
+    with pytest.raises(ConversionError, match=r"Sheet!A1: INDIRECT .* not supported"):
+        evaluate_workbook(str(tmp_path / "dynamic.xlsx"))
+
+
+def test_an_error_in_an_input_cell_propagates(tmp_path: Path) -> None:
+    wb = openpyxl.Workbook()
+    ws = wb.active
+    for r in range(1, 5):
+        ws[f"A{r}"] = "=1/0" if r == 3 else r
+        ws[f"B{r}"] = f"=DIPPOUCH_PERCENTILE(10,A{r})"
+        ws[f"C{r}"] = f"=B{r}*2"
+    wb.save(tmp_path / "errors.xlsx")
+    values = engine_values(tmp_path / "errors.xlsx")
+    assert values[("Sheet", "B3")] == ExcelError("#DIV/0!")
+    assert values[("Sheet", "C3")] == ExcelError("#DIV/0!")
+    assert values[("Sheet", "C4")] == 2 * call("DIPPOUCH_PERCENTILE", [10.0, 4.0])
+
+
+def _table_book(path: Path, blocker: bool = False) -> Path:
+    wb = openpyxl.Workbook()
+    ws = wb.active
+    table = [["event", "date", "players", "rounds", "player", "place"], ["Open", 45000, 10, 3, "ann", 1],
+             ["Open", 45000, 10, 3, "bob", 2], ["Cup", 45100, 8, 1, "bob", 1]]
+    for row in table:
+        ws.append(row)
+    ws["H1"] = "=DIPPOUCH_RATINGS(A1:F4)"
+    if blocker:
+        ws["I3"] = "in the way"
+    wb.save(path)
+    return path
+
+
+def test_table_function_spills_down_and_right(tmp_path: Path) -> None:
+    evaluated = evaluate_workbook(str(_table_book(tmp_path / "table.xlsx")))
+    sheet = evaluated.grid.sheet("Sheet")
+    expected = call("DIPPOUCH_RATINGS", [[[sheet.get(r, c) for c in range(1, 7)] for r in range(1, 5)]])
+    assert [[sheet.get(r, c) for c in range(8, 11)] for r in range(1, 4)] == expected
+    assert evaluated.spills[("SHEET", 1, 8)] == (3, 3)
+
+
+def test_spill_onto_a_filled_cell_is_a_spill_error(tmp_path: Path) -> None:
+    evaluated = evaluate_workbook(str(_table_book(tmp_path / "blocked.xlsx", blocker=True)))
+    assert evaluated.grid.sheet("Sheet").get(1, 8) == ExcelError("#SPILL!")

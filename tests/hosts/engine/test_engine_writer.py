@@ -1,0 +1,138 @@
+"""What ``convert`` writes: the same workbook with fresh cached values, values only, CSV, JSON."""
+
+from __future__ import annotations
+
+import json
+import zipfile
+from pathlib import Path
+
+import openpyxl
+from engine_books import engine_values, native_book, same
+from openpyxl.styles import Font, PatternFill
+
+from xlrating.hosts.engine import convert_file
+
+
+def test_output_keeps_the_formulas_and_caches_every_value(tmp_path: Path) -> None:
+    book = native_book(tmp_path / "book.xlsx")
+    out = tmp_path / "out.xlsx"
+    convert_file(book, out)
+    expected = engine_values(book)
+    formulas_wb = openpyxl.load_workbook(out)
+    values_wb = openpyxl.load_workbook(out, data_only=True)
+    source_wb = openpyxl.load_workbook(book)
+    for (sheet, cell), want in expected.items():
+        assert formulas_wb[sheet][cell].value == source_wb[sheet][cell].value  # formula text unchanged
+        got = values_wb[sheet][cell].value
+        if want is not None and hasattr(want, "code"):
+            assert got == want.code, cell
+        else:
+            assert same(got, want), (cell, got, want)
+
+
+def test_text_boolean_and_error_results_are_typed_cells(tmp_path: Path) -> None:
+    wb = openpyxl.Workbook()
+    ws = wb.active
+    ws["A1"] = '="a"&"<b>"'
+    ws["A2"] = "=1>0"
+    ws["A3"] = "=NA()"
+    wb.save(tmp_path / "types.xlsx")
+    convert_file(tmp_path / "types.xlsx", tmp_path / "out.xlsx")
+    sheet_xml = zipfile.ZipFile(tmp_path / "out.xlsx").read("xl/worksheets/sheet1.xml").decode()
+    assert '<c r="A1" t="str"><f>"a"&amp;"&lt;b&gt;"</f><v>a&lt;b&gt;</v></c>' in sheet_xml
+    assert '<c r="A2" t="b"><f>1&gt;0</f><v>1</v></c>' in sheet_xml
+    assert '<c r="A3" t="e"><f>NA()</f><v>#N/A</v></c>' in sheet_xml
+
+
+def test_styles_defined_names_and_other_sheets_pass_through(tmp_path: Path) -> None:
+    book = native_book(tmp_path / "book.xlsx")
+    wb = openpyxl.load_workbook(book)
+    wb["Results"]["D2"].font = Font(bold=True, color="FF0000")
+    wb["Results"]["D2"].fill = PatternFill("solid", fgColor="FFFF00")
+    wb["Results"]["D2"].number_format = "0.00"
+    notes = wb.create_sheet("Notes")
+    notes["A1"] = "kept as is"
+    wb.save(book)
+    convert_file(book, tmp_path / "out.xlsx")
+    out = openpyxl.load_workbook(tmp_path / "out.xlsx")
+    assert out["Results"]["D2"].font.bold and out["Results"]["D2"].fill.fgColor.rgb == "00FFFF00"
+    assert out["Results"]["D2"].number_format == "0.00"
+    assert out.sheetnames == ["Results", "Other", "Notes"]
+    assert out["Notes"]["A1"].value == "kept as is"
+    assert out.defined_names["Scores"].attr_text == "Results!$C$2:$C$13"
+
+
+def _xlsm(path: Path) -> Path:
+    """An .xlsm: openpyxl's .xlsx plus a VBA project part, as Excel lays it out."""
+    wb = openpyxl.Workbook()
+    wb.active["A1"] = 2
+    wb.active["B1"] = "=A1*DIPPOUCH_PERCENTILE(10,1)"
+    wb.save(path.with_suffix(".tmp.xlsx"))
+    with zipfile.ZipFile(path.with_suffix(".tmp.xlsx")) as src, zipfile.ZipFile(path, "w") as out:
+        for info in src.infolist():
+            data = src.read(info.filename)
+            if info.filename == "[Content_Types].xml":
+                data = data.replace(b"application/vnd.openxmlformats-officedocument.spreadsheetml.sheet.main+xml",
+                                    b"application/vnd.ms-excel.sheet.macroEnabled.main+xml")
+                data = data.replace(b"</Types>", b'<Default Extension="bin" '
+                                    b'ContentType="application/vnd.ms-office.vbaProject"/></Types>')
+            if info.filename == "xl/_rels/workbook.xml.rels":
+                data = data.replace(b"</Relationships>", b'<Relationship Id="rIdVba" Type="http://schemas.'
+                                    b'microsoft.com/office/2006/relationships/vbaProject" '
+                                    b'Target="vbaProject.bin"/></Relationships>')
+            out.writestr(info, data)
+        out.writestr("xl/vbaProject.bin", b"\xd0\xcf\x11\xe0 pretend VBA project")
+    return path
+
+
+def test_xlsm_keeps_its_vba_project_byte_for_byte(tmp_path: Path) -> None:
+    book = _xlsm(tmp_path / "macro.xlsm")
+    convert_file(book, tmp_path / "out.xlsm")
+    with zipfile.ZipFile(tmp_path / "out.xlsm") as out:
+        assert out.read("xl/vbaProject.bin") == b"\xd0\xcf\x11\xe0 pretend VBA project"
+        assert b"macroEnabled" in out.read("[Content_Types].xml")
+    assert openpyxl.load_workbook(tmp_path / "out.xlsm", data_only=True).active["B1"].value == 2 * 95.0
+
+
+def test_values_only_writes_values_and_drops_formulas_and_macros(tmp_path: Path) -> None:
+    book = _xlsm(tmp_path / "macro.xlsm")
+    convert_file(book, tmp_path / "values.xlsx", values_only=True)
+    with zipfile.ZipFile(tmp_path / "values.xlsx") as out:
+        assert "xl/vbaProject.bin" not in out.namelist()
+        assert b"macroEnabled" not in out.read("[Content_Types].xml")
+        assert b"<f>" not in out.read("xl/worksheets/sheet1.xml")
+    assert openpyxl.load_workbook(tmp_path / "values.xlsx").active["B1"].value == 190
+
+
+def test_csv_is_one_file_per_sheet(tmp_path: Path) -> None:
+    book = native_book(tmp_path / "book.xlsx")
+    written = convert_file(book, tmp_path / "book.csv", fmt="csv")
+    assert [p.name for p in written] == ["book.Results.csv", "book.Other.csv"]
+    other = (tmp_path / "book.Other.csv").read_text().splitlines()
+    assert other == ["weight,", "3,36"]  # B2 = A2 * Results!A2 = 3 * 12
+
+
+def test_json_is_one_document_with_every_sheet(tmp_path: Path) -> None:
+    book = native_book(tmp_path / "book.xlsx")
+    convert_file(book, tmp_path / "book.json", fmt="json")
+    document = json.loads((tmp_path / "book.json").read_text())
+    assert document["workbook"] == "book.xlsx"
+    assert [s["name"] for s in document["sheets"]] == ["Results", "Other"]
+    rows = document["sheets"][0]["rows"]
+    assert rows[0][:3] == ["players", "place", "score"] and rows[14][5] == "#DIV/0!"
+
+
+def test_spilled_table_is_written_as_an_array_formula_with_its_values(tmp_path: Path) -> None:
+    wb = openpyxl.Workbook()
+    ws = wb.active
+    for row in [["event", "date", "players", "rounds", "player", "place"], ["Open", 45000, 10, 3, "ann", 1],
+                ["Open", 45000, 10, 3, "bob", 2]]:
+        ws.append(row)
+    ws["H1"] = "=DIPPOUCH_RATINGS(A1:F3)"
+    wb.save(tmp_path / "table.xlsx")
+    convert_file(tmp_path / "table.xlsx", tmp_path / "out.xlsx")
+    sheet_xml = zipfile.ZipFile(tmp_path / "out.xlsx").read("xl/worksheets/sheet1.xml").decode()
+    assert '<f t="array" ref="H1:J3">DIPPOUCH_RATINGS(A1:F3)</f>' in sheet_xml
+    values = openpyxl.load_workbook(tmp_path / "out.xlsx", data_only=True).active
+    assert [values.cell(r, 8).value for r in range(1, 4)] == ["player", "ann", "bob"]
+    assert values["I1"].value == "rating" and values["J3"].value == 1
