@@ -28,6 +28,7 @@ def ema_countries() -> tuple[dict[str, tuple[str, str]], dict[str, str]]:
     return by_prefix, codes
 
 
+@lru_cache(maxsize=1024)
 def country_code(country: str | None) -> str | None:
     """The 3-letter code of a player's country cell (a code or an EMA member's name), as written
     when it is not an EMA member."""
