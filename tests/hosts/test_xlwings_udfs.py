@@ -131,6 +131,13 @@ def cell(udfs: Any, name: str, *args: Any) -> Any:
     return udfs.call_udf(UDF_MODULE, name, args)
 
 
+def test_runs_against_the_pinned_xlwings_minor_version() -> None:
+    import xlwings
+
+    # the stand-ins above mirror xlwings 0.37's internals (pyproject pins >=0.37.8,<0.38)
+    assert xlwings.__version__.split(".")[:2] == ["0", "37"]
+
+
 # --- registration: the table reaches xlwings' metadata ---------------------------------------------
 
 def test_every_table_function_is_an_xlwings_udf_with_the_table_arguments(xlwings_windows: Any) -> None:
