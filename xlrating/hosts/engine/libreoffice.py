@@ -27,11 +27,14 @@ def soffice() -> str | None:
     return shutil.which("soffice")
 
 
-def make_profile(folder: Path) -> Path:
-    """A LibreOffice user profile that recalculates every formula on load."""
+def make_profile(folder: Path, recalculate: bool = True) -> Path:
+    """A LibreOffice user profile that recalculates every formula on load (or, with
+    ``recalculate=False``, never: it then shows the cached values as Excel would)."""
     user = folder / "user"
     user.mkdir(parents=True, exist_ok=True)
-    (user / "registrymodifications.xcu").write_text(PROFILE_SETTINGS, encoding="utf-8")
+    mode = "0" if recalculate else "1"
+    settings = PROFILE_SETTINGS.replace("<value>0</value>", f"<value>{mode}</value>")
+    (user / "registrymodifications.xcu").write_text(settings, encoding="utf-8")
     return folder
 
 

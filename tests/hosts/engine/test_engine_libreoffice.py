@@ -1,0 +1,79 @@
+"""Against LibreOffice headless: the same values on native formulas, and our output opens there."""
+
+from __future__ import annotations
+
+import shutil
+import zipfile
+from pathlib import Path
+
+import openpyxl
+import pytest
+from engine_books import differences, engine_values, native_book
+
+from xlrating.functions import ExcelError
+from xlrating.hosts.engine import convert_file
+from xlrating.hosts.engine.libreoffice import convert as lo_convert, make_profile
+
+pytestmark = [pytest.mark.libreoffice,
+              pytest.mark.skipif(shutil.which("soffice") is None, reason="LibreOffice (soffice) is not installed")]
+
+TEMPLATES = Path(__file__).resolve().parents[3] / "workbook_templates"
+
+
+def _values(path: Path, cells: list[tuple[str, str]]) -> dict[tuple[str, str], object]:
+    wb = openpyxl.load_workbook(path, data_only=True)
+    out = {}
+    for sheet, cell in cells:
+        value = wb[sheet][cell].value
+        if isinstance(value, str) and value.startswith("#"):
+            value = ExcelError(value)
+        elif isinstance(value, int) and not isinstance(value, bool):
+            value = float(value)
+        out[(sheet, cell)] = value
+    return out
+
+
+def test_native_formulas_equal_libreoffice_recalculating_on_load(tmp_path: Path) -> None:
+    book = native_book(tmp_path / "native.xlsx")
+    ours = engine_values(book)
+    recalculated = lo_convert(book, tmp_path / "lo", make_profile(tmp_path / "profile"))
+    theirs = _values(recalculated, list(ours))
+    assert len(ours) > 90
+    assert differences(ours, theirs) == {}
+
+
+def test_the_libreoffice_peer_recomputes_instead_of_trusting_cached_values(tmp_path: Path) -> None:
+    wb = openpyxl.Workbook()
+    wb.active["A1"] = 2
+    wb.active["B1"] = "=A1*21"
+    wb.save(tmp_path / "plain.xlsx")
+    convert_file(tmp_path / "plain.xlsx", tmp_path / "cached.xlsx")
+    with zipfile.ZipFile(tmp_path / "cached.xlsx") as src, zipfile.ZipFile(tmp_path / "stale.xlsx", "w") as out:
+        for info in src.infolist():
+            out.writestr(info, src.read(info.filename).replace(b"<v>42</v>", b"<v>5</v>"))
+    trusting = lo_convert(tmp_path / "stale.xlsx", tmp_path / "t", make_profile(tmp_path / "p1", False), "csv")
+    forced = lo_convert(tmp_path / "stale.xlsx", tmp_path / "f", make_profile(tmp_path / "p2"), "csv")
+    assert trusting.read_text().strip() == "2,5"
+    assert forced.read_text().strip() == "2,42"
+
+
+def test_output_opens_in_libreoffice_showing_our_cached_values(tmp_path: Path) -> None:
+    wb = openpyxl.Workbook()
+    ws = wb.active
+    for r in range(1, 6):
+        ws[f"A{r}"] = r
+        ws[f"B{r}"] = f"=_xldudf_DIPPOUCH_PERCENTILE(5,A{r})"
+    wb.save(tmp_path / "ours.xlsx")
+    convert_file(tmp_path / "ours.xlsx", tmp_path / "out.xlsx")
+    shown = lo_convert(tmp_path / "out.xlsx", tmp_path / "lo", make_profile(tmp_path / "p", recalculate=False), "csv")
+    assert shown.read_text().splitlines() == ["1,90", "2,70", "3,50", "4,30", "5,10"]
+
+
+@pytest.mark.skipif(not any(TEMPLATES.glob("*.xls[xm]")), reason="workbook_templates/ is empty")
+def test_every_template_converts_and_the_output_opens_in_libreoffice(tmp_path: Path) -> None:
+    profile = make_profile(tmp_path / "profile", recalculate=False)
+    for template in sorted(TEMPLATES.glob("*.xls[xm]")):
+        out = tmp_path / template.name
+        convert_file(template, out)
+        reopened = lo_convert(out, tmp_path / "lo" / template.stem, profile, "xlsx")
+        assert openpyxl.load_workbook(reopened).sheetnames, template.name
