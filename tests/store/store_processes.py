@@ -49,10 +49,11 @@ def wait_for(path: Path, child: subprocess.Popen[str], timeout: float = 60) -> N
         time.sleep(0.01)
 
 
-def kill(child: subprocess.Popen[str]) -> None:
+def kill(child: subprocess.Popen[str]) -> bool:
+    """SIGKILL ``child``; True if the signal ended it (False: it had already finished by itself)."""
     child.send_signal(signal.SIGKILL)
     child.communicate(timeout=30)
-    assert child.returncode == -signal.SIGKILL
+    return child.returncode == -signal.SIGKILL
 
 
 def snapshot(db: Path) -> dict[str, list[tuple[object, ...]]]:
