@@ -202,3 +202,14 @@ def test_table_function_spills_down_and_right(tmp_path: Path) -> None:
 def test_spill_onto_a_filled_cell_is_a_spill_error(tmp_path: Path) -> None:
     evaluated = evaluate_workbook(str(_table_book(tmp_path / "blocked.xlsx", blocker=True)))
     assert evaluated.grid.sheet("Sheet").get(1, 8) == ExcelError("#SPILL!")
+
+
+def test_spill_onto_a_filled_down_formula_is_a_spill_error(tmp_path: Path) -> None:
+    path = _table_book(tmp_path / "onto_formulas.xlsx")
+    wb = openpyxl.load_workbook(path)
+    for r in range(2, 6):
+        wb.active[f"J{r}"] = f"=A{r}&\"!\""
+    wb.save(path)
+    evaluated = evaluate_workbook(str(path))
+    assert evaluated.grid.sheet("Sheet").get(1, 8) == ExcelError("#SPILL!")
+    assert evaluated.grid.sheet("Sheet").get(3, 10) == "Open!"

@@ -12,6 +12,8 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
+import numpy as np
+
 from .formula import MAX_COL, MAX_ROW, Call, Const, FilledDown, FormulaSyntaxError, Node, Op, Ref, column_letters, \
     parse, walk
 from .grid import Sheet
@@ -36,6 +38,8 @@ class Block:
     anchor: int  # the row whose formula text was parsed
     source: str  # that formula text
     texts: dict[int, str] = field(default_factory=dict)
+    listed: list[str] | None = None  # texts of rows first..last at listed[base:], for filled-down blocks
+    base: int = 0
     tree: Node | None = None
     problem: str | None = None  # why the block cannot be evaluated at all
     array_ref: tuple[int, int] | None = None  # height, width of a legacy array formula's range
@@ -49,6 +53,8 @@ class Block:
 
     def text(self, row: int) -> str:
         """The formula text at ``row`` (followers of shared formulas are translated on demand)."""
+        if self.listed is not None:
+            return self.listed[self.base + row - self.first]
         text = self.texts.get(row)
         if text is None:
             from openpyxl.formula.translate import Translator  # only shared formulas need it
@@ -130,10 +136,35 @@ def _translate(master: FormulaCell, row: int, col: int) -> str:
     return Translator(master.text or "", origin=origin).translate_formula(f"{column_letters(col)}{row}")
 
 
+def _filled_down_blocks(sheet: Sheet, cells: SheetCells, start_id: int) -> list[Block]:
+    """Blocks of the ordinary formulas, found column by column with :meth:`FilledDown.extent`."""
+    if cells.simple is None:
+        return []
+    rows_array, cols_array, texts_in = cells.simple
+    order = np.lexsort((rows_array, cols_array))
+    rows = rows_array[order].tolist()
+    cols = cols_array[order].tolist()
+    texts = [texts_in[i] for i in order.tolist()]
+    # runs of consecutive rows within a column
+    breaks = (np.flatnonzero((np.diff(cols_array[order]) != 0) | (np.diff(rows_array[order]) != 1)) + 1).tolist()
+    blocks: list[Block] = []
+    for start, stop in zip([0, *breaks], [*breaks, len(rows)]):
+        i = start
+        while i < stop:
+            shape = FilledDown(texts[i], rows[i])
+            j = shape.extent(texts, rows, i + 1, stop)
+            block = Block(start_id + len(blocks), sheet, cols[i], rows[i], rows[j - 1], rows[i], texts[i])
+            block.listed, block.base = texts, i
+            blocks.append(block)
+            i = j
+    return blocks
+
+
 def build_blocks(sheet: Sheet, cells: SheetCells, names: dict[str, str], start_id: int) -> list[Block]:
     """The blocks of one sheet, columns left to right, rows top to bottom."""
+    blocks = _filled_down_blocks(sheet, cells, start_id)
+    start_id += len(blocks)
     masters: dict[int, FormulaCell] = {f.shared: f for f in cells.formulas if f.master and f.shared is not None}
-    blocks: list[Block] = []
     current: Block | None = None
     shape: FilledDown | None = None  # recognises the current block's text-bearing cells
     group: int | None = None  # the shared formula the current block's cells follow

@@ -221,35 +221,55 @@ def walk(node: Node) -> Any:
 _TOKEN = re.compile(r"""("(?:[^"]|"")*")|('(?:[^']|'')*')|(?<![\w.$])(\$?)([A-Za-z]{1,3})(\$?)(\d{1,7})(?![\w(!])""")
 
 
-_DIGITS = re.compile(r"[0-9]+")
-
-
 class FilledDown:
     """Recognises the cells a formula was filled down to: the same text, relative rows shifted.
 
-    Built from one cell's formula: its text with every run of digits blanked, the digit runs, and
-    which runs are the row of a relative reference. Another cell of the same column holds the same
-    formula shape exactly when its blanked text is equal, its relative rows are shifted by the row
-    distance and every other number (constants, absolute rows, digits in names) is unchanged. This
-    is the per-cell cost of grouping, so it uses only C-level regex calls and one short loop.
+    Built from one cell's formula: the text becomes a template in which the row number of every
+    relative reference is a placeholder (``{}``) and everything else (constants, absolute rows,
+    digits inside names or strings) stays literal. The formula filled down to row ``r`` is the
+    template with ``r + offset`` in each placeholder, so a whole column is checked by generating
+    the expected texts and comparing strings, without parsing a single one.
     """
 
     def __init__(self, text: str, row: int):
         self.row = row
-        self.skeleton = _DIGITS.sub("#", text)
-        moving = {m.span(6) for m in _TOKEN.finditer(text) if m.group(6) and not m.group(5)}
-        runs = list(_DIGITS.finditer(text))
-        self.numbers = [int(m.group()) for m in runs]
-        self.moving = [m.span() in moving for m in runs]
+        moving = sorted(m.span(6) for m in _TOKEN.finditer(text) if m.group(6) and not m.group(5))
+        pieces: list[str] = []
+        self.offsets: list[int] = []
+        position = 0
+        for start, end in moving:
+            pieces.append(text[position:start].replace("{", "{{").replace("}", "}}"))
+            pieces.append("{}")
+            self.offsets.append(int(text[start:end]) - row)
+            position = end
+        pieces.append(text[position:].replace("{", "{{").replace("}", "}}"))
+        self.template = "".join(pieces)
+
+    def text_at(self, row: int) -> str:
+        return self.template.format(*(row + offset for offset in self.offsets))
+
+    def extent(self, texts: list[str], rows: list[int], start: int, stop: int) -> int:
+        """The first index in ``texts[start:stop]`` (consecutive rows) that is not this formula filled down."""
+        size = 16
+        k = start
+        template, offsets = self.template, self.offsets
+        while k < stop:
+            end = min(stop, k + size)
+            chunk = rows[k:end]
+            if not offsets:
+                expected = [template] * len(chunk)
+            elif len(offsets) == 1:
+                expected = [template.format(r + offsets[0]) for r in chunk]
+            else:
+                expected = [template.format(*(r + o for o in offsets)) for r in chunk]
+            if expected != texts[k:end]:
+                return k + next(i for i, (a, b) in enumerate(zip(expected, texts[k:end])) if a != b)
+            k = end
+            size *= 4  # a long run: check in growing chunks so a short one costs little
+        return stop
 
     def matches(self, text: str, row: int) -> bool:
-        if _DIGITS.sub("#", text) != self.skeleton:
-            return False
-        delta = row - self.row
-        for digits, base, moving in zip(_DIGITS.findall(text), self.numbers, self.moving):
-            if int(digits) != (base + delta if moving else base):
-                return False
-        return True
+        return text == self.text_at(row)
 
 
 def shape_key(formula: str, row: int, col: int) -> str:

@@ -95,6 +95,21 @@ class Sheet:
             else:
                 column.other[row] = value
 
+    def set_numbers(self, rows: np.ndarray, cols: np.ndarray, values: np.ndarray) -> None:
+        """Many number cells at once (rows, columns and values as parallel arrays)."""
+        if not len(rows):
+            return
+        self.ensure_rows(int(rows.max()))
+        order = np.argsort(cols, kind="stable")
+        rows, cols, values = rows[order], cols[order], values[order]
+        starts = np.flatnonzero(np.r_[True, cols[1:] != cols[:-1]])
+        ends = np.r_[starts[1:], len(cols)]
+        for start, end in zip(starts.tolist(), ends.tolist()):
+            column = self.column(int(cols[start]))
+            column.grow(self.size)
+            column.num[rows[start:end]] = values[start:end]
+            column.kind[rows[start:end]] = NUMBER
+
     def block(self, r1: int, c1: int, r2: int, c2: int) -> list[list[Any]]:
         """Values of a rectangle as a list of rows (clipped to the used area, padded with None)."""
         return [[self.get(r, c) for c in range(c1, c2 + 1)] for r in range(r1, r2 + 1)]

@@ -56,13 +56,12 @@ def evaluate_workbook(path: str, *, limits: Limits | None = None) -> Evaluated:
     grid = Grid()
     names = _names(package)
     blocks: list[Block] = []
-    formula_cells: set[tuple[str, int, int]] = set()
     for cells in package.sheets:
         sheet = grid.add(cells.name, cells.max_row)
+        if cells.numbers is not None:
+            sheet.set_numbers(*cells.numbers)
         for row, col, value in cells.values:
             sheet.set(row, col, value)
-        for f in cells.formulas:
-            formula_cells.add((cells.name.upper(), f.row, f.col))
     for cells in package.sheets:
         sheet = grid.sheet(cells.name)
         blocks.extend(build_blocks(sheet, cells, names, len(blocks)))  # type: ignore[arg-type]
@@ -70,16 +69,24 @@ def evaluate_workbook(path: str, *, limits: Limits | None = None) -> Evaluated:
         if block.problem:
             raise ConversionError(f"{block.where()}: {block.problem}")
     result = Evaluated(package, grid, blocks)
-    _Evaluator(result, Fallback(grid, names), formula_cells).run()
+    _Evaluator(result, Fallback(grid, names)).run()
     return result
 
 
 class _Evaluator:
-    def __init__(self, result: Evaluated, fallback: Fallback, formula_cells: set[tuple[str, int, int]]):
+    def __init__(self, result: Evaluated, fallback: Fallback):
         self.result = result
         self.grid = result.grid
         self.fallback = fallback
-        self.formula_cells = formula_cells
+        self._formula_columns: dict[tuple[str, int], list[tuple[int, int]]] | None = None
+
+    def _is_formula(self, sheet: str, row: int, col: int) -> bool:
+        """Whether a cell holds a formula (the index is built on the first spill that needs it)."""
+        if self._formula_columns is None:
+            self._formula_columns = {}
+            for b in self.result.blocks:
+                self._formula_columns.setdefault((b.sheet.name.upper(), b.col), []).append((b.first, b.last))
+        return any(first <= row <= last for first, last in self._formula_columns.get((sheet, col), ()))
 
     def run(self) -> None:
         try:
@@ -165,7 +172,7 @@ class _Evaluator:
             for i in range(height):
                 for j in range(width):
                     if (i or j) and (sheet.get(row + i, block.col + j) is not None or
-                                     (sheet.name.upper(), row + i, block.col + j) in self.formula_cells):
+                                     self._is_formula(sheet.name.upper(), row + i, block.col + j)):
                         sheet.set(row, block.col, ExcelError("#SPILL!"))
                         return
         for i in range(height):

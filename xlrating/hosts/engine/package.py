@@ -16,12 +16,14 @@ from __future__ import annotations
 
 import html
 import io
+from itertools import compress
 import posixpath
 import re
 import zipfile
 from dataclasses import dataclass, field
 from typing import Any
 
+import numpy as np
 from lxml import etree
 
 from xlrating.functions import ExcelError
@@ -51,6 +53,10 @@ class SheetCells:
     part: str  # path of the sheet XML inside the package
     values: list[tuple[int, int, Any]] = field(default_factory=list)
     formulas: list[FormulaCell] = field(default_factory=list)
+    # plain number cells, the bulk of a sheet, as arrays: rows, columns, values
+    numbers: tuple[np.ndarray, np.ndarray, np.ndarray] | None = None
+    # ordinary formulas (<f>text</f>), the bulk of the rest: rows, columns, texts (with "=")
+    simple: tuple[np.ndarray, np.ndarray, list[str]] | None = None
     max_row: int = 0
     max_col: int = 0
 
@@ -176,6 +182,55 @@ _V = re.compile(r"<v>(.*?)</v>", re.S)
 _T_TEXT = re.compile(r"<t(?:\s[^>]*)?>(.*?)</t>", re.S)
 
 
+# One pass over the sheet for the four cell layouts that make up a typical sheet: a number, an
+# ordinary formula (maybe with its cached value), a shared string, an inline string.
+_BULK = re.compile(r'<c r="([A-Z]{1,3})([0-9]+)"(?: s="[0-9]+")?(?:'
+                   r'(?: t="n")?><v>([^<]+)</v></c>'
+                   r'|><f>([^<]+)</f>(?:<v>[^<]*</v>|<v/>)?</c>'
+                   r'| t="s"><v>([0-9]+)</v></c>'
+                   r'| t="inlineStr"><is><t(?: xml:space="preserve")?>([^<]*)</t></is></c>)')
+
+
+def _read_sheet_bulk(text: str, sheet: SheetCells, strings: list[str]) -> bool:
+    """The quickest read: one expression for the four common cell layouts, converted in bulk.
+    False, leaving ``sheet`` untouched, when any cell is laid out otherwise (the counts differ)."""
+    cells = _BULK.findall(text)
+    if len(cells) != text.count("<c ") or "<c>" in text:
+        return False
+    numbers = [c for c in cells if c[2]]
+    formulas = [(c[0], c[1], c[3]) for c in cells if c[3]]
+    shared = [(c[0], c[1], c[4]) for c in cells if c[4]]
+    inline = [(c[0], c[1], c[5]) for c in cells if not (c[2] or c[3] or c[4])]
+    found = (numbers, formulas, shared, inline)
+    columns = {letters: cell_position(letters + "1")[1]
+               for letters in {c[0] for group in found for c in group}}
+
+    def rows_cols(cells: list[tuple[str, ...]]) -> tuple[np.ndarray, np.ndarray]:
+        rows = np.fromiter(map(int, (c[1] for c in cells)), dtype=np.int64, count=len(cells))
+        cols = np.fromiter((columns[c[0]] for c in cells), dtype=np.int64, count=len(cells))
+        return rows, cols
+
+    max_row = max_col = 0
+    if numbers:
+        rows, cols = rows_cols(numbers)
+        sheet.numbers = (rows, cols, np.fromiter(map(float, (c[2] for c in numbers)), dtype=np.float64,
+                                                 count=len(numbers)))
+        max_row, max_col = int(rows.max()), int(cols.max())
+    if formulas:
+        rows, cols = rows_cols(formulas)
+        texts = ["=" + (html.unescape(c[2]) if "&" in c[2] else c[2]) for c in formulas]
+        sheet.simple = (rows, cols, texts)
+        max_row, max_col = max(max_row, int(rows.max())), max(max_col, int(cols.max()))
+    for letters, digits, index in shared:
+        sheet.values.append((int(digits), columns[letters], strings[int(index)]))
+    for letters, digits, raw in inline:
+        sheet.values.append((int(digits), columns[letters], html.unescape(raw) if "&" in raw else raw))
+    for row, col, _ in sheet.values:
+        max_row, max_col = max(max_row, row), max(max_col, col)
+    sheet.max_row, sheet.max_col = max_row, max_col
+    return True
+
+
 def _read_sheet_fast(text: str, sheet: SheetCells, strings: list[str]) -> bool:
     """Read ``text`` with the per-cell regular expression; False if its layout needs the parser."""
     cells = _FAST_CELL.findall(text)
@@ -184,6 +239,34 @@ def _read_sheet_fast(text: str, sheet: SheetCells, strings: list[str]) -> bool:
     columns: dict[str, int] = {}
     values, formulas = sheet.values, sheet.formulas
     max_row = max_col = 0
+    if cells:
+        # plain numbers (no type or t="n", just <v>) in bulk; everything else cell by cell below
+        plain = [("t=" not in a or ' t="n"' in a) and b[:3] == "<v>" and b[-4:] == "</v>" and "<f" not in b
+                 for _, _, a, b in cells]
+        numeric = list(compress(cells, plain))
+        if numeric:
+            letters_of = [c[0] for c in numeric]
+            for letters in set(letters_of):
+                columns[letters] = cell_position(letters + "1")[1]
+            rows = np.array([c[1] for c in numeric]).astype(np.int64)
+            cols = np.fromiter((columns[x] for x in letters_of), dtype=np.int64, count=len(numeric))
+            nums = np.array([c[3][3:-4] for c in numeric]).astype(np.float64)
+            sheet.numbers = (rows, cols, nums)
+            max_row, max_col = int(rows.max()), int(cols.max())
+        cells = list(compress(cells, (not p for p in plain)))
+        ordinary = [b[:3] == "<f>" and b.find("</f>") > 3 for _, _, _, b in cells]
+        simple = list(compress(cells, ordinary))
+        if simple:
+            letters_of = [c[0] for c in simple]
+            for letters in set(letters_of) - columns.keys():
+                columns[letters] = cell_position(letters + "1")[1]
+            rows = np.array([c[1] for c in simple]).astype(np.int64)
+            cols = np.fromiter((columns[x] for x in letters_of), dtype=np.int64, count=len(simple))
+            texts = ["=" + b[3:b.find("</f>")] for _, _, _, b in simple]
+            texts = [html.unescape(t) if "&" in t else t for t in texts]
+            sheet.simple = (rows, cols, texts)
+            max_row, max_col = max(max_row, int(rows.max())), max(max_col, int(cols.max()))
+            cells = list(compress(cells, (not o for o in ordinary)))
     for letters, digits, attrs, body in cells:
         col = columns.get(letters)
         if col is None:
@@ -251,7 +334,8 @@ def read_package(path: str, *, limits: Limits | None = None) -> Package:
                 local = element.get("localSheetId")
                 names[(element.get("name", "").upper(), int(local) if local is not None else None)] = element.text or ""
             for sheet in sheets:
-                if not _read_sheet_fast(archive.read(sheet.part).decode("utf-8"), sheet, strings):
+                text = archive.read(sheet.part).decode("utf-8")
+                if not _read_sheet_bulk(text, sheet, strings) and not _read_sheet_fast(text, sheet, strings):
                     sheet.values.clear()
                     sheet.formulas.clear()
                     _read_sheet(archive, sheet, strings)

@@ -19,11 +19,13 @@ import zipfile
 from collections import defaultdict
 from pathlib import Path
 from typing import Any
-from xml.sax.saxutils import escape
+
+import numpy as np
 
 from xlrating.functions import ExcelError
 
 from .formula import column_letters
+from .grid import NUMBER
 from .model import Evaluated
 from .package import cell_position
 
@@ -36,6 +38,11 @@ _SHEET_DATA_END = re.compile(r"</(\w+:)?sheetData>|<(\w+:)?sheetData\s*/>")
 
 MACRO_MAIN = "application/vnd.ms-excel.sheet.macroEnabled.main+xml"
 XLSX_MAIN = "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet.main+xml"
+
+
+def escape(text: str) -> str:
+    """XML character data: &, < and > escaped (xml.sax.saxutils would import urllib at start-up)."""
+    return text.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;")
 
 
 def number_text(value: float) -> str:
@@ -67,10 +74,8 @@ class _SheetEdit:
         self.sheet = evaluated.grid.sheet(sheet_name)
         self.values_only = values_only
         upper = sheet_name.upper()
-        self.formulas: set[tuple[int, int]] = set()
-        for block in evaluated.blocks:
-            if block.sheet is self.sheet:
-                self.formulas.update((row, block.col) for row in range(block.first, block.last + 1))
+        self._blocks = [b for b in evaluated.blocks if b.sheet is self.sheet]
+        self._formulas: set[tuple[int, int]] | None = None
         self.anchors: dict[tuple[int, int], str] = {}
         self.spilled: set[tuple[int, int]] = set()
         for (sheet, row, col), (height, width) in evaluated.spills.items():
@@ -83,6 +88,17 @@ class _SheetEdit:
                         self.spilled.add((row + i, col + j))
         self.pending = set(self.spilled)
         self.result = ""
+
+    @property
+    def formula_count(self) -> int:
+        return sum(b.last - b.first + 1 for b in self._blocks)
+
+    @property
+    def formulas(self) -> set[tuple[int, int]]:
+        """Every formula cell of the sheet (built on first use: the fast path does not need it)."""
+        if self._formulas is None:
+            self._formulas = {(row, b.col) for b in self._blocks for row in range(b.first, b.last + 1)}
+        return self._formulas
 
     def cell(self, match: re.Match[str]) -> str:
         attrs = match.group("attrs")
@@ -177,46 +193,45 @@ _F_OPEN = re.compile(r"<f[\s>/]")
 _ADDRESS = re.compile(r'\sr="([A-Z]{1,3})([0-9]+)"')
 
 
-def _edit_formula_cells(xml: str, edit: _SheetEdit) -> bool:
-    """The fast path: visit only the cells holding an ``<f>`` (no prefixes, addressed cells).
+# A formula cell as every known producer writes it: the address first, the formula, maybe a value.
+_FORMULA_CELL = re.compile(r'<c r="([A-Z]{1,3})([0-9]+)"([^>]*)>(<f(?:\s[^>]*)?(?:/>|>[^<]*</f>))'
+                           r'(?:<v>[^<]*</v>|<v/>)?</c>')
 
-    Finds each ``<f`` and the ``<c `` that encloses it, instead of matching every cell of the
-    sheet; returns False (use the general path) when the layout is not the common one.
+
+def _edit_formula_cells(xml: str, edit: _SheetEdit) -> bool:
+    """The fast path: split the sheet at its formula cells (one C-level pass) and rebuild them.
+
+    Returns False (use the general path) when some formula cell is laid out otherwise (namespace
+    prefixes, extra children), which the count of ``<f`` elements reveals.
     """
-    if "<c " not in xml or re.search(r"<\w+:c\b", xml) or edit.sheet is None:
+    if edit.sheet is None:
         return False
-    pieces: list[str] = []
-    position = 0
-    columns: dict[str, int] = {}
-    get = edit.sheet.get
-    formulas, values_only = edit.formulas, edit.values_only
-    for found in _F_OPEN.finditer(xml):
-        f_start = found.start()
-        start = xml.rfind("<c ", position, f_start)
-        open_end = xml.find(">", start) if start >= 0 else -1
-        end = xml.find("</c>", f_start)
-        if start < 0 or end < 0 or open_end < 0 or open_end > f_start or "<v" in xml[open_end:f_start]:
-            return False
-        attrs = xml[start + 2:open_end]
-        address = _ADDRESS.search(attrs)
-        if address is None:
-            return False
-        letters = address.group(1)
-        col = columns.get(letters) or columns.setdefault(letters, cell_position(letters + "1")[1])
-        row = int(address.group(2))
-        if (row, col) not in formulas:
-            continue
-        f_end = xml.find("</f>", f_start, end)
-        f_end = f_end + 4 if f_end >= 0 else xml.find("/>", f_start, end) + 2
-        kind, value_xml = _value_xml(get(row, col), not values_only, "")
-        if " t=" in attrs:
-            attrs = _ATTR_T.sub("", attrs)
-        pieces.append(xml[position:start])
-        kind_attr = f' t="{kind}"' if kind else ""
-        formula_xml = "" if values_only else xml[f_start:f_end]
-        pieces.append(f"<c{attrs}{kind_attr}>{formula_xml}{value_xml}</c>")
-        position = end + 4
-    pieces.append(xml[position:])
+    parts = _FORMULA_CELL.split(xml)
+    if (len(parts) - 1) // 5 != edit.formula_count:  # some formula cell has another layout
+        return False
+    sheet, values_only = edit.sheet, edit.values_only
+    before, letters, digits = parts[0::5], parts[1::5], parts[2::5]
+    attrs = [_ATTR_T.sub("", a) if " t=" in a else a for a in parts[3::5]]
+    formula_xml = [""] * len(letters) if values_only else parts[4::5]
+    # gather every formula cell's value at once from the columns' arrays
+    names = sorted(set(letters))
+    index = {name: i for i, name in enumerate(names)}
+    cols = [cell_position(name + "1")[1] for name in names]
+    for col in cols:
+        sheet.column(col).grow(sheet.size)
+    kinds = np.stack([sheet.columns[c].kind[:sheet.size] for c in cols]) if cols else np.zeros((0, 0), np.int8)
+    nums = np.stack([sheet.columns[c].num[:sheet.size] for c in cols]) if cols else np.zeros((0, 0))
+    rows = np.fromiter(map(int, digits), dtype=np.int64, count=len(digits))
+    which = np.fromiter((index[name] for name in letters), dtype=np.int64, count=len(letters))
+    values = [f"<v>{v!r}</v>" for v in nums[which, rows].tolist()]
+    kind_attrs = [""] * len(letters)
+    for i in np.flatnonzero(kinds[which, rows] != NUMBER).tolist():
+        kind, values[i] = _value_xml(sheet.get(int(rows[i]), cols[which[i]]), not values_only, "")
+        kind_attrs[i] = f' t="{kind}"' if kind else ""
+    pieces = [f'{pre}<c r="{name}{row}"{attr}{kind}>{formula}{value}</c>'
+              for pre, name, row, attr, kind, formula, value in
+              zip(before, letters, digits, attrs, kind_attrs, formula_xml, values)]
+    pieces.append(before[-1])
     edit.result = "".join(pieces)
     return True
 
@@ -226,7 +241,7 @@ def write_xlsx(evaluated: Evaluated, target: str | Path, *, values_only: bool = 
     parts = {sheet.part: sheet.name for sheet in evaluated.package.sheets}
     drop_vba = values_only or str(target).lower().endswith(".xlsx")
     with zipfile.ZipFile(evaluated.package.path) as source, \
-            zipfile.ZipFile(target, "w", compression=zipfile.ZIP_DEFLATED) as out:
+            zipfile.ZipFile(target, "w", compression=zipfile.ZIP_DEFLATED, compresslevel=1) as out:
         for info in source.infolist():
             name = info.filename
             if name.endswith("calcChain.xml") or (drop_vba and name.lower().endswith("vbaproject.bin")):
@@ -243,7 +258,7 @@ def write_xlsx(evaluated: Evaluated, target: str | Path, *, values_only: bool = 
                     text = re.sub(r'<(\w+:)?Default\b[^>]*Extension="bin"[^>]*/>', "", text)
                     text = text.replace(MACRO_MAIN, XLSX_MAIN)
                 data = text.encode("utf-8")
-            out.writestr(info, data)
+            out.writestr(info, data, compress_type=zipfile.ZIP_DEFLATED, compresslevel=1)
 
 
 # --- CSV and JSON --------------------------------------------------------------------------------
