@@ -1,26 +1,16 @@
 """The function table: what every host (xlwings, headless engine, VBA) calls."""
 
 import datetime as dt
+import json
+from pathlib import Path
 
 import pytest
 
 from xlrating import dci, dippouch, mers
 from xlrating.functions import BY_NAME, FUNCTIONS, ExcelError, call
 
-INTERFACE = {
-    "DIPPOUCH_PERCENTILE": ["players", "place"],
-    "DIPPOUCH_VALUE": ["players", "rounds", "[world_championship]", "[year]"],
-    "DIPPOUCH_NEW_RATING": ["rating", "percentile", "value"],
-    "DIPPOUCH_RATINGS": ["results"],
-    "DCI_WIN_PROBABILITY": ["rating", "opponent", "[method]"],
-    "DCI_DELTA": ["rating", "opponent", "result", "[k]"],
-    "DCI_K": ["event_tier"],
-    "DCI_RATINGS": ["matches"],
-    "MERS_BASE_RANK": ["players", "place", "[rounding]"],
-    "MERS_WEIGHT": ["days", "players", "countries", "[qualification]"],
-    "MERS_RANKING": ["base_ranks", "weights", "dates", "[as_of]", "[rules]"],
-    "MERS_RANKINGS": ["results", "[as_of]", "[rules]"],
-}
+# The Excel functions of INTERFACES.md with their arguments in order ([x]: optional).
+INTERFACE = json.loads((Path(__file__).parent / "data" / "interface_functions.json").read_text())["functions"]
 
 
 @pytest.mark.parametrize("name, arguments", INTERFACE.items())
