@@ -41,17 +41,22 @@ def whole(name: str, value: Any, *, minimum: int | None = None, maximum: int | N
     return result
 
 
+# Words result sheets use for yes/no, in the languages of EMA submitters ("X" is a ticked box).
+YES_WORDS = frozenset({"TRUE", "YES", "Y", "1", "X", "JA", "OUI", "SI"})
+NO_WORDS = frozenset({"FALSE", "NO", "N", "0", "", "NEIN", "NON"})
+
+
 def flag(name: str, value: Any) -> bool:
-    """A yes/no value: ``True``/``False``, 1/0 or the words TRUE/FALSE, YES/NO, Y/N."""
+    """A yes/no value: ``True``/``False``, 1/0 or a word of :data:`YES_WORDS`/:data:`NO_WORDS`."""
     if isinstance(value, bool):
         return value
     if isinstance(value, (int, float)) and value in (0, 1):
         return bool(value)
     if isinstance(value, str):
         word = value.strip().upper()
-        if word in {"TRUE", "YES", "Y", "1"}:
+        if word in YES_WORDS:
             return True
-        if word in {"FALSE", "NO", "N", "0", ""}:
+        if word in NO_WORDS:
             return False
     raise InvalidArgument(name, "TRUE or FALSE", value)
 

@@ -14,6 +14,9 @@ from typing import Any, Final
 
 from openpyxl.utils import get_column_letter
 
+from xlrating.core import checks
+from xlrating.core.errors import InvalidArgument
+
 
 class _Invalid:
     def __repr__(self) -> str:
@@ -103,20 +106,13 @@ def date(value: Any) -> dt.date | None | _Invalid:
 
 
 def flag(value: Any) -> bool | None | _Invalid:
-    """Yes/no: TRUE/FALSE, 1/0, Yes/No, Y/N, X (ticked)."""
+    """Yes/no as :func:`xlrating.core.checks.flag` reads it (TRUE/FALSE, 1/0, Yes/No, X ...)."""
     if is_empty(value):
         return None
-    if isinstance(value, bool):
-        return value
-    if isinstance(value, (int, float)) and value in (0, 1):
-        return bool(value)
-    if isinstance(value, str):
-        word = value.strip().lower()
-        if word in {"true", "yes", "y", "1", "x", "ja", "oui", "si"}:
-            return True
-        if word in {"false", "no", "n", "0", "nein", "non"}:
-            return False
-    return INVALID
+    try:
+        return checks.flag("flag", value)
+    except InvalidArgument:
+        return INVALID
 
 
 def fold(name: str) -> str:
