@@ -69,6 +69,17 @@ def rezip(base: bytes, replace: dict[str, bytes | None] | None = None,
     return out.getvalue()
 
 
+def as_macro_workbook(base: bytes, vba: bytes) -> bytes:
+    """``base`` typed as a macro-enabled workbook (.xlsm) with ``vba`` as its vbaProject.bin."""
+    with zipfile.ZipFile(io.BytesIO(base)) as archive:
+        types = archive.read("[Content_Types].xml").decode()
+    types = types.replace("application/vnd.openxmlformats-officedocument.spreadsheetml.sheet.main+xml",
+                          "application/vnd.ms-excel.sheet.macroEnabled.main+xml")
+    types = types.replace('<Default Extension="xml"', '<Default Extension="bin" ContentType='
+                          '"application/vnd.ms-office.vbaProject"/><Default Extension="xml"')
+    return rezip(base, replace={"[Content_Types].xml": types.encode()}, add={"xl/vbaProject.bin": vba})
+
+
 @dataclass
 class RawMember:
     """A zip member written byte for byte, so headers can lie and data can be pre-compressed."""

@@ -10,7 +10,7 @@ from pathlib import Path
 import openpyxl
 import pytest
 from hostile import hostile_corpus
-from make_hostile_corpus import results_workbook, rezip, sheet_xml
+from make_hostile_corpus import as_macro_workbook, results_workbook, rezip, sheet_xml
 
 from xlrating.sheets.limits import Limits
 from xlrating.sheets.safe_open import UnreadableWorkbook, inspect_package, load_workbook
@@ -83,24 +83,12 @@ def test_a_missing_file_is_named() -> None:
         load_workbook("/nonexistent/results.xlsx")
 
 
-def _macro_workbook(vba: bytes) -> bytes:
-    """A .xlsm package: the results workbook typed as macro-enabled, with a vbaProject.bin part."""
-    base = results_workbook()
-    with zipfile.ZipFile(io.BytesIO(base)) as archive:
-        types = archive.read("[Content_Types].xml").decode()
-    types = types.replace("application/vnd.openxmlformats-officedocument.spreadsheetml.sheet.main+xml",
-                          "application/vnd.ms-excel.sheet.macroEnabled.main+xml")
-    types = types.replace('<Default Extension="xml"', '<Default Extension="bin" ContentType='
-                          '"application/vnd.ms-office.vbaProject"/><Default Extension="xml"')
-    return rezip(base, replace={"[Content_Types].xml": types.encode()}, add={"xl/vbaProject.bin": vba})
-
-
 def test_macros_are_carried_byte_for_byte_and_never_run(tmp_path: Path) -> None:
     # Nothing in xlrating can execute VBA (no Python library runs it); what we can promise and
     # test is that a .xlsm opens as data and its vbaProject.bin comes back out unchanged.
     vba = b"\xd0\xcf\x11\xe0" + b"Sub Auto_Open(): Shell \"calc\": End Sub" * 10
     source = tmp_path / "macro.xlsm"
-    source.write_bytes(_macro_workbook(vba))
+    source.write_bytes(as_macro_workbook(results_workbook(), vba))
     assert inspect_package(source).has_macros
     book = load_workbook(source, keep_vba=True)
     saved = tmp_path / "saved.xlsm"
