@@ -213,3 +213,18 @@ def test_spill_onto_a_filled_down_formula_is_a_spill_error(tmp_path: Path) -> No
     evaluated = evaluate_workbook(str(path))
     assert evaluated.grid.sheet("Sheet").get(1, 8) == ExcelError("#SPILL!")
     assert evaluated.grid.sheet("Sheet").get(3, 10) == "Open!"
+
+
+def test_every_block_of_every_sheet_is_evaluated(tmp_path: Path) -> None:
+    wb = openpyxl.Workbook()
+    for name in ("One", "Two", "Three"):
+        ws = wb.create_sheet(name)
+        for r in range(1, 6):
+            ws[f"A{r}"] = r
+            ws[f"B{r}"] = f"=A{r}*2"
+            ws[f"C{r}"] = f'=LEN("x"&A{r})'  # cell by cell
+            ws[f"D{r}"] = f"=B{r}+C{r}"
+    wb.save(tmp_path / "sheets.xlsx")
+    values = engine_values(tmp_path / "sheets.xlsx")
+    assert len(values) == 3 * 15 and None not in values.values()
+    assert values[("Three", "D5")] == 12.0

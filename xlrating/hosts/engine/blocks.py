@@ -104,15 +104,35 @@ def _resolve_names(node: Node, names: dict[str, str]) -> Node:
     return node
 
 
+def _is_lambda(name: str) -> bool:
+    """LAMBDA, LET and Excel's eta-reduced ``_xleta.NAME``: tokens ``formulas`` compiles itself."""
+    return builtin_name(name) in ("LAMBDA", "LET") or name.upper().startswith("_XLETA.")
+
+
 def _check(tree: Node) -> str | None:
     for node in walk(tree):
         if isinstance(node, Call):
             name = builtin_name(node.name)
             if name in DYNAMIC_FUNCTIONS:
                 return f"{name} (a reference known only when computed) is not supported"
-            if not is_known_function(node.name):
+            if not is_known_function(node.name) and not _is_lambda(node.name):
                 return f"function {node.name} is not supported"
     return None
+
+
+def _opaque(block: Block) -> bool:
+    """A formula our tree builder cannot read but ``formulas`` compiles (LET, LAMBDA): evaluated
+    cell by cell, reading what its compiled inputs name. False if ``formulas`` cannot either."""
+    from .fallback import CellFailure, input_areas
+
+    try:
+        for row in range(block.first, block.last + 1):
+            for sheet, r1, c1, r2, c2 in input_areas(block.text(row)):
+                block.regions.append(((sheet or block.sheet.name).upper(), c1, c2, r1, r2))
+    except CellFailure:
+        block.regions.clear()
+        return True
+    return False
 
 
 def _regions(block: Block) -> list[tuple[str, int, int, int, int]]:
@@ -211,7 +231,7 @@ def build_blocks(sheet: Sheet, cells: SheetCells, names: dict[str, str], start_i
         try:
             block.tree = _resolve_names(parse(block.source), names)
         except FormulaSyntaxError as exc:
-            block.problem = str(exc)
+            block.problem = _opaque(block) and str(exc)  # formulas itself may still manage (LET ...)
             continue
         block.problem = _check(block.tree)
         block.spill = block.array_ref or _extent(block.tree)

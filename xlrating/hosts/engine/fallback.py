@@ -8,6 +8,7 @@ names them by their references) are filled from the :class:`~.grid.Grid`.
 
 from __future__ import annotations
 
+import functools
 from typing import Any
 
 import numpy as np
@@ -26,6 +27,28 @@ class CellFailure(Exception):
     """A formula the engine cannot evaluate; the message says why."""
 
 
+@functools.lru_cache(maxsize=4096)
+def compile_formula(formula: str) -> Any:
+    """``formula`` compiled by ``formulas`` with our functions; raises :class:`CellFailure`."""
+    try:
+        _, builder = EngineParser().ast(formula)
+        return builder.compile()
+    except UnknownFunction as exc:
+        raise CellFailure(str(exc)) from None
+    except Exception as exc:  # formulas' parse errors
+        raise CellFailure(f"cannot parse the formula {formula} ({type(exc).__name__})") from None
+
+
+def input_areas(formula: str) -> list[tuple[str | None, int, int, int, int]]:
+    """What ``formula`` reads, from its compiled inputs: (sheet or None, r1, c1, r2, c2)."""
+    areas = []
+    for ranges in compile_formula(formula).inputs.values():
+        for area in getattr(ranges, "ranges", None) or ():
+            areas.append((area.get("sheet") or None, max(int(area["r1"]), 1), int(area["n1"]), int(area["r2"]),
+                          int(area["n2"])))
+    return areas
+
+
 class Fallback:
     """Compiles formula texts once and evaluates them against a grid."""
 
@@ -35,17 +58,7 @@ class Fallback:
         self._compiled: dict[str, Any] = {}
 
     def compile(self, formula: str) -> Any:
-        function = self._compiled.get(formula)
-        if function is None:
-            try:
-                _, builder = EngineParser().ast(formula)
-                function = builder.compile()
-            except UnknownFunction as exc:
-                raise CellFailure(str(exc)) from None
-            except Exception as exc:  # formulas' parse errors
-                raise CellFailure(f"cannot parse the formula {formula} ({type(exc).__name__})") from None
-            self._compiled[formula] = function
-        return function
+        return compile_formula(formula)
 
     def _input(self, name: str, ranges: Any, sheet: Sheet) -> Any:
         if ranges is None or ranges is sh.NONE or not getattr(ranges, "ranges", None):

@@ -18,7 +18,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from formulas.tokens.function import Function
-from formulas.tokens.operand import Error as ErrorToken, Number, Range, String
+from formulas.tokens.operand import Empty, Error as ErrorToken, Number, Range, String
 from formulas.tokens.operator import Operator
 
 from xlrating.functions import ExcelError
@@ -35,7 +35,7 @@ class FormulaSyntaxError(Exception):
 
 @dataclass(frozen=True)
 class Const:
-    value: Any  # float, str, bool or ExcelError
+    value: Any  # float, str, bool, ExcelError, or None for an omitted argument
 
 
 @dataclass(frozen=True)
@@ -145,6 +145,8 @@ def _operand(token: Any) -> Node:
         return _range_node(token)
     if isinstance(token, ErrorToken):
         return Const(ExcelError(token.name.upper()))
+    if isinstance(token, Empty):  # an omitted argument: =ROUND(A1,)
+        return Const(None)
     if isinstance(token, String):
         return Const(token.name)
     if isinstance(token, Number):

@@ -65,6 +65,8 @@ def evaluate_workbook(path: str, *, limits: Limits | None = None) -> Evaluated:
     for cells in package.sheets:
         sheet = grid.sheet(cells.name)
         blocks.extend(build_blocks(sheet, cells, names, len(blocks)))  # type: ignore[arg-type]
+    for number, block in enumerate(blocks):  # ids index the dependency graph: unique across sheets
+        block.id = number
     for block in blocks:
         if block.problem:
             raise ConversionError(f"{block.where()}: {block.problem}")

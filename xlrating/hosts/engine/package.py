@@ -152,6 +152,8 @@ def _read_sheet(archive: zipfile.ZipFile, sheet: SheetCells, strings: list[str])
                 row, col = cell_position(ref)
             f = cell.find(_F)
             v = cell.find(_V)
+            if f is not None and not f.text and f.get("t") is None:
+                f = None  # an empty <f/> (Excel writes some): the cell keeps its cached value
             if f is not None:
                 kind = f.get("t", "normal")
                 formula = FormulaCell(row, col, ("=" + f.text) if f.text else None, kind=kind)
@@ -280,7 +282,7 @@ def _read_sheet_fast(text: str, sheet: SheetCells, strings: list[str]) -> bool:
         kind = kind_match.group(1) if kind_match else None
         if "<f" in body:
             f = _F_PARTS.search(body)
-            if f is not None:
+            if f is not None and (f.group(2) or " t=" in f.group(1)):  # an empty <f/> keeps its cached value
                 fattrs = dict(_F_ATTR.findall(f.group(1)))
                 formula_text = html.unescape(f.group(2)) if f.group(2) else None
                 fkind = fattrs.get("t", "normal")

@@ -192,6 +192,8 @@ def _const(value: Any) -> Program:
         return lambda ctx: Vec(np.zeros(ctx.n), np.full(ctx.n, code, dtype=np.int8))
     if isinstance(value, str):
         raise Unsupported("text outside an xlrating function argument")
+    if value is None:
+        raise Unsupported("an omitted argument")
     number = float(value)
     is_bool = isinstance(value, bool)
     return lambda ctx: Vec(np.full(ctx.n, number), is_bool=is_bool)
@@ -385,7 +387,7 @@ def _ours(fn: ExcelFunction, args: tuple[Node, ...], compile_node: Callable[[Nod
         raise Unsupported("too many arguments")
     parts: list[Any] = []
     for arg in args:
-        if isinstance(arg, Const) and isinstance(arg.value, str):
+        if isinstance(arg, Const) and (isinstance(arg.value, str) or arg.value is None):
             parts.append(arg.value)
         elif isinstance(arg, Ref) and not arg.is_cell:
             raise Unsupported("a range argument (the result spills)")
@@ -419,7 +421,7 @@ def _ours(fn: ExcelFunction, args: tuple[Node, ...], compile_node: Callable[[Nod
     def _run_calls(ctx: Context, todo: np.ndarray, done: Any) -> Vec:
         columns: list[Any] = []
         for part in parts:
-            if isinstance(part, str):
+            if part is None or isinstance(part, str):  # a text constant, or an omitted argument (default)
                 columns.append([part] * ctx.n)
                 continue
             v = done[1][len(columns)] if done is not None else part(ctx)
