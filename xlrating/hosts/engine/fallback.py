@@ -13,6 +13,7 @@ from typing import Any
 
 import numpy as np
 import schedula as sh
+from formulas.cell import CELL
 from formulas.ranges import Ranges
 from formulas.tokens.operand import Error as ErrorToken
 
@@ -28,15 +29,31 @@ class CellFailure(Exception):
 
 
 @functools.lru_cache(maxsize=4096)
-def compile_formula(formula: str) -> Any:
-    """``formula`` compiled by ``formulas`` with our functions; raises :class:`CellFailure`."""
+def compile_formula(formula: str, cell: str | None = None) -> Any:
+    """``formula`` compiled by ``formulas`` with our functions; raises :class:`CellFailure`.
+
+    Formulas reading their own position (``ROW()``, ``COLUMN()``) are compiled for one ``cell``
+    (A1 address): ``formulas`` binds the position at compile time.
+    """
     try:
         _, builder = EngineParser().ast(formula)
-        return builder.compile()
+        if cell is not None and CELL in builder.dsp.data_nodes:
+            return builder.compile(**{CELL: Ranges().push(cell)})
+        function = builder.compile()
     except UnknownFunction as exc:
         raise CellFailure(str(exc)) from None
     except Exception as exc:  # formulas' parse errors
         raise CellFailure(f"cannot parse the formula {formula} ({type(exc).__name__})") from None
+    return function
+
+
+@functools.lru_cache(maxsize=4096)
+def needs_cell(formula: str) -> bool:
+    try:
+        _, builder = EngineParser().ast(formula)
+    except Exception:  # reported by compile_formula
+        return False
+    return CELL in builder.dsp.data_nodes
 
 
 def input_areas(formula: str) -> list[tuple[str | None, int, int, int, int]]:
@@ -57,7 +74,9 @@ class Fallback:
         self.names = defined_names  # NAME -> reference text, e.g. "Sheet1!$A$1:$A$9"
         self._compiled: dict[str, Any] = {}
 
-    def compile(self, formula: str) -> Any:
+    def compile(self, formula: str, row: int, col: int) -> Any:
+        if needs_cell(formula):
+            return compile_formula(formula, f"{column_letters(col)}{row}")
         return compile_formula(formula)
 
     def _input(self, name: str, ranges: Any, sheet: Sheet) -> Any:
@@ -86,9 +105,9 @@ class Fallback:
         ref = f"{label}{column_letters(c1)}{r1}:{column_letters(c2)}{r2}"
         return Ranges().push(ref, values)
 
-    def evaluate(self, formula: str, sheet: Sheet) -> Any:
-        """The value of ``formula`` in ``sheet``: a host value, or a list of rows for an array."""
-        function = self.compile(formula)
+    def evaluate(self, formula: str, sheet: Sheet, row: int, col: int) -> Any:
+        """The value of ``formula`` in ``sheet`` at (row, col): a host value, or a list of rows for an array."""
+        function = self.compile(formula, row, col)
         inputs = [self._input(name, ranges, sheet) for name, ranges in function.inputs.items()]
         try:
             result = function(*inputs)

@@ -154,7 +154,7 @@ class _Evaluator:
 
     def _cell(self, block: Block, row: int) -> None:
         try:
-            value = self.fallback.evaluate(block.text(row), block.sheet)
+            value = self.fallback.evaluate(block.text(row), block.sheet, row, block.col)
         except CellFailure as exc:
             raise ConversionError(f"{block.where(row)}: {exc}") from None
         self.result.stats["cell"] += 1
