@@ -136,3 +136,11 @@ def test_spilled_table_is_written_as_an_array_formula_with_its_values(tmp_path: 
     values = openpyxl.load_workbook(tmp_path / "out.xlsx", data_only=True).active
     assert [values.cell(r, 8).value for r in range(1, 4)] == ["player", "ann", "bob"]
     assert values["I1"].value == "rating" and values["J3"].value == 1
+
+
+def test_full_recalculation_on_load_is_not_forced(tmp_path: Path) -> None:
+    book = native_book(tmp_path / "book.xlsx")  # openpyxl sets fullCalcOnLoad="1"
+    assert b'fullCalcOnLoad="1"' in zipfile.ZipFile(book).read("xl/workbook.xml")
+    convert_file(book, tmp_path / "out.xlsx")
+    workbook_xml = zipfile.ZipFile(tmp_path / "out.xlsx").read("xl/workbook.xml")
+    assert b"fullCalcOnLoad" not in workbook_xml and b"<calcPr" in workbook_xml

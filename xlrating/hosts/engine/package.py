@@ -66,6 +66,7 @@ class Package:
     path: str
     sheets: list[SheetCells]
     defined_names: dict[tuple[str, int | None], str]  # (NAME, local sheet index) -> reference text
+    workbook_part: str = "xl/workbook.xml"
 
 
 def _parser() -> Any:
@@ -343,4 +344,4 @@ def read_package(path: str, *, limits: Limits | None = None) -> Package:
                     _read_sheet(archive, sheet, strings)
     except (zipfile.BadZipFile, KeyError, etree.XMLSyntaxError, ValueError, IndexError) as exc:
         raise UnreadableWorkbook(path, f"damaged workbook package ({type(exc).__name__}: {exc})") from None
-    return Package(path, sheets, names)
+    return Package(path, sheets, names, workbook_part)

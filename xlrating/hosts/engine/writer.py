@@ -4,7 +4,8 @@ openpyxl cannot write a cached value next to a formula, and re-saving through it
 it does not model, so the original package is copied part by part and only the sheet XML is
 edited: each formula cell gets ``<v>`` (and ``t="str"``/``"b"``/``"e"``) after its ``<f>``. Styles,
 other sheets, defined names, and the VBA project of an .xlsm pass through byte for byte. The calc
-chain is dropped (Excel rebuilds it; a stale one makes Excel repair the file). With
+chain is dropped (Excel rebuilds it; a stale one makes Excel repair the file), and so is a
+``fullCalcOnLoad`` flag (openpyxl sets it), so that Excel shows our values at once. With
 ``values_only`` the ``<f>`` elements go and the result is a plain .xlsx.
 
 CSV (one file per sheet) and JSON (one document) are written from the evaluated grid.
@@ -250,6 +251,10 @@ def write_xlsx(evaluated: Evaluated, target: str | Path, *, values_only: bool = 
             if name in parts:
                 edit = _SheetEdit(evaluated, parts[name], values_only)
                 data = _edit_sheet(data.decode("utf-8"), edit).encode("utf-8")
+            elif name == evaluated.package.workbook_part:
+                # every value is fresh: a forced full recalculation on load would only replace ours
+                # with #NAME? in an Excel without the add-in
+                data = re.sub(rb'\sfullCalcOnLoad="(?:1|true)"', b"", data)
             elif name == "[Content_Types].xml" or name.endswith(".rels"):
                 text = data.decode("utf-8")
                 text = re.sub(r"<(\w+:)?(Override|Relationship)\b[^>]*calcChain[^>]*/>", "", text)

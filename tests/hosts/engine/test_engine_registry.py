@@ -1,0 +1,60 @@
+"""Our functions in a registry the engine owns, under every name Excel stores them as."""
+
+from __future__ import annotations
+
+import formulas
+import numpy as np
+import pytest
+import schedula as sh
+from formulas.tokens.operand import Error as ErrorToken
+
+from xlrating.functions import FUNCTIONS, ExcelError
+from xlrating.hosts.engine.formula import FilledDown, Ref, parse
+from xlrating.hosts.engine.registry import EngineParser, argument_to_host, from_host, our_function, registry
+
+
+@pytest.mark.parametrize("stored", ["DIPPOUCH_PERCENTILE", "dippouch_percentile", "_xldudf_DIPPOUCH_PERCENTILE",
+                                    "_xll.DIPPOUCH_PERCENTILE", "xlrating.DIPPOUCH_PERCENTILE"])
+def test_our_function_is_found_under_every_stored_name(stored: str) -> None:
+    assert our_function(stored) is not None and our_function(stored).name == "DIPPOUCH_PERCENTILE"
+    function = EngineParser().ast(f"={stored}(10,A1)")[1].compile()
+    assert function(np.array([[2.0]], object)) == 85.0
+
+
+def test_every_function_of_the_table_is_registered() -> None:
+    for fn in FUNCTIONS:
+        for prefix in ("", "_XLDUDF_", "_XLL.", "XLRATING."):
+            assert prefix + fn.name in registry()
+
+
+def test_formulas_global_registry_is_left_alone() -> None:
+    registry()
+    EngineParser().ast("=_xll.DCI_K(\"regular\")")[1].compile()
+    assert not any(fn.name in name for fn in FUNCTIONS for name in formulas.get_functions())
+
+
+def test_errors_and_empties_cross_between_the_two_worlds() -> None:
+    assert argument_to_host(ErrorToken.errors["#N/A"]) == ExcelError("#N/A")
+    assert argument_to_host(sh.EMPTY) is None
+    assert argument_to_host(np.array([[1.0, sh.EMPTY]], object)) == [[1.0, None]]
+    assert from_host(ExcelError("#NUM!", "why")) is ErrorToken.errors["#NUM!"]
+    assert from_host(None) is sh.EMPTY
+
+
+def test_references_keep_their_anchors() -> None:
+    tree = parse("=SUM(A$1:A3)+$C5")
+    total, cell = tree.args
+    assert total.args[0] == Ref(None, 1, 1, 3, 1, rel_r1=False, rel_r2=True)
+    assert cell == Ref(None, 5, 3, 5, 3, rel_r1=True, rel_r2=True)
+
+
+def test_a_whole_column_spans_every_row() -> None:
+    assert parse("=COUNT(Other!B:B)").args[0] == Ref("Other", 1, 2, 1_048_576, 2)
+
+
+def test_a_formula_filled_down_is_recognised_and_a_changed_one_is_not() -> None:
+    shape = FilledDown('=IF(B7>$C$1,"A1",B7*2)', 7)
+    assert shape.matches('=IF(B12>$C$1,"A1",B12*2)', 12)
+    assert not shape.matches('=IF(B12>$C$2,"A1",B12*2)', 12)  # an absolute row changed
+    assert not shape.matches('=IF(B12>$C$1,"A6",B12*2)', 12)  # text is not a reference
+    assert not shape.matches('=IF(B12>$C$1,"A1",B12*3)', 12)
