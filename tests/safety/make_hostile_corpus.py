@@ -212,6 +212,11 @@ def build(folder: Path) -> list[HostileCase]:
     case("encrypted.xlsx", ole2({"EncryptionInfo": b"\x04\x00\x04\x00" + bytes(60),
                                  "EncryptedPackage": bytes(5000)}),
          "encrypted (password-protected)", "password-protected .xlsx (OLE2 wrapper)")
+    zero = folder / "link-to-dev-zero.xlsx"
+    if not zero.is_symlink() and Path("/dev/zero").exists():
+        zero.symlink_to("/dev/zero")
+    if zero.is_symlink():
+        case("link-to-dev-zero.xlsx", None, "not a regular file", "a symlink to /dev/zero (endless bytes)")
     case("oversized.xlsx", None, "max_file_bytes", "a 60 MB file (sparse)")
     with open(folder / "oversized.xlsx", "wb") as handle:
         handle.truncate(60 * MIB)
@@ -318,6 +323,27 @@ def build(folder: Path) -> list[HostileCase]:
                    + "</row>" for r in range(1, 1_101))
     case("cells-1.1m.xlsx", rezip(base, replace={SHEET: sheet_xml(grid)}), "max_cells",
          "1,100 rows x 1,000 columns = 1.1 million cells")
+    merge = sheet_xml('<row r="1"><c r="A1"><v>1</v></c></row>').replace(
+        b"</worksheet>", b'<mergeCells count="1"><mergeCell ref="A1:ALL100000"/></mergeCells></worksheet>')
+    case("merge-bomb.xlsx", rezip(base, replace={SHEET: merge}), "merged range a1:all100000",
+         "one merged range of 100 million cells (openpyxl makes an object per cell)")
+    links = sheet_xml('<row r="1"><c r="A1"><v>1</v></c></row>').replace(
+        b"</worksheet>", b'<hyperlinks><hyperlink ref="A1:ALL100000" location="Results!A1"/></hyperlinks></worksheet>')
+    case("hyperlink-bomb.xlsx", rezip(base, replace={SHEET: links}), "hyperlink range a1:all100000",
+         "one hyperlink over 100 million cells (openpyxl makes every one)")
+    far_link = sheet_xml('<row r="1"><c r="A1"><v>1</v></c></row>').replace(
+        b"</worksheet>", b'<hyperlinks><hyperlink ref="XFD1048576" location="Results!A1"/></hyperlinks></worksheet>')
+    case("hyperlink-far.xlsx", rezip(base, replace={SHEET: far_link}), "max_rows",
+         "a hyperlink on XFD1048576 stretching the sheet to Excel's grid")
+    comments = (b'<?xml version="1.0"?><comments xmlns="http://schemas.openxmlformats.org/spreadsheetml/2006/main">'
+                b'<authors><author>x</author></authors><commentList><comment ref="XFD1048576" authorId="0">'
+                b'<text><t>far</t></text></comment></commentList></comments>')
+    sheet_rels = (b'<?xml version="1.0"?><Relationships xmlns="http://schemas.openxmlformats.org/package/2006/'
+                  b'relationships"><Relationship Id="rId1" Type="http://schemas.openxmlformats.org/officeDocument/'
+                  b'2006/relationships/comments" Target="../comments1.xml"/></Relationships>')
+    case("comment-far.xlsx", rezip(base, add={"xl/comments1.xml": comments,
+                                              "xl/worksheets/_rels/sheet1.xml.rels": sheet_rels}),
+         "comments part xl/comments1.xml reaches row 1,048,576", "a comment on XFD1048576")
     huge_string = ('<?xml version="1.0"?><sst xmlns="http://schemas.openxmlformats.org/spreadsheetml/2006/main" '
                    f'count="1" uniqueCount="1"><si><t>{"x" * 40_000}</t></si></sst>').encode()
     case("huge-shared-string.xlsx", rezip(base, add={"xl/sharedStrings.xml": huge_string}), "max_text_chars",

@@ -31,11 +31,9 @@ from dataclasses import dataclass, field
 from pyexpat import XML_PARAM_ENTITY_PARSING_NEVER, ExpatError, ParserCreate
 from typing import Any
 
+from xlrating.sheets.file_kinds import sniff
 from xlrating.sheets.limits import Limits, describe
 
-OLE2_MAGIC = b"\xd0\xcf\x11\xe0\xa1\xb1\x1a\xe1"
-ZIP_MAGIC = b"PK\x03\x04"
-EMPTY_ZIP_MAGIC = b"PK\x05\x06"
 CHUNK = 64 * 1024
 _CELL_REF = re.compile(r"\$?([A-Za-z]{1,3})\$?([0-9]+)")
 
@@ -57,11 +55,12 @@ class SheetExtent:
     rows: int = 0
     columns: int = 0
     cells: int = 0
+    kind: str = "worksheet"  # or "comments": the part that places cells on a sheet
 
     @property
     def label(self) -> str:
         """How a refusal names the sheet: ``sheet 'Results' (xl/worksheets/sheet1.xml)``."""
-        return f"sheet '{self.name}' ({self.part})" if self.name else f"worksheet part {self.part}"
+        return f"sheet '{self.name}' ({self.part})" if self.name else f"{self.kind} part {self.part}"
 
 
 @dataclass
@@ -72,56 +71,6 @@ class PackageReport:
     unpacked_bytes: int = 0
     has_macros: bool = False
     sheets: list[SheetExtent] = field(default_factory=list)
-
-
-def sniff(data: bytes) -> str | None:
-    """Why ``data`` is not a zip package at all, or ``None`` when it starts like one."""
-    if not data:
-        return "empty file (0 bytes); nothing to read"
-    if data.startswith(ZIP_MAGIC):
-        return None
-    if data.startswith(EMPTY_ZIP_MAGIC):
-        return "an empty zip archive (no parts), not an .xlsx workbook"
-    if data.startswith(OLE2_MAGIC):
-        return _ole2_kind(data)
-    return _text_kind(data) or ("not an .xlsx workbook: unrecognised content starting with bytes "
-                                + data[:8].hex(" "))
-
-
-def _ole2_kind(data: bytes) -> str:
-    # OLE2 directory entries store stream names in UTF-16LE; an encrypted OOXML file has the
-    # EncryptionInfo and EncryptedPackage streams ([MS-OFFCRYPTO] 2.3.4), a .xls has Workbook/Book.
-    def has(name: str) -> bool:
-        return name.encode("utf-16-le") in data
-
-    if has("EncryptedPackage") and has("EncryptionInfo"):
-        return ("an encrypted (password-protected) workbook; remove the password in Excel "
-                "(File > Info > Protect Workbook) and save it again as .xlsx")
-    if has("Workbook") or has("Book"):
-        return "an old Excel 97-2003 .xls workbook; open it in Excel or LibreOffice and save it as .xlsx"
-    return "an Office 97-2003 (OLE2) document, not an .xlsx workbook"
-
-
-def _text_kind(data: bytes) -> str | None:
-    head = data[:4096]
-    if head.startswith((b"\xff\xfe", b"\xfe\xff")):
-        head = head.decode("utf-16", errors="replace").encode("utf-8", errors="replace")
-    elif b"\x00" in head:
-        return None
-    start = head.lstrip(b"\xef\xbb\xbf \t\r\n").lower()
-    if start.startswith((b"<!doctype html", b"<html")):
-        return "an HTML page saved with a workbook name, not an .xlsx workbook; save it from Excel as .xlsx"
-    if start.startswith(b"<"):
-        if b"urn:schemas-microsoft-com:office:spreadsheet" in start:
-            return "an Excel 2003 XML spreadsheet, not an .xlsx workbook; save it from Excel as .xlsx"
-        return "an XML or HTML text file, not an .xlsx workbook"
-    try:
-        head.decode("utf-8")
-    except UnicodeDecodeError as exc:
-        if exc.start < len(head) - 4:  # a multi-byte character cut by the 4 KiB window is fine
-            return None
-    return ("a text file (CSV or similar), not an .xlsx workbook; open it in a spreadsheet and "
-            "save it as .xlsx (xlrating rank reads .csv files under a .csv name)")
 
 
 def check_package(data: bytes, limits: Limits) -> PackageReport:
@@ -289,6 +238,9 @@ class _PartParser:
             self.sheet = SheetExtent(self.scan.sheet_parts.get(self.part, ""), self.part)
             self.scan.report.sheets.append(self.sheet)
             self.parser.StartElementHandler = self._sheet_element
+        elif root == "comments":
+            self.sheet = SheetExtent("", self.part, kind="comments")
+            self.parser.StartElementHandler = self._comment
         elif root == "sst":
             self.parser.StartElementHandler = self._string_start
             self.parser.EndElementHandler = self._string_end
@@ -320,11 +272,7 @@ class _PartParser:
         sheet = self.sheet
         assert sheet is not None
         if local == "c":
-            sheet.cells += 1
-            self.scan.cells += 1
-            if self.scan.cells > self.limits.max_cells:
-                raise Refused(f"the workbook has more than {self.limits.max_cells:,} cells (at {sheet.label}), "
-                              f"over the limit {describe('max_cells', self.limits.max_cells)}")
+            self._add_cells(1, "")
             ref = attrs.get("r")
             match = _CELL_REF.fullmatch(ref) if ref else None
             if match:
@@ -344,6 +292,34 @@ class _PartParser:
             if match:
                 self._reach(int(match[2]), _column_index(match[1]),
                             f"its declared used range {attrs.get('ref')}", record=False)
+        elif local in ("mergeCell", "hyperlink"):
+            # openpyxl makes a cell object for every cell a merged range or a hyperlink range
+            # covers (MergedCell, cell.hyperlink): a one-line range can cost as much as a full grid.
+            self._range(attrs.get("ref", ""), "merged range" if local == "mergeCell" else "hyperlink range")
+
+    def _range(self, ref: str, what: str) -> None:
+        corners = [_CELL_REF.fullmatch(end) for end in ref.split(":")[:2]]
+        if not all(corners):
+            return  # openpyxl rejects a malformed reference itself
+        rows = [int(c[2]) for c in corners if c]
+        columns = [_column_index(c[1]) for c in corners if c]
+        self._reach(max(rows), max(columns), f"its {what} {ref}")
+        area = (max(rows) - min(rows) + 1) * (max(columns) - min(columns) + 1)
+        self._add_cells(area, f"its {what} {ref} covers {area:,} cells; ")
+
+    def _add_cells(self, count: int, why: str) -> None:
+        sheet = self.sheet
+        assert sheet is not None
+        sheet.cells += count
+        self.scan.cells += count
+        if self.scan.cells > self.limits.max_cells:
+            raise Refused(f"{why}the workbook has more than {self.limits.max_cells:,} cells (at {sheet.label}), "
+                          f"over the limit {describe('max_cells', self.limits.max_cells)}")
+
+    def _comment(self, name: str, attrs: dict[str, str]) -> None:
+        # A comment creates its cell: one at XFD1048576 would stretch the sheet to Excel's grid.
+        if _local(name) == "comment":
+            self._range(attrs.get("ref", ""), "comment")
 
     def _reach(self, row: int, column: int, where: str, *, record: bool = True) -> None:
         sheet = self.sheet
