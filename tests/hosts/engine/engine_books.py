@@ -31,6 +31,12 @@ def native_book(path: Path, rows: int = 12) -> Path:
         ws[f"H{r}"] = f"=RANK(F{r},F$2:F${rows + 1})"
         ws[f"I{r}"] = f"=C{r}" if r == 2 else f"=I{r - 1}+C{r}"  # running total
         ws[f"J{r}"] = f'=IF(C{r}>5,"high","low")'
+        # the guards rating templates put around every formula
+        ws[f"K{r}"] = f'=IF(OR(C{r}="",A{r}=""),"",C{r}*2)'
+        ws[f"L{r}"] = f'=IF(C{r}<>"",C{r}+K{r},"none")'
+        ws[f"M{r}"] = f"=IF(AND(A{r}>10,C{r}>3),1,0)"
+        ws[f"N{r}"] = f'=IFERROR(1/C{r},"")'
+        ws[f"O{r}"] = f'=IF(J{r}="","?",N{r})'
     last = rows + 1
     ws[f"A{last + 2}"] = f"=SUM(D2:D{last})"
     ws[f"B{last + 2}"] = f"=AVERAGE(C2:C{last})"

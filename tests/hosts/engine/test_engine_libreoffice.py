@@ -26,6 +26,8 @@ def _values(path: Path, cells: list[tuple[str, str]]) -> dict[tuple[str, str], o
     out = {}
     for sheet, cell in cells:
         value = wb[sheet][cell].value
+        if value is None:  # a formula's empty text result reads back as an empty cell
+            value = ""
         if isinstance(value, str) and value.startswith("#"):
             value = ExcelError(value)
         elif isinstance(value, int) and not isinstance(value, bool):

@@ -228,3 +228,36 @@ def test_every_block_of_every_sheet_is_evaluated(tmp_path: Path) -> None:
     values = engine_values(tmp_path / "sheets.xlsx")
     assert len(values) == 3 * 15 and None not in values.values()
     assert values[("Three", "D5")] == 12.0
+
+
+def _guarded_book(path: Path) -> Path:
+    """The shape of the rating templates: every formula guarded by IF(OR(x="",y=""),"",...)."""
+    wb = openpyxl.Workbook()
+    ws = wb.active
+    ws["B1"], ws["B2"] = 20, 3
+    for r in range(5, 45):
+        if r % 7:  # some rows left blank, as in a template not yet filled in
+            ws[f"B{r}"] = r % 20 + 1
+            ws[f"C{r}"] = None if r % 5 == 0 else 30 + r % 11
+        ws[f"D{r}"] = f'=IF(OR($B{r}="",$B$1=""),"",DIPPOUCH_PERCENTILE($B$1,$B{r}))'
+        ws[f"E{r}"] = f'=IF(D{r}="","",DIPPOUCH_NEW_RATING(IF($C{r}="",40,$C{r}),D{r},DIPPOUCH_VALUE($B$1,$B$2)))'
+        ws[f"F{r}"] = f'=IF($E{r}="","",$E{r}-IF($C{r}="",40,$C{r}))'
+    wb.save(path)
+    return path
+
+
+def test_guarded_template_formulas_take_the_fast_path_and_agree_with_the_cell_path(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    book = _guarded_book(tmp_path / "guarded.xlsx")
+    evaluated = evaluate_workbook(str(book))
+    assert evaluated.stats["cell"] == 0
+    fast = engine_values(book)
+    assert fast[("Sheet", "D7")] == "" and fast[("Sheet", "F7")] == ""  # a blank row stays blank
+    assert fast[("Sheet", "E10")] == call("DIPPOUCH_NEW_RATING", [40.0, fast[("Sheet", "D10")],
+                                                                  call("DIPPOUCH_VALUE", [20.0, 3.0])])
+
+    def refuse(tree):  # type: ignore[no-untyped-def]
+        raise Unsupported("test: everything cell by cell")
+
+    monkeypatch.setattr("xlrating.hosts.engine.model.compile_tree", refuse)
+    assert differences(fast, engine_values(book)) == {}

@@ -24,6 +24,8 @@ def test_output_keeps_the_formulas_and_caches_every_value(tmp_path: Path) -> Non
     for (sheet, cell), want in expected.items():
         assert formulas_wb[sheet][cell].value == source_wb[sheet][cell].value  # formula text unchanged
         got = values_wb[sheet][cell].value
+        if got is None and want == "":  # openpyxl reads an empty text result (<v></v>) as no value
+            got = ""
         if want is not None and hasattr(want, "code"):
             assert got == want.code, cell
         else:

@@ -21,7 +21,7 @@ from xlrating.sheets.limits import Limits
 
 from .blocks import Block, build_blocks
 from .fallback import CellFailure, Fallback
-from .grid import BOOL, ERROR, NUMBER, Grid, error_index, ERROR_BY_INDEX
+from .grid import BOOL, ERROR, ERROR_BY_INDEX, NUMBER, TEXT, Grid, error_index
 from .package import Package, read_package
 from .schedule import CircularReference, block_order, cell_order
 from .vector import Context, Unsupported, compile_tree
@@ -126,12 +126,14 @@ class _Evaluator:
             self._rows(block, rows)
             return
         done = ~ctx.defer
-        self._store(block, rows[done], vec.num[done], None if vec.err is None else vec.err[done], vec.is_bool)
+        self._store(block, rows[done], vec.num[done], None if vec.err is None else vec.err[done], vec.is_bool,
+                    None if vec.text is None else vec.text[done])
         self.result.stats["vector"] += int(done.sum())
         for row in rows[ctx.defer].tolist():
             self._cell(block, row)
 
-    def _store(self, block: Block, rows: np.ndarray, num: np.ndarray, err: np.ndarray | None, is_bool: bool) -> None:
+    def _store(self, block: Block, rows: np.ndarray, num: np.ndarray, err: np.ndarray | None, is_bool: bool,
+               text: np.ndarray | None = None) -> None:
         if not len(rows):
             return
         sheet = block.sheet
@@ -145,6 +147,12 @@ class _Evaluator:
                 column.other[row] = value != 0
         else:
             column.kind[rows] = NUMBER
+        if text is not None:
+            texts = np.not_equal(text, None)
+            column.kind[rows[texts]] = TEXT
+            column.num[rows[texts]] = 0.0
+            for row, value in zip(rows[texts].tolist(), text[texts].tolist()):
+                column.other[row] = value
         if err is not None and err.any():
             failed = err != 0
             column.kind[rows[failed]] = ERROR

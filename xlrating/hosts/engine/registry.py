@@ -118,7 +118,7 @@ def registry() -> dict[str, Any]:
 # Built-ins the vectorised path implements itself; knowing them needs no import of formulas' library
 # (loading all of it takes most of a second, paid only when a formula needs the cell-by-cell path).
 VECTOR_BUILTINS = frozenset(("IF", "IFERROR", "SUM", "AVERAGE", "MIN", "MAX", "COUNT", "RANK", "RANK.EQ",
-                             "ROUND", "ABS"))
+                             "ROUND", "ABS", "AND", "OR"))
 
 
 def is_known_function(name: str) -> bool:

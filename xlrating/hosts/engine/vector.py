@@ -44,6 +44,22 @@ class Vec:
     err: np.ndarray | None = None  # int8 error index per row, 0 = no error
     empty: np.ndarray | None = None  # rows that are a reference to an empty cell
     is_bool: bool = False
+    text: np.ndarray | None = None  # object array: the text of rows whose value is text, else None
+
+
+def _text_mask(v: Vec) -> np.ndarray | None:
+    if v.text is None:
+        return None
+    mask = np.not_equal(v.text, None)
+    return mask if mask.any() else None
+
+
+def _numeric(ctx: Context, v: Vec) -> Vec:
+    """``v`` used as a number: rows holding text go to the cell-by-cell path (Excel may coerce "3")."""
+    mask = _text_mask(v)
+    if mask is not None:
+        ctx.defer |= mask
+    return v
 
 
 class Context:
@@ -103,14 +119,20 @@ def _read_cell(ctx: Context, ref: Ref) -> Vec:
     num = np.where(kinds == NUMBER, column.num[clipped], 0.0)
     empty = kinds == EMPTY
     err = None
+    text = None
     if kinds.max(initial=0) > NUMBER:
-        ctx.defer |= (kinds == TEXT) | (kinds == BOOL)
+        ctx.defer |= kinds == BOOL
         errors = np.flatnonzero(kinds == ERROR)
         if len(errors):
             err = np.zeros(ctx.n, dtype=np.int8)
             for i in errors:
                 err[i] = error_index(column.other[int(clipped[i])].code)
-    return Vec(num, err, empty)
+        texts = np.flatnonzero(kinds == TEXT)
+        if len(texts):
+            text = np.full(ctx.n, None, dtype=object)
+            for i in texts:
+                text[i] = column.other[int(clipped[i])]
+    return Vec(num, err, empty, text=text)
 
 
 @dataclass
@@ -191,7 +213,7 @@ def _const(value: Any) -> Program:
         code = error_index(value.code)
         return lambda ctx: Vec(np.zeros(ctx.n), np.full(ctx.n, code, dtype=np.int8))
     if isinstance(value, str):
-        raise Unsupported("text outside an xlrating function argument")
+        return lambda ctx: Vec(np.zeros(ctx.n), text=np.full(ctx.n, value, dtype=object))
     if value is None:
         raise Unsupported("an omitted argument")
     number = float(value)
@@ -201,7 +223,7 @@ def _const(value: Any) -> Program:
 
 def _arith(op: str, left: Program, right: Program) -> Program:
     def run(ctx: Context) -> Vec:
-        a, b = left(ctx), right(ctx)
+        a, b = _numeric(ctx, left(ctx)), _numeric(ctx, right(ctx))
         err = _merge(a.err, b.err)
         with np.errstate(all="ignore"):
             if op == "+":
@@ -229,7 +251,7 @@ _COMPARE = {"=": np.equal, "<>": np.not_equal, "<": np.less, ">": np.greater, "<
 
 def _compare(op: str, left: Program, right: Program) -> Program:
     def run(ctx: Context) -> Vec:
-        a, b = left(ctx), right(ctx)
+        a, b = _numeric(ctx, left(ctx)), _numeric(ctx, right(ctx))
         if a.is_bool != b.is_bool:  # TRUE > any number in Excel; leave such rows to the fallback
             ctx.defer[:] = True
         return Vec(_COMPARE[op](a.num, b.num).astype(np.float64), _merge(a.err, b.err), is_bool=True)
@@ -238,36 +260,85 @@ def _compare(op: str, left: Program, right: Program) -> Program:
 
 def _unary(op: str, operand: Program) -> Program:
     def run(ctx: Context) -> Vec:
-        a = operand(ctx)
+        a = _numeric(ctx, operand(ctx))
         num = -a.num if op == "u-" else a.num / 100.0 if op == "%" else a.num
         return Vec(num, a.err)
     return run
 
 
+def _branches(ctx: Context, take: np.ndarray, yes: Program, no: Program | None) -> tuple[Vec, Vec]:
+    """Evaluate both branches, keeping only the deferrals of the branch each row takes."""
+    before = ctx.defer.copy()
+    ctx.defer[:] = False
+    a = yes(ctx)
+    defer_yes = ctx.defer.copy()
+    ctx.defer[:] = False
+    b = no(ctx) if no is not None else Vec(np.zeros(ctx.n), is_bool=True)
+    ctx.defer[:] = before | (take & defer_yes) | (~take & ctx.defer)
+    return a, b
+
+
+def _choose(take: np.ndarray, a: Vec, b: Vec, err: np.ndarray | None, ctx: Context) -> Vec:
+    if a.is_bool != b.is_bool:  # booleans in some rows, numbers in others: the cell path keeps both
+        ctx.defer[:] = True
+    err_a = a.err if a.err is not None else np.zeros(ctx.n, dtype=np.int8)
+    err_b = b.err if b.err is not None else np.zeros(ctx.n, dtype=np.int8)
+    text = None
+    if a.text is not None or b.text is not None:
+        text_a = a.text if a.text is not None else np.full(ctx.n, None, dtype=object)
+        text_b = b.text if b.text is not None else np.full(ctx.n, None, dtype=object)
+        text = np.where(take, text_a, text_b)
+    empty = None
+    if a.empty is not None or b.empty is not None:
+        empty = np.where(take, a.empty if a.empty is not None else False, b.empty if b.empty is not None else False)
+    return Vec(np.where(take, a.num, b.num), _merge(err, np.where(take, err_a, err_b)), empty, a.is_bool, text)
+
+
 def _if(cond: Program, yes: Program, no: Program | None) -> Program:
     def run(ctx: Context) -> Vec:
-        c, a = cond(ctx), yes(ctx)
-        b = no(ctx) if no is not None else Vec(np.zeros(ctx.n), is_bool=True)
-        if a.is_bool != b.is_bool:
-            ctx.defer[:] = True
+        c = _numeric(ctx, cond(ctx))
         take = c.num != 0
-        err_a = a.err if a.err is not None else np.zeros(ctx.n, dtype=np.int8)
-        err_b = b.err if b.err is not None else np.zeros(ctx.n, dtype=np.int8)
-        err = _merge(c.err, np.where(take, err_a, err_b))
-        return Vec(np.where(take, a.num, b.num), err, is_bool=a.is_bool)
+        a, b = _branches(ctx, take, yes, no)
+        return _choose(take, a, b, c.err, ctx)
+    return run
+
+
+def _blank_test(operand: Program, equal: bool) -> Program:
+    """``X = ""`` (or ``<>``): true for an empty cell or empty text, false for any number."""
+    def run(ctx: Context) -> Vec:
+        v = operand(ctx)
+        blank = v.empty.copy() if v.empty is not None else np.zeros(ctx.n, dtype=bool)
+        if v.text is not None:
+            blank |= np.equal(v.text, "")
+        return Vec((blank if equal else ~blank).astype(np.float64), v.err, is_bool=True)
+    return run
+
+
+def _logical(name: str, programs: list[Program]) -> Program:
+    """AND / OR over conditions (comparisons, numbers): errors propagate, text goes cell by cell."""
+    def run(ctx: Context) -> Vec:
+        values = [_numeric(ctx, p(ctx)) for p in programs]
+        truth = [v.num != 0 for v in values]
+        result = np.logical_and.reduce(truth) if name == "AND" else np.logical_or.reduce(truth)
+        err = None
+        for v in values:
+            err = _merge(err, v.err)
+        return Vec(result.astype(np.float64), err, is_bool=True)
     return run
 
 
 def _iferror(value: Program, fallback: Program) -> Program:
     def run(ctx: Context) -> Vec:
-        a, b = value(ctx), fallback(ctx)
-        if a.err is None:
+        a = value(ctx)
+        if a.err is None or not a.err.any():
             return a
         failed = a.err != 0
-        if a.is_bool != b.is_bool and failed.any():
-            ctx.defer[:] = True
-        err = np.where(failed, b.err if b.err is not None else 0, 0).astype(np.int8)
-        return Vec(np.where(failed, b.num, a.num), err, is_bool=a.is_bool)
+        before = ctx.defer.copy()
+        ctx.defer[:] = False
+        b = fallback(ctx)
+        ctx.defer[:] = before | (failed & ctx.defer)
+        clean = Vec(a.num, None, a.empty, a.is_bool, a.text)
+        return _choose(failed, b, clean, None, ctx)
     return run
 
 
@@ -294,7 +365,7 @@ def _aggregate(name: str, args: tuple[Node, ...], compile_node: Callable[[Node],
                 low = np.minimum(low, np.where(area.numeric, area.values, np.inf).min(axis=1))
                 high = np.maximum(high, np.where(area.numeric, area.values, -np.inf).max(axis=1))
         for program in scalars:
-            v = program(ctx)
+            v = _numeric(ctx, program(ctx))
             if v.err is not None:
                 if name == "COUNT":
                     count = count - (v.err != 0)
@@ -324,7 +395,7 @@ def _rank(args: tuple[Node, ...], compile_node: Callable[[Node], Program]) -> Pr
     ref = args[1]
 
     def run(ctx: Context) -> Vec:
-        x = number(ctx)
+        x = _numeric(ctx, number(ctx))
         area = _read_area(ctx, ref)
         if area.first_error[0]:
             ctx.defer[:] = True
@@ -350,7 +421,7 @@ def _round(args: tuple[Node, ...], compile_node: Callable[[Node], Program]) -> P
     rounding = np.vectorize(lambda x: xround(x, digits), otypes=[np.float64])
 
     def run(ctx: Context) -> Vec:
-        x = number(ctx)
+        x = _numeric(ctx, number(ctx))
         return Vec(rounding(x.num) if ctx.n else x.num, x.err)
     return run
 
@@ -359,7 +430,7 @@ def _abs(args: tuple[Node, ...], compile_node: Callable[[Node], Program]) -> Pro
     if len(args) != 1:
         raise Unsupported("ABS arity")
     number = compile_node(args[0])
-    return lambda ctx: (lambda v: Vec(np.abs(v.num), v.err))(number(ctx))
+    return lambda ctx: (lambda v: Vec(np.abs(v.num), v.err))(_numeric(ctx, number(ctx)))
 
 
 def _whole(x: np.ndarray) -> np.ndarray:
@@ -407,6 +478,8 @@ def _ours(fn: ExcelFunction, args: tuple[Node, ...], compile_node: Callable[[Nod
         for v in vecs:
             if v.is_bool:
                 plain[:] = False
+            if v.text is not None:
+                plain &= np.equal(v.text, None)
             if v.err is not None:
                 plain &= v.err == 0
             if v.empty is not None:
@@ -432,6 +505,10 @@ def _ours(fn: ExcelFunction, args: tuple[Node, ...], compile_node: Callable[[Nod
             if v.empty is not None and v.empty.any():
                 for i in np.flatnonzero(v.empty):
                     values[i] = None
+            text = _text_mask(v)
+            if text is not None:
+                for i in np.flatnonzero(text):
+                    values[i] = v.text[i]  # type: ignore[index]
             if v.err is not None and v.err.any():
                 for i in np.flatnonzero(v.err):
                     values[i] = ExcelError(ERROR_BY_INDEX[int(v.err[i])])
@@ -471,7 +548,12 @@ def compile_tree(tree: Node) -> Program:
         if isinstance(node, Op):
             if node.op in ("+", "-", "*", "/", "^") and len(node.args) == 2:
                 return _arith(node.op, compile_node(node.args[0]), compile_node(node.args[1]))
+            if node.op in ("=", "<>") and len(node.args) == 2 and Const("") in node.args:
+                other = node.args[1] if node.args[0] == Const("") else node.args[0]
+                return _blank_test(compile_node(other), node.op == "=")
             if node.op in _COMPARE and len(node.args) == 2:
+                if any(isinstance(a, Const) and isinstance(a.value, str) for a in node.args):
+                    raise Unsupported("comparison with text")
                 return _compare(node.op, compile_node(node.args[0]), compile_node(node.args[1]))
             if node.op in ("u-", "u+", "%") and len(node.args) == 1:
                 return _unary(node.op, compile_node(node.args[0]))
@@ -486,6 +568,8 @@ def compile_tree(tree: Node) -> Program:
                            compile_node(node.args[2]) if len(node.args) == 3 else None)
             if name == "IFERROR" and len(node.args) == 2:
                 return _iferror(compile_node(node.args[0]), compile_node(node.args[1]))
+            if name in ("AND", "OR") and node.args and not any(isinstance(a, Ref) for a in node.args):
+                return _logical(name, [compile_node(a) for a in node.args])
             if name in ("SUM", "AVERAGE", "MIN", "MAX", "COUNT") and node.args:
                 return _aggregate(name, node.args, compile_node)
             if name in ("RANK", "RANK.EQ"):
