@@ -122,10 +122,10 @@ model.write(dirpath=sys.argv[2])
 def formula_values(path: Path) -> dict[str, float]:
     """The numbers in the formula columns (F:J) as the workbook holds them (cached or plain values)."""
     with zipfile.ZipFile(path) as z:
-        name = next(n for n in z.namelist() if re.fullmatch(r"xl/worksheets/sheet1\.xml", n, re.I))
+        name = next(n for n in z.namelist() if re.fullmatch(r"xl/worksheets/sheet1\.xml", n, re.IGNORECASE))
         text = z.read(name).decode()
     values: dict[str, float] = {}
-    for m in re.finditer(r'<c r="([F-J]\d+)"[^>]*?(?:/>|>(.*?)</c>)', text, re.S):
+    for m in re.finditer(r'<c r="([F-J]\d+)"[^>]*?(?:/>|>(.*?)</c>)', text, re.DOTALL):
         v = re.search(r"<v>([^<]*)</v>", m.group(2) or "")
         if v is not None:
             try:

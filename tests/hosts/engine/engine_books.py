@@ -51,7 +51,7 @@ def native_book(path: Path, rows: int = 12) -> Path:
     ws[f"A{last + 3}"] = "=Other!B2*2"
     ws[f"B{last + 3}"] = "=SUM(Scores)"
     ws[f"C{last + 3}"] = '="5"+1'
-    ws[f"D{last + 3}"] = f"=SUM(C2:E2)"
+    ws[f"D{last + 3}"] = "=SUM(C2:E2)"
     other = wb.create_sheet("Other")
     other["A1"] = "weight"
     other["A2"] = 3

@@ -11,10 +11,10 @@ import pytest
 from engine_books import differences, engine_values, formulas_values, native_book, same
 
 from xlrating.functions import BY_NAME, ExcelError, call
-from xlrating.hosts.engine import ConversionError, evaluate_workbook
-from xlrating.hosts.engine import vector
-from xlrating.hosts.engine.grid import Grid
-from xlrating.hosts.engine.vector import KERNELS, Context, Unsupported
+from xlrating.hosts.engine import ConversionError, evaluate_workbook, vector, vector_compile
+from xlrating.hosts.engine.grid import ERROR_BY_INDEX, Grid
+from xlrating.hosts.engine.vector import Context, Unsupported
+from xlrating.hosts.engine.vector_compile import KERNELS
 
 
 def test_native_formulas_equal_plain_formulas(tmp_path: Path) -> None:
@@ -96,10 +96,10 @@ def test_numpy_kernels_equal_functions_call(name: str) -> None:
 
     tree = parse(f"={name}(" + ",".join(f"{chr(65 + c)}1" for c in range(arity)) + ")")
     ctx = Context(grid, sheet, np.arange(1, len(rows) + 1), 1)
-    result = vector.compile_tree(tree)(ctx)
+    result = vector_compile.compile_tree(tree)(ctx)
     for i, args in enumerate(rows):
         want = call(BY_NAME[name], args)
-        got = ExcelError(vector.ERROR_BY_INDEX[int(result.err[i])]) if result.err is not None and result.err[i] \
+        got = ExcelError(ERROR_BY_INDEX[int(result.err[i])]) if result.err is not None and result.err[i] \
             else float(result.num[i])
         assert same(got, want) and (isinstance(got, ExcelError) or got == want), (args, got, want)
 

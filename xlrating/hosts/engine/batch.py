@@ -25,9 +25,9 @@ OUTPUT_SUFFIXES = {".xlsx": "xlsx", ".xlsm": "xlsx", ".csv": "csv", ".json": "js
 # convert recalculates the user's own workbooks, which may be far larger than a submitted result
 # sheet: it raises the size limits to Excel's own sheet size, keeping every other check (zip
 # bombs, DTDs). An XLRATING_MAX_* environment variable still wins.
-CONVERT_LIMITS = dict(max_file_bytes=512 * 1024 * 1024, max_member_bytes=2048 * 1024 * 1024,
-                      max_total_bytes=4096 * 1024 * 1024, max_rows=1_048_576, max_columns=16_384,
-                      max_cells=20_000_000)
+CONVERT_LIMITS = {"max_file_bytes": 512 * 1024 * 1024, "max_member_bytes": 2048 * 1024 * 1024,
+                  "max_total_bytes": 4096 * 1024 * 1024, "max_rows": 1_048_576, "max_columns": 16_384,
+                  "max_cells": 20_000_000}
 
 
 class UsageError(Exception):

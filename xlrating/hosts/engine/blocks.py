@@ -14,17 +14,26 @@ from typing import Any
 
 import numpy as np
 
-from .formula import MAX_COL, MAX_ROW, Call, Const, FilledDown, FormulaSyntaxError, Node, Op, Ref, column_letters, \
-    parse, walk
+from .formula import (
+    MAX_COL,
+    MAX_ROW,
+    Call,
+    Const,
+    FilledDown,
+    FormulaSyntaxError,
+    Node,
+    Op,
+    Ref,
+    column_letters,
+    parse,
+    walk,
+)
 from .grid import Sheet
 from .package import FormulaCell, SheetCells, cell_position
 from .registry import builtin_name, is_known_function, our_function
 
 # Functions whose result is one value whatever ranges they are given.
-SCALAR_FUNCTIONS = frozenset("""SUM AVERAGE MIN MAX COUNT COUNTA COUNTBLANK COUNTIF COUNTIFS SUMIF SUMIFS AVERAGEIF
-AVERAGEIFS RANK RANK.EQ RANK.AVG VLOOKUP HLOOKUP XLOOKUP MATCH XMATCH INDEX SUMPRODUCT LARGE SMALL MEDIAN MODE STDEV
-STDEV.S STDEV.P STDEVA VAR VAR.S VAR.P PRODUCT AND OR XOR CONCATENATE CONCAT TEXTJOIN ROWS COLUMNS AVERAGEA MAXA
-MINA PERCENTILE QUARTILE ISREF NPV IRR""".split())
+SCALAR_FUNCTIONS = frozenset(["SUM", "AVERAGE", "MIN", "MAX", "COUNT", "COUNTA", "COUNTBLANK", "COUNTIF", "COUNTIFS", "SUMIF", "SUMIFS", "AVERAGEIF", "AVERAGEIFS", "RANK", "RANK.EQ", "RANK.AVG", "VLOOKUP", "HLOOKUP", "XLOOKUP", "MATCH", "XMATCH", "INDEX", "SUMPRODUCT", "LARGE", "SMALL", "MEDIAN", "MODE", "STDEV", "STDEV.S", "STDEV.P", "STDEVA", "VAR", "VAR.S", "VAR.P", "PRODUCT", "AND", "OR", "XOR", "CONCATENATE", "CONCAT", "TEXTJOIN", "ROWS", "COLUMNS", "AVERAGEA", "MAXA", "MINA", "PERCENTILE", "QUARTILE", "ISREF", "NPV", "IRR"])
 DYNAMIC_FUNCTIONS = frozenset(("OFFSET", "INDIRECT"))
 
 

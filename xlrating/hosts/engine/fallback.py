@@ -42,7 +42,7 @@ def compile_formula(formula: str, cell: str | None = None) -> Any:
         function = builder.compile()
     except UnknownFunction as exc:
         raise CellFailure(str(exc)) from None
-    except Exception as exc:  # formulas' parse errors
+    except Exception as exc:  # noqa: BLE001 - formulas raises many types for a formula it cannot parse
         raise CellFailure(f"cannot parse the formula {formula} ({type(exc).__name__})") from None
     return function
 
@@ -51,7 +51,7 @@ def compile_formula(formula: str, cell: str | None = None) -> Any:
 def needs_cell(formula: str) -> bool:
     try:
         _, builder = EngineParser().ast(formula)
-    except Exception:  # reported by compile_formula
+    except Exception:  # noqa: BLE001 - compile_formula reports it with the reason
         return False
     return CELL in builder.dsp.data_nodes
 
@@ -86,7 +86,7 @@ class Fallback:
                 return ErrorToken.errors["#NAME?"]
             try:
                 ranges = Ranges().push(reference.replace("$", ""))
-            except Exception:
+            except Exception:  # noqa: BLE001 - a defined name that is no reference
                 return ErrorToken.errors["#REF!"]
         area = ranges.ranges[0]
         target = self.grid.sheet(area["sheet"]) if area.get("sheet") else sheet
@@ -111,7 +111,7 @@ class Fallback:
         inputs = [self._input(name, ranges, sheet) for name, ranges in function.inputs.items()]
         try:
             result = function(*inputs)
-        except Exception as exc:  # formulas raises for a few unimplemented cases
+        except Exception as exc:  # noqa: BLE001 - formulas raises for a few unimplemented cases
             return ExcelError("#VALUE!", f"{type(exc).__name__}: {exc}")
         return result_value(result)
 

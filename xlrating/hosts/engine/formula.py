@@ -18,7 +18,8 @@ from dataclasses import dataclass
 from typing import Any
 
 from formulas.tokens.function import Function
-from formulas.tokens.operand import Empty, Error as ErrorToken, Number, Range, String
+from formulas.tokens.operand import Empty, Number, Range, String
+from formulas.tokens.operand import Error as ErrorToken
 from formulas.tokens.operator import Operator
 
 from xlrating.functions import ExcelError
@@ -201,7 +202,7 @@ def parse(formula: str) -> Node:
         _, builder = _TreeParser().ast(formula)
     except FormulaSyntaxError:
         raise
-    except Exception as exc:  # formulas raises its own FormulaError family and a few others
+    except Exception as exc:  # noqa: BLE001 - formulas raises its FormulaError family and a few others
         raise FormulaSyntaxError(f"cannot parse {formula!r} ({type(exc).__name__})") from None
     if isinstance(builder.stack[0], Call) and builder.stack[0].name == "ARRAY" and formula.lstrip().startswith("{"):
         raise FormulaSyntaxError("array constants are not supported")

@@ -36,7 +36,7 @@ def kind_of(value: Any) -> int:
 
 
 class Column:
-    __slots__ = ("num", "kind", "other")
+    __slots__ = ("kind", "num", "other")
 
     def __init__(self, size: int):
         self.num = np.zeros(size, dtype=np.float64)

@@ -24,7 +24,8 @@ from .fallback import CellFailure, Fallback
 from .grid import BOOL, ERROR, ERROR_BY_INDEX, NUMBER, TEXT, Grid, error_index
 from .package import Package, read_package
 from .schedule import CircularReference, block_order, cell_order
-from .vector import Context, Unsupported, compile_tree
+from .vector import Context, Unsupported
+from .vector_compile import compile_tree
 
 
 class ConversionError(Exception):
@@ -192,4 +193,4 @@ class _Evaluator:
         self.result.spills[(sheet.name.upper(), row, block.col)] = (height, width)
 
 
-__all__ = ["ConversionError", "Evaluated", "evaluate_workbook", "error_index"]
+__all__ = ["ConversionError", "Evaluated", "error_index", "evaluate_workbook"]

@@ -16,11 +16,11 @@ from __future__ import annotations
 
 import html
 import io
-from itertools import compress
 import posixpath
 import re
 import zipfile
 from dataclasses import dataclass, field
+from itertools import compress
 from typing import Any
 
 import numpy as np
@@ -28,7 +28,8 @@ from lxml import etree
 
 from xlrating.functions import ExcelError
 from xlrating.sheets.limits import Limits
-from xlrating.sheets.safe_open import UnreadableWorkbook, read_package as checked_bytes
+from xlrating.sheets.safe_open import UnreadableWorkbook
+from xlrating.sheets.safe_open import read_package as checked_bytes
 
 MAIN = "http://schemas.openxmlformats.org/spreadsheetml/2006/main"
 REL = "http://schemas.openxmlformats.org/officeDocument/2006/relationships"
@@ -177,12 +178,12 @@ def _read_sheet(archive: zipfile.ZipFile, sheet: SheetCells, strings: list[str])
                     del parent[0]
 
 
-_FAST_CELL = re.compile(r'<c r="([A-Z]{1,3})([0-9]+)"([^>]*?)(?:/>|>(.*?)</c>)', re.S)
+_FAST_CELL = re.compile(r'<c r="([A-Z]{1,3})([0-9]+)"([^>]*?)(?:/>|>(.*?)</c>)', re.DOTALL)
 _KIND = re.compile(r'\st="(\w+)"')
-_F_PARTS = re.compile(r'<f([^>]*?)(?:/>|>(.*?)</f>)', re.S)
+_F_PARTS = re.compile(r'<f([^>]*?)(?:/>|>(.*?)</f>)', re.DOTALL)
 _F_ATTR = re.compile(r'(\w+)="([^"]*)"')
-_V = re.compile(r"<v>(.*?)</v>", re.S)
-_T_TEXT = re.compile(r"<t(?:\s[^>]*)?>(.*?)</t>", re.S)
+_V = re.compile(r"<v>(.*?)</v>", re.DOTALL)
+_T_TEXT = re.compile(r"<t(?:\s[^>]*)?>(.*?)</t>", re.DOTALL)
 
 
 # One pass over the sheet for the four cell layouts that make up a typical sheet: a number, an
@@ -275,10 +276,8 @@ def _read_sheet_fast(text: str, sheet: SheetCells, strings: list[str]) -> bool:
         if col is None:
             col = columns[letters] = cell_position(letters + "1")[1]
         row = int(digits)
-        if row > max_row:
-            max_row = row
-        if col > max_col:
-            max_col = col
+        max_row = max(max_row, row)
+        max_col = max(max_col, col)
         kind_match = _KIND.search(attrs) if "t=" in attrs else None
         kind = kind_match.group(1) if kind_match else None
         if "<f" in body:

@@ -18,7 +18,8 @@ import schedula as sh
 from formulas.functions import Array, get_functions, wrap_func
 from formulas.parser import Parser
 from formulas.tokens.function import Function
-from formulas.tokens.operand import Error as ErrorToken, XlError
+from formulas.tokens.operand import Error as ErrorToken
+from formulas.tokens.operand import XlError
 
 from xlrating.functions import BY_NAME, ExcelError, ExcelFunction, call
 
@@ -154,4 +155,4 @@ class UnknownFunction(Exception):
 class EngineParser(Parser):
     """``formulas``' parser with function tokens bound to the engine's registry."""
 
-    filters = [EngineFunction if f is Function else f for f in Parser.filters]
+    filters = [EngineFunction if f is Function else f for f in Parser.filters]  # noqa: RUF012 - formulas' API

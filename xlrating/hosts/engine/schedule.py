@@ -113,7 +113,7 @@ def cell_order(group: list[Block]) -> list[tuple[Block, int]]:
     """The cells of mutually dependent blocks in an order that evaluates inputs first."""
     cells: dict[tuple[str, int], list[tuple[int, Block]]] = defaultdict(list)
     for b in group:
-        height, width = b.spill
+        width = b.spill[1]
         for col in range(b.col, b.col + min(width, MAX_SPILL_WIDTH)):
             for row in range(b.first, b.last + 1):
                 cells[(b.sheet.name.upper(), col)].append((row, b))

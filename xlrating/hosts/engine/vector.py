@@ -1,15 +1,13 @@
 """The column-vectorised fast path: one formula shape evaluated for many rows at once with numpy.
 
-A block is one formula filled down a column. :func:`compile_tree` turns its expression tree into a
-program that takes the rows to evaluate and returns one :class:`Vec` (numbers, error codes, which
-rows were empty references, whether the values are booleans). The program covers the formulas
-rating sheets are made of: numbers, cell references (relative or absolute), arithmetic and
-comparison, IF/IFERROR, SUM/AVERAGE/MIN/MAX/COUNT over ranges or per-row windows, RANK, ROUND,
-ABS, and xlrating's broadcasting functions (called per row through :func:`xlrating.functions.call`,
-memoised on the argument tuple: rating columns repeat the same arguments). Anything else raises
-:class:`Unsupported` at compile time and the block goes cell by cell through ``formulas``
-(:mod:`.fallback`). Rows whose inputs hold text or booleans are marked *deferred* and also go to
-the fallback, so the fast path never has to guess Excel's coercions.
+A block is one formula filled down a column. Its compiled program (:mod:`.vector_compile`) takes
+the rows to evaluate and returns one :class:`Vec` per node: numbers, error codes, which rows were
+empty references, text where a row's value is text, whether the values are booleans. This module
+holds the values and the operators: cell and range reads (relative or absolute), arithmetic,
+comparison, blank tests (``X=""``), AND/OR, IF/IFERROR. Rows whose inputs would need one of
+Excel's coercions (text used as a number, booleans from cells) are marked *deferred* and go cell
+by cell through ``formulas`` (:mod:`.fallback`), so the fast path never has to guess them; IF
+defers a row only for the branch that row takes.
 """
 
 from __future__ import annotations
@@ -19,13 +17,11 @@ from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
-from formulas.functions.math import xround
 
-from xlrating.functions import ExcelError, ExcelFunction, call
+from xlrating.functions import ExcelError
 
-from .formula import Call, Const, Node, Op, Ref
-from .grid import BOOL, EMPTY, ERROR, ERROR_BY_INDEX, NUMBER, TEXT, Grid, Sheet, error_index
-from .registry import builtin_name, our_function
+from .formula import Ref
+from .grid import BOOL, EMPTY, ERROR, NUMBER, TEXT, Grid, Sheet, error_index
 
 DIV0 = error_index("#DIV/0!")
 NUM = error_index("#NUM!")
@@ -158,7 +154,7 @@ def _read_area(ctx: Context, ref: Ref) -> _Area:
     columns = _area_columns(sheet, ref)
     if not ref.rel_r1 and not ref.rel_r2:  # the same range for every row: read once, broadcast
         top, bottom = ref.r1, min(ref.r2, sheet.size - 1)
-        parts_v, parts_k, parts_e = [], [], []
+        parts_v, parts_k = [], []
         for c in columns:
             column = sheet.columns[c]
             kinds = column.kind[top:bottom + 1]
@@ -340,245 +336,3 @@ def _iferror(value: Program, fallback: Program) -> Program:
         clean = Vec(a.num, None, a.empty, a.is_bool, a.text)
         return _choose(failed, b, clean, None, ctx)
     return run
-
-
-def _aggregate(name: str, args: tuple[Node, ...], compile_node: Callable[[Node], Program]) -> Program:
-    areas = [a for a in args if isinstance(a, Ref)]
-    if any(a.name for a in areas):
-        raise Unsupported("defined name")
-    scalars = [compile_node(a) for a in args if not isinstance(a, Ref)]
-
-    def run(ctx: Context) -> Vec:
-        total = np.zeros(ctx.n)
-        count = np.zeros(ctx.n)
-        low = np.full(ctx.n, np.inf)
-        high = np.full(ctx.n, -np.inf)
-        err = np.zeros(ctx.n, dtype=np.int8)
-        for ref in areas:
-            area = _read_area(ctx, ref)
-            if name != "COUNT":
-                err = np.where(err != 0, err, area.first_error).astype(np.int8)
-            masked = np.where(area.numeric, area.values, 0.0)
-            total = total + masked.sum(axis=1)
-            count = count + area.numeric.sum(axis=1)
-            if name in ("MIN", "MAX") and area.values.shape[1]:
-                low = np.minimum(low, np.where(area.numeric, area.values, np.inf).min(axis=1))
-                high = np.maximum(high, np.where(area.numeric, area.values, -np.inf).max(axis=1))
-        for program in scalars:
-            v = _numeric(ctx, program(ctx))
-            if v.err is not None:
-                if name == "COUNT":
-                    count = count - (v.err != 0)
-                else:
-                    err = np.where(err != 0, err, v.err).astype(np.int8)
-            total, count = total + v.num, count + 1
-            low, high = np.minimum(low, v.num), np.maximum(high, v.num)
-        if name == "SUM":
-            return Vec(total, err)
-        if name == "COUNT":
-            return Vec(count)
-        if name == "AVERAGE":
-            none = count == 0
-            return Vec(np.where(none, 0.0, total / np.where(none, 1, count)), _with_error(err, none, DIV0))
-        result = low if name == "MIN" else high
-        return Vec(np.where(count == 0, 0.0, result), err)
-    return run
-
-
-def _rank(args: tuple[Node, ...], compile_node: Callable[[Node], Program]) -> Program:
-    if len(args) not in (2, 3) or not isinstance(args[1], Ref) or args[1].rel_r1 or args[1].rel_r2 or args[1].name:
-        raise Unsupported("RANK over a moving range")
-    number = compile_node(args[0])
-    if len(args) == 3 and not isinstance(args[2], Const):
-        raise Unsupported("RANK with a computed order")
-    ascending = len(args) == 3 and float(args[2].value or 0) != 0  # type: ignore[union-attr]
-    ref = args[1]
-
-    def run(ctx: Context) -> Vec:
-        x = _numeric(ctx, number(ctx))
-        area = _read_area(ctx, ref)
-        if area.first_error[0]:
-            ctx.defer[:] = True
-        values = np.sort(area.values[0][area.numeric[0]])
-        if ascending:
-            better = np.searchsorted(values, x.num, side="left")
-        else:
-            better = len(values) - np.searchsorted(values, x.num, side="right")
-        present = np.zeros(ctx.n, dtype=bool)
-        if len(values):
-            at = np.clip(np.searchsorted(values, x.num, side="left"), 0, len(values) - 1)
-            present = values[at] == x.num
-        return Vec((better + 1).astype(np.float64), _merge(x.err, _with_error(None, ~present, NA)))
-    return run
-
-
-def _round(args: tuple[Node, ...], compile_node: Callable[[Node], Program]) -> Program:
-    if len(args) != 2 or not isinstance(args[1], Const) or isinstance(args[1].value, (str, ExcelError)):
-        raise Unsupported("ROUND with computed digits")
-    number = compile_node(args[0])
-    digits = int(float(args[1].value))
-    # formulas' own rounding (decimal half-up), so both engines agree to the last bit
-    rounding = np.vectorize(lambda x: xround(x, digits), otypes=[np.float64])
-
-    def run(ctx: Context) -> Vec:
-        x = _numeric(ctx, number(ctx))
-        return Vec(rounding(x.num) if ctx.n else x.num, x.err)
-    return run
-
-
-def _abs(args: tuple[Node, ...], compile_node: Callable[[Node], Program]) -> Program:
-    if len(args) != 1:
-        raise Unsupported("ABS arity")
-    number = compile_node(args[0])
-    return lambda ctx: (lambda v: Vec(np.abs(v.num), v.err))(_numeric(ctx, number(ctx)))
-
-
-def _whole(x: np.ndarray) -> np.ndarray:
-    return np.isfinite(x) & (np.floor(x) == x)
-
-
-# Numpy kernels for the hottest broadcasting functions, only on the rows where the core's checks
-# would pass (so they compute the same IEEE operations in the same order); every other row goes
-# through functions.call, which owns validation and error messages. Key: (name, argument count).
-KERNELS: dict[tuple[str, int], tuple[Callable[..., np.ndarray], Callable[..., np.ndarray]]] = {
-    ("DIPPOUCH_PERCENTILE", 2): (
-        lambda n, p: _whole(n) & (n >= 1) & _whole(p) & (p >= 1) & (p <= n),
-        lambda n, p: (n + 0.5 - p) / n * 100.0),
-    ("DIPPOUCH_NEW_RATING", 3): (
-        lambda r, p, v: np.isfinite(r) & np.isfinite(p) & np.isfinite(v) & (r >= 0) & (r <= 100) & (p >= 0) &
-        (p <= 100) & (v >= 0) & (v <= 100),
-        lambda r, p, v: r + v / 100.0 * (p - r)),
-}
-
-
-def _ours(fn: ExcelFunction, args: tuple[Node, ...], compile_node: Callable[[Node], Program]) -> Program:
-    if not fn.broadcasts:
-        raise Unsupported(f"{fn.name} takes ranges")
-    if len(args) > len(fn.arguments):
-        raise Unsupported("too many arguments")
-    parts: list[Any] = []
-    for arg in args:
-        if isinstance(arg, Const) and (isinstance(arg.value, str) or arg.value is None):
-            parts.append(arg.value)
-        elif isinstance(arg, Ref) and not arg.is_cell:
-            raise Unsupported("a range argument (the result spills)")
-        else:
-            parts.append(compile_node(arg))
-    memo: dict[tuple[Any, ...], Any] = {}
-    kernel = KERNELS.get((fn.name, len(parts))) if all(callable(p) for p in parts) else None
-
-    def run(ctx: Context) -> Vec:
-        if kernel is not None:
-            return _run_kernel(ctx)
-        return _run_calls(ctx, np.ones(ctx.n, dtype=bool), None)
-
-    def _run_kernel(ctx: Context) -> Vec:
-        vecs = [part(ctx) for part in parts]
-        plain = np.ones(ctx.n, dtype=bool)
-        for v in vecs:
-            if v.is_bool:
-                plain[:] = False
-            if v.text is not None:
-                plain &= np.equal(v.text, None)
-            if v.err is not None:
-                plain &= v.err == 0
-            if v.empty is not None:
-                plain &= ~v.empty
-        with np.errstate(all="ignore"):
-            plain &= kernel[0](*(v.num for v in vecs))
-            num = np.where(plain, kernel[1](*(v.num for v in vecs)), 0.0)
-        if plain.all():
-            return Vec(num)
-        return _run_calls(ctx, ~plain, (num, vecs))
-
-    def _run_calls(ctx: Context, todo: np.ndarray, done: Any) -> Vec:
-        columns: list[Any] = []
-        for part in parts:
-            if part is None or isinstance(part, str):  # a text constant, or an omitted argument (default)
-                columns.append([part] * ctx.n)
-                continue
-            v = done[1][len(columns)] if done is not None else part(ctx)
-            if v.is_bool:
-                values: list[Any] = [x != 0 for x in v.num.tolist()]
-            else:
-                values = v.num.tolist()
-            if v.empty is not None and v.empty.any():
-                for i in np.flatnonzero(v.empty):
-                    values[i] = None
-            text = _text_mask(v)
-            if text is not None:
-                for i in np.flatnonzero(text):
-                    values[i] = v.text[i]  # type: ignore[index]
-            if v.err is not None and v.err.any():
-                for i in np.flatnonzero(v.err):
-                    values[i] = ExcelError(ERROR_BY_INDEX[int(v.err[i])])
-            columns.append(values)
-        num = np.zeros(ctx.n) if done is None else done[0].copy()
-        err = np.zeros(ctx.n, dtype=np.int8)
-        # TRUE == 1.0 as a dict key: memoise only when no argument is boolean
-        cache = memo if not any(isinstance(c[0], bool) for c in columns if c) else {}
-        for i, key in enumerate(zip(*columns)) if columns else enumerate([()] * ctx.n):
-            if not todo[i]:
-                continue
-            result = cache.get(key)
-            if result is None:
-                result = cache[key] = call(fn, list(key))
-            if isinstance(result, ExcelError):
-                err[i] = error_index(result.code)
-            elif isinstance(result, (int, float)) and not isinstance(result, bool):
-                num[i] = result
-            else:
-                ctx.defer[i] = True
-        return Vec(num, err if err.any() else None)
-    return run
-
-
-def compile_tree(tree: Node) -> Program:
-    """A program evaluating ``tree`` for many rows; raises :class:`Unsupported`."""
-
-    def compile_node(node: Node) -> Program:
-        if isinstance(node, Const):
-            return _const(node.value)
-        if isinstance(node, Ref):
-            if node.name:
-                raise Unsupported("defined name")
-            if not node.is_cell:
-                raise Unsupported("a range outside an aggregate (the result would spill)")
-            return lambda ctx: _read_cell(ctx, node)
-        if isinstance(node, Op):
-            if node.op in ("+", "-", "*", "/", "^") and len(node.args) == 2:
-                return _arith(node.op, compile_node(node.args[0]), compile_node(node.args[1]))
-            if node.op in ("=", "<>") and len(node.args) == 2 and Const("") in node.args:
-                other = node.args[1] if node.args[0] == Const("") else node.args[0]
-                return _blank_test(compile_node(other), node.op == "=")
-            if node.op in _COMPARE and len(node.args) == 2:
-                if any(isinstance(a, Const) and isinstance(a.value, str) for a in node.args):
-                    raise Unsupported("comparison with text")
-                return _compare(node.op, compile_node(node.args[0]), compile_node(node.args[1]))
-            if node.op in ("u-", "u+", "%") and len(node.args) == 1:
-                return _unary(node.op, compile_node(node.args[0]))
-            raise Unsupported(f"operator {node.op}")
-        if isinstance(node, Call):
-            fn = our_function(node.name)
-            if fn is not None:
-                return _ours(fn, node.args, compile_node)
-            name = builtin_name(node.name)
-            if name == "IF" and len(node.args) in (2, 3):
-                return _if(*[compile_node(a) for a in node.args[:2]],
-                           compile_node(node.args[2]) if len(node.args) == 3 else None)
-            if name == "IFERROR" and len(node.args) == 2:
-                return _iferror(compile_node(node.args[0]), compile_node(node.args[1]))
-            if name in ("AND", "OR") and node.args and not any(isinstance(a, Ref) for a in node.args):
-                return _logical(name, [compile_node(a) for a in node.args])
-            if name in ("SUM", "AVERAGE", "MIN", "MAX", "COUNT") and node.args:
-                return _aggregate(name, node.args, compile_node)
-            if name in ("RANK", "RANK.EQ"):
-                return _rank(node.args, compile_node)
-            if name == "ROUND":
-                return _round(node.args, compile_node)
-            if name == "ABS":
-                return _abs(node.args, compile_node)
-            raise Unsupported(f"function {name}")
-        raise Unsupported(type(node).__name__)
-
-    return compile_node(tree)

@@ -30,11 +30,11 @@ from .grid import NUMBER
 from .model import Evaluated
 from .package import cell_position
 
-_CELL = re.compile(r"<(?P<p>(?:\w+:)?)c\b(?P<attrs>[^>]*?)(?:/>|>(?P<body>.*?)</(?P=p)c>)", re.S)
-_ROW = re.compile(r"<(?P<p>(?:\w+:)?)row\b(?P<attrs>[^>]*?)(?:/>|>(?P<body>.*?)</(?P=p)row>)", re.S)
+_CELL = re.compile(r"<(?P<p>(?:\w+:)?)c\b(?P<attrs>[^>]*?)(?:/>|>(?P<body>.*?)</(?P=p)c>)", re.DOTALL)
+_ROW = re.compile(r"<(?P<p>(?:\w+:)?)row\b(?P<attrs>[^>]*?)(?:/>|>(?P<body>.*?)</(?P=p)row>)", re.DOTALL)
 _ATTR_R = re.compile(r'\sr="([A-Z]+\d+)"')
 _ATTR_T = re.compile(r'\st="[^"]*"')
-_FORMULA = re.compile(r"<(?P<p>(?:\w+:)?)f\b(?P<attrs>[^>]*?)(?:/>|>(?P<text>.*?)</(?P=p)f>)", re.S)
+_FORMULA = re.compile(r"<(?P<p>(?:\w+:)?)f\b(?P<attrs>[^>]*?)(?:/>|>(?P<text>.*?)</(?P=p)f>)", re.DOTALL)
 _SHEET_DATA_END = re.compile(r"</(\w+:)?sheetData>|<(\w+:)?sheetData\s*/>")
 
 MACRO_MAIN = "application/vnd.ms-excel.sheet.macroEnabled.main+xml"
