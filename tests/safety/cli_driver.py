@@ -23,7 +23,7 @@ import time
 import traceback
 
 CEILING = int(os.environ.get("XLRATING_TEST_ADDRESS_SPACE", str(3 * 1024**3)))
-ALARM_S = 12  # just over the 10 s bound: a job still running then has failed anyway
+ALARM_S = 11  # just over the 10 s bound: a job still running then has failed anyway
 
 
 def _alarm(signum: int, frame: object) -> None:

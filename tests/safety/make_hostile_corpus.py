@@ -344,6 +344,25 @@ def build(folder: Path) -> list[HostileCase]:
     case("comment-far.xlsx", rezip(base, add={"xl/comments1.xml": comments,
                                               "xl/worksheets/_rels/sheet1.xml.rels": sheet_rels}),
          "comments part xl/comments1.xml reaches row 1,048,576", "a comment on XFD1048576")
+    with zipfile.ZipFile(io.BytesIO(base)) as archive:
+        styles, workbook = archive.read("xl/styles.xml").decode(), archive.read("xl/workbook.xml").decode()
+    many = 120_000  # varied, so that the part stays under the ratio limit and reaches the parser
+    xfs = "".join(f'<xf numFmtId="{i % 50}" fontId="0" fillId="0" borderId="0" applyNumberFormat="{i}"/>'
+                  for i in range(many))
+    start = styles.index("<cellXfs")
+    start = styles.index(">", start) + 1
+    case("styles-bomb.xlsx", rezip(base, replace={"xl/styles.xml": (styles[:start] + xfs + styles[start:]).encode()}),
+         "max_records", "120,000 cell formats in 2 MB (openpyxl: ~2 KB and 25 us each)")
+    names = "".join(f'<definedName name="n{i}">Results!$A${i % 999 + 1}</definedName>' for i in range(many))
+    case("names-bomb.xlsx", rezip(base, replace={"xl/workbook.xml": workbook.replace(
+        "</sheets>", f"</sheets><definedNames>{names}</definedNames>").encode()}), "max_records",
+         "120,000 defined names")
+    checks = "".join(f'<dataValidation type="whole" sqref="A{i % 999 + 1}"><formula1>{i}</formula1></dataValidation>'
+                     for i in range(many))
+    case("validations-bomb.xlsx", rezip(base, replace={SHEET: sheet_xml('<row r="1"><c r="A1"><v>1</v></c></row>')
+                                                      .replace(b"</worksheet>", f"<dataValidations>{checks}"
+                                                               f"</dataValidations></worksheet>".encode())}),
+         "max_records", "120,000 data validations")
     huge_string = ('<?xml version="1.0"?><sst xmlns="http://schemas.openxmlformats.org/spreadsheetml/2006/main" '
                    f'count="1" uniqueCount="1"><si><t>{"x" * 40_000}</t></si></sst>').encode()
     case("huge-shared-string.xlsx", rezip(base, add={"xl/sharedStrings.xml": huge_string}), "max_text_chars",

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import importlib.util
 import json
+import os
 import sqlite3
 import subprocess
 import sys
@@ -71,12 +72,14 @@ def args_for(command: str, file: Path, work: Path) -> list[str]:
     return ["rank", "mers", str(file)]
 
 
-def driver_run(command: str, names: list[str], work: Path) -> dict[str, object]:
-    """Run the named hostile cases through ``command`` in one child process."""
+def driver_run(command: str, names: list[str], work: Path, *, ceiling: int | None = None) -> dict[str, object]:
+    """Run the named hostile cases through ``command`` in one child process (address space capped
+    at ``ceiling`` bytes, default 3 GiB)."""
     cases = [hostile_corpus()[name] for name in names]
     jobs = [{"args": args_for(command, c.path, work), "env": c.env} for c in cases]
+    env = {**os.environ, **({"XLRATING_TEST_ADDRESS_SPACE": str(ceiling)} if ceiling else {})}
     done = subprocess.run([sys.executable, str(DRIVER)], input=json.dumps(jobs), capture_output=True, text=True,
-                          cwd=work, timeout=600, check=False)
+                          cwd=work, timeout=600, check=False, env=env)
     assert done.returncode == 0, done.stderr
     report = json.loads(done.stdout)
     return {"peak_mb": report["peak_mb"], "jobs": dict(zip(names, report["jobs"]))}
@@ -135,7 +138,7 @@ def test_every_hostile_file_gets_exit_2_and_its_message_within_the_bounds(comman
     # Each known gap runs in a child of its own, so its memory cannot hide behind the others'.
     still_open = []
     for name in gaps:
-        alone = driver_run(command, [name], tmp_path)
+        alone = driver_run(command, [name], tmp_path, ceiling=2 * MEMORY_BOUND_MB * 1024**2)
         found = problems_with(command, name, alone["jobs"][name], tmp_path)  # type: ignore[index]
         if found or float(alone["peak_mb"]) >= MEMORY_BOUND_MB:  # type: ignore[arg-type]
             still_open.append(KNOWN_GAPS[(command, name)])

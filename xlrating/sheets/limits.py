@@ -47,6 +47,12 @@ class Limits:
     """Number of cell elements in the whole workbook (openpyxl keeps each one in memory)."""
     max_text_chars: int = 32_767
     """Length of one shared or inline string; 32,767 is Excel's own limit for a cell."""
+    max_records: int = 100_000
+    """Records other than cells that openpyxl builds an object for (cell formats, fonts, fills,
+    borders, number formats, named styles, defined names, merged ranges, hyperlinks, data
+    validations, conditional-format rules, column ranges, comments). Excel itself allows 65,490
+    cell formats; each record costs openpyxl 1-2 KB, so 600,000 of them in a 2 MB file would take
+    1.3 GB and 15 s."""
 
     @classmethod
     def from_env(cls, environ: Mapping[str, str] | None = None) -> Limits:

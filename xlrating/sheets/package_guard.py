@@ -35,6 +35,13 @@ from xlrating.sheets.file_kinds import sniff
 from xlrating.sheets.limits import Limits, describe
 
 CHUNK = 64 * 1024
+# Elements openpyxl turns into an object of their own, by the part they live in (see Limits.max_records).
+_RECORDS = {
+    "worksheet": frozenset({"mergeCell", "hyperlink", "dataValidation", "cfRule", "col"}),
+    "styleSheet": frozenset({"xf", "font", "fill", "border", "numFmt", "dxf", "cellStyle"}),
+    "workbook": frozenset({"definedName", "sheet"}),
+    "comments": frozenset({"comment"}),
+}
 _CELL_REF = re.compile(r"\$?([A-Za-z]{1,3})\$?([0-9]+)")
 
 
@@ -147,6 +154,14 @@ class _Scan:
         self.sheet_names: dict[str, str] = {}  # relationship id -> part name
         self.sheet_parts: dict[str, str] = {}  # part name -> sheet name
         self.cells = 0
+        self.records = 0
+
+    def add_record(self, kind: str, part: str) -> None:
+        self.records += 1
+        if self.records > self.limits.max_records:
+            raise Refused(f"the workbook has more than {self.limits.max_records:,} records other than cells "
+                          f"(reached at a <{kind}> in part {part}), over the limit "
+                          f"{describe('max_records', self.limits.max_records)}")
 
     def read_part(self, archive: zipfile.ZipFile, info: zipfile.ZipInfo) -> None:
         name = info.filename
@@ -212,6 +227,7 @@ class _PartParser:
         self.row = 0
         self.column = 0
         self.text_chars: int | None = None
+        self.record_kinds: frozenset[str] = frozenset()  # element names counted against max_records
 
     def feed(self, chunk: bytes) -> None:
         self._parse(chunk, False)
@@ -234,6 +250,7 @@ class _PartParser:
 
     def _root(self, name: str, attrs: dict[str, str]) -> None:
         root = _local(name)
+        self.record_kinds = _RECORDS.get(root, frozenset())
         if root == "worksheet":
             self.sheet = SheetExtent(self.scan.sheet_parts.get(self.part, ""), self.part)
             self.scan.report.sheets.append(self.sheet)
@@ -247,12 +264,21 @@ class _PartParser:
             self.parser.CharacterDataHandler = self._string_text
         elif root == "workbook":
             self.parser.StartElementHandler = self._workbook_element
+        elif root == "styleSheet":
+            self.parser.StartElementHandler = self._style_element
         elif root == "Relationships" and self.part.endswith("_rels/workbook.xml.rels"):
             self.parser.StartElementHandler = self._relationship
         else:
             self.parser.StartElementHandler = None
 
+    def _style_element(self, name: str, attrs: dict[str, str]) -> None:
+        local = _local(name)
+        if local in self.record_kinds:
+            self.scan.add_record(local, self.part)
+
     def _workbook_element(self, name: str, attrs: dict[str, str]) -> None:
+        if _local(name) in self.record_kinds:
+            self.scan.add_record(_local(name), self.part)
         if _local(name) == "sheet":
             rel_id = next((v for k, v in attrs.items() if _local(k) == "id"), None)
             part = self.scan.sheet_names.get(rel_id or "")
@@ -292,7 +318,9 @@ class _PartParser:
             if match:
                 self._reach(int(match[2]), _column_index(match[1]),
                             f"its declared used range {attrs.get('ref')}", record=False)
-        elif local in ("mergeCell", "hyperlink"):
+        elif local in self.record_kinds:
+            self.scan.add_record(local, self.part)
+        if local in ("mergeCell", "hyperlink"):
             # openpyxl makes a cell object for every cell a merged range or a hyperlink range
             # covers (MergedCell, cell.hyperlink): a one-line range can cost as much as a full grid.
             self._range(attrs.get("ref", ""), "merged range" if local == "mergeCell" else "hyperlink range")
@@ -319,6 +347,7 @@ class _PartParser:
     def _comment(self, name: str, attrs: dict[str, str]) -> None:
         # A comment creates its cell: one at XFD1048576 would stretch the sheet to Excel's grid.
         if _local(name) == "comment":
+            self.scan.add_record("comment", self.part)
             self._range(attrs.get("ref", ""), "comment")
 
     def _reach(self, row: int, column: int, where: str, *, record: bool = True) -> None:
