@@ -11,7 +11,7 @@ import pytest
 from engine_books import differences, engine_values, formulas_values, native_book, same
 
 from xlrating.functions import BY_NAME, ExcelError, call
-from xlrating.hosts.engine import ConversionError, evaluate_workbook, vector, vector_compile
+from xlrating.hosts.engine import ConversionError, evaluate_workbook, vector_compile
 from xlrating.hosts.engine.grid import ERROR_BY_INDEX, Grid
 from xlrating.hosts.engine.vector import Context, Unsupported
 from xlrating.hosts.engine.vector_compile import KERNELS
