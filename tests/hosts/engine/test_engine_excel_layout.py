@@ -43,7 +43,7 @@ EXPECTED = {
 }
 
 
-def excel_like_book(path: Path, rows: str = ROWS) -> Path:
+def excel_like_book(path: Path, rows: str = ROWS, prefix: str = "") -> Path:
     strings = "".join(f"<si><t>{s}</t></si>" for s in STRINGS)
     with zipfile.ZipFile(path, "w", zipfile.ZIP_DEFLATED) as z:
         z.writestr("[Content_Types].xml", f'<?xml version="1.0" encoding="UTF-8" standalone="yes"?>\n'
@@ -64,8 +64,10 @@ def excel_like_book(path: Path, rows: str = ROWS) -> Path:
                    f'</Relationships>')
         z.writestr("xl/sharedStrings.xml", f'<sst {NS} count="{len(STRINGS)}" uniqueCount="{len(STRINGS)}">'
                                            f"{strings}</sst>")
-        z.writestr("xl/worksheets/sheet1.xml", f'<worksheet {NS}><dimension ref="A1:F8"/><sheetData>'
-                                               f'{rows.strip()}</sheetData></worksheet>')
+        sheet = f'<worksheet {NS}><dimension ref="A1:F8"/><sheetData>{rows.strip()}</sheetData></worksheet>'
+        if prefix:  # as the OpenXML SDK writes: every element in a prefixed namespace
+            sheet = re.sub(r"<(/?)(\w+)", rf"<\1{prefix}:\2", sheet).replace("xmlns=", f"xmlns:{prefix}=")
+        z.writestr("xl/worksheets/sheet1.xml", sheet)
     return path
 
 
@@ -92,3 +94,17 @@ def test_every_cached_number_in_the_package_is_what_we_compute(tmp_path: Path) -
     for letter, row, value in cached:
         got = evaluated.grid.sheet("Ratings").get(int(row), ord(letter) - 64)
         assert got == pytest.approx(float(value), rel=1e-15), f"{letter}{row}"
+
+
+def test_a_sheet_with_namespace_prefixes_is_read_and_written_the_same(tmp_path: Path) -> None:
+    from xlrating.hosts.engine import convert_file
+
+    book = excel_like_book(tmp_path / "sdk.xlsx", prefix="x")
+    assert b"<x:c r=" in zipfile.ZipFile(book).read("xl/worksheets/sheet1.xml")
+    evaluated = evaluate_workbook(str(book))
+    for cell, want in EXPECTED.items():
+        got = evaluated.grid.sheet("Ratings").get(int(cell[1:]), ord(cell[0]) - 64)
+        assert got == pytest.approx(want, rel=1e-15) if isinstance(want, float) else got == want, cell
+    convert_file(book, tmp_path / "out.xlsx")
+    sheet_xml = zipfile.ZipFile(tmp_path / "out.xlsx").read("xl/worksheets/sheet1.xml").decode()
+    assert '<x:c r="F2" t="str"><x:f>A2&amp;"!"</x:f><x:v>ann!</x:v></x:c>' in sheet_xml

@@ -129,7 +129,7 @@ def _check(tree: Node) -> str | None:
     return None
 
 
-def _opaque(block: Block) -> bool:
+def _formulas_can_read(block: Block) -> bool:
     """A formula our tree builder cannot read but ``formulas`` compiles (LET, LAMBDA): evaluated
     cell by cell, reading what its compiled inputs name. False if ``formulas`` cannot either."""
     from .fallback import CellFailure, input_areas
@@ -140,8 +140,8 @@ def _opaque(block: Block) -> bool:
                 block.regions.append(((sheet or block.sheet.name).upper(), c1, c2, r1, r2))
     except CellFailure:
         block.regions.clear()
-        return True
-    return False
+        return False
+    return True
 
 
 def _regions(block: Block) -> list[tuple[str, int, int, int, int]]:
@@ -240,7 +240,8 @@ def build_blocks(sheet: Sheet, cells: SheetCells, names: dict[str, str], start_i
         try:
             block.tree = _resolve_names(parse(block.source), names)
         except FormulaSyntaxError as exc:
-            block.problem = _opaque(block) and str(exc)  # formulas itself may still manage (LET ...)
+            if not _formulas_can_read(block):  # formulas itself may still manage (LET, LAMBDA ...)
+                block.problem = str(exc)
             continue
         block.problem = _check(block.tree)
         block.spill = block.array_ref or _extent(block.tree)

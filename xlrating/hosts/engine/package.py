@@ -178,11 +178,12 @@ def _read_sheet(archive: zipfile.ZipFile, sheet: SheetCells, strings: list[str])
                     del parent[0]
 
 
+_PREFIXED_CELL = re.compile(r"<\w+:c[\s>/]")
 _FAST_CELL = re.compile(r'<c r="([A-Z]{1,3})([0-9]+)"([^>]*?)(?:/>|>(.*?)</c>)', re.DOTALL)
 _KIND = re.compile(r'\st="(\w+)"')
 _F_PARTS = re.compile(r'<f([^>]*?)(?:/>|>(.*?)</f>)', re.DOTALL)
 _F_ATTR = re.compile(r'(\w+)="([^"]*)"')
-_V = re.compile(r"<v>(.*?)</v>", re.DOTALL)
+_V_TEXT = re.compile(r"<v>(.*?)</v>", re.DOTALL)
 _T_TEXT = re.compile(r"<t(?:\s[^>]*)?>(.*?)</t>", re.DOTALL)
 
 
@@ -198,6 +199,8 @@ _BULK = re.compile(r'<c r="([A-Z]{1,3})([0-9]+)"(?: s="[0-9]+")?(?:'
 def _read_sheet_bulk(text: str, sheet: SheetCells, strings: list[str]) -> bool:
     """The quickest read: one expression for the four common cell layouts, converted in bulk.
     False, leaving ``sheet`` untouched, when any cell is laid out otherwise (the counts differ)."""
+    if _PREFIXED_CELL.search(text):
+        return False
     cells = _BULK.findall(text)
     if len(cells) != text.count("<c ") or "<c>" in text:
         return False
@@ -237,6 +240,8 @@ def _read_sheet_bulk(text: str, sheet: SheetCells, strings: list[str]) -> bool:
 
 def _read_sheet_fast(text: str, sheet: SheetCells, strings: list[str]) -> bool:
     """Read ``text`` with the per-cell regular expression; False if its layout needs the parser."""
+    if _PREFIXED_CELL.search(text):
+        return False
     cells = _FAST_CELL.findall(text)
     if len(cells) != text.count("<c ") or "<c>" in text:
         return False
@@ -299,7 +304,7 @@ def _read_sheet_fast(text: str, sheet: SheetCells, strings: list[str]) -> bool:
         if kind == "inlineStr":
             values.append((row, col, html.unescape("".join(_T_TEXT.findall(body)))))
             continue
-        v = _V.search(body)
+        v = _V_TEXT.search(body)
         if v is None:
             continue
         raw = v.group(1)
