@@ -261,3 +261,21 @@ def test_guarded_template_formulas_take_the_fast_path_and_agree_with_the_cell_pa
 
     monkeypatch.setattr("xlrating.hosts.engine.model.compile_tree", refuse)
     assert differences(fast, engine_values(book)) == {}
+
+
+def test_let_is_left_to_formulas_with_its_inputs_as_dependencies(tmp_path: Path) -> None:
+    wb = openpyxl.Workbook()
+    ws = wb.active
+    ws["A1"] = "=2*2"
+    ws["B1"] = "=_xlfn.LET(_xlpm.x,A1,_xlpm.x*2)"
+    ws["C1"] = "=B1+1"
+    wb.save(tmp_path / "let.xlsx")
+    assert engine_values(tmp_path / "let.xlsx") == {("Sheet", "A1"): 4.0, ("Sheet", "B1"): 8.0, ("Sheet", "C1"): 9.0}
+
+
+def test_row_and_column_read_their_own_cell(tmp_path: Path) -> None:
+    wb = openpyxl.Workbook()
+    for r in range(1, 4):
+        wb.active[f"B{r}"] = "=ROW()*10+COLUMN()"
+    wb.save(tmp_path / "row.xlsx")
+    assert list(engine_values(tmp_path / "row.xlsx").values()) == [12.0, 22.0, 32.0]
