@@ -1,0 +1,52 @@
+"""MERS, the Mahjong European Ranking System of the European Mahjong Association (EMA).
+
+- Base rank of a placement: ``(N - place) / (N - 1) * 1000`` (winner 1000, last 0; N >= 2).
+- Tournament weight: pre-2018 its MERS value (1 local, 2 national, 5 European/World); from 2018
+  the sum of days (1, 2, 3 for 3+), players (+0.5 for 41-80, +1 above 80), countries (+0.5 for
+  6-9, +1 for 10+) and qualification (+1).
+- A player's total, by rule era (``2005`` default, ``2010``, ``2018``): a weighted average
+  ``sum(w * a * b) / sum(w * a)`` of counted results (age factor ``a`` > 0), padded with results
+  of base rank 0 and weight 1 up to 5; at least 2 counted results to be ranked.
+
+See ``RATING_RULES.md`` section 3 for the full rules. :mod:`.rules` holds one player's rules
+(:data:`ERAS` has each era's parameters), :mod:`.leaderboard` the ranking of whole result tables.
+"""
+
+from xlrating.core.mers.leaderboard import (
+    NO_ID,
+    RESULT_COLUMNS,
+    Ranking,
+    Result,
+    ResultColumns,
+    rankings,
+    rankings_from_columns,
+    results_from_table,
+    ruleset,
+)
+from xlrating.core.mers.rules import (
+    ERAS,
+    MINIMUM_RESULTS,
+    PADDED_RESULTS,
+    ROUNDINGS,
+    RULES,
+    RULESETS,
+    Breakdown,
+    CountedResult,
+    Era,
+    Rounding,
+    age_factor,
+    base_rank,
+    breakdown,
+    part_a_size,
+    ranking,
+    round_base_rank,
+    tournament_weight,
+    weighted_average,
+)
+
+__all__ = [
+    "ERAS", "MINIMUM_RESULTS", "NO_ID", "PADDED_RESULTS", "RESULT_COLUMNS", "ROUNDINGS", "RULES", "RULESETS",
+    "Breakdown", "CountedResult", "Era", "Ranking", "Result", "ResultColumns", "Rounding", "age_factor",
+    "base_rank", "breakdown", "part_a_size", "ranking", "rankings", "rankings_from_columns",
+    "results_from_table", "round_base_rank", "ruleset", "tournament_weight", "weighted_average",
+]
