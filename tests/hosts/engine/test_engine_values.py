@@ -279,3 +279,14 @@ def test_row_and_column_read_their_own_cell(tmp_path: Path) -> None:
         wb.active[f"B{r}"] = "=ROW()*10+COLUMN()"
     wb.save(tmp_path / "row.xlsx")
     assert list(engine_values(tmp_path / "row.xlsx").values()) == [12.0, 22.0, 32.0]
+
+
+def test_a_long_running_total_is_ordered_without_a_cell_graph(tmp_path: Path) -> None:
+    wb = openpyxl.Workbook()
+    ws = wb.active
+    for r in range(1, 3001):
+        ws.cell(r, 1, r % 7)
+        ws.cell(r, 2, "=A1" if r == 1 else f"=B{r - 1}+A{r}")
+    wb.save(tmp_path / "total.xlsx")
+    evaluated = evaluate_workbook(str(tmp_path / "total.xlsx"))
+    assert evaluated.grid.sheet("Sheet").get(3000, 2) == float(sum(r % 7 for r in range(1, 3001)))

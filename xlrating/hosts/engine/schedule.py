@@ -11,6 +11,7 @@ is a circular reference.
 from __future__ import annotations
 
 import graphlib
+from bisect import bisect_left, bisect_right
 from collections import defaultdict
 from collections.abc import Iterator
 
@@ -109,32 +110,57 @@ def block_order(blocks: list[Block]) -> list[tuple[list[Block], bool]]:
     return [([by_id[i] for i in sorted(c)], len(c) > 1 or c[0] in depends_on[c[0]]) for c in components]
 
 
+def _reads_only_rows_above(block: Block) -> bool:
+    """A running total (``=C4+B5`` in C5): every reference to its own column is to a row above."""
+    if block.tree is None or block.spill != (1, 1):
+        return False
+    own_sheet = block.sheet.name.upper()
+    for ref in (n for n in walk(block.tree) if isinstance(n, Ref)):
+        if ref.name:
+            return False
+        if (ref.sheet or block.sheet.name).upper() != own_sheet or not ref.c1 <= block.col <= ref.c2:
+            continue
+        if not (ref.is_cell and ref.rel_r1 and ref.r1 < block.anchor):
+            return False
+    return True
+
+
 def cell_order(group: list[Block]) -> list[tuple[Block, int]]:
     """The cells of mutually dependent blocks in an order that evaluates inputs first."""
-    cells: dict[tuple[str, int], list[tuple[int, Block]]] = defaultdict(list)
+    if len(group) == 1 and _reads_only_rows_above(group[0]):
+        block = group[0]
+        return [(block, row) for row in range(block.first, block.last + 1)]
+    members: dict[tuple[str, int], list[tuple[int, int]]] = defaultdict(list)  # (sheet, col) -> (row, block id)
     for b in group:
         width = b.spill[1]
         for col in range(b.col, b.col + min(width, MAX_SPILL_WIDTH)):
-            for row in range(b.first, b.last + 1):
-                cells[(b.sheet.name.upper(), col)].append((row, b))
+            members[(b.sheet.name.upper(), col)].extend((row, b.id) for row in range(b.first, b.last + 1))
+    for cells in members.values():
+        cells.sort()
+    rows_of = {key: [row for row, _ in cells] for key, cells in members.items()}
     sorter: graphlib.TopologicalSorter[tuple[int, int]] = graphlib.TopologicalSorter()
     lookup = {}
     for b in group:
         refs = [n for n in walk(b.tree) if isinstance(n, Ref) and not n.name] if b.tree is not None else []
+        areas = [(ref, (ref.sheet or b.sheet.name).upper()) for ref in refs]
         for row in range(b.first, b.last + 1):
             lookup[(b.id, row)] = (b, row)
             deps = []
             shift = row - b.anchor
-            for ref in refs:
-                sheet = (ref.sheet or b.sheet.name).upper()
+            for ref, sheet in areas:
                 top = ref.r1 + (shift if ref.rel_r1 else 0)
                 bottom = ref.r2 + (shift if ref.rel_r2 else 0)
-                for (cell_sheet, col), members in cells.items():
+                for (cell_sheet, col), cells in members.items():
                     if cell_sheet != sheet or not ref.c1 <= col <= ref.c2:
                         continue
-                    for other_row, other in members:
-                        if top <= other_row <= bottom:
-                            deps.append((other.id, other_row))
+                    rows = rows_of[(cell_sheet, col)]
+                    deps.extend((bid, r) for r, bid in cells[bisect_left(rows, top):bisect_right(rows, bottom)])
+            if b.tree is None:  # read by formulas only: depend on whatever its inputs cover, whole rows
+                for sheet, c1, c2, top, bottom in b.regions:
+                    for (cell_sheet, col), cells in members.items():
+                        if cell_sheet == sheet and c1 <= col <= c2:
+                            rows = rows_of[(cell_sheet, col)]
+                            deps.extend((bid, r) for r, bid in cells[bisect_left(rows, top):bisect_right(rows, bottom)])
             sorter.add((b.id, row), *deps)
     try:
         return [lookup[key] for key in sorter.static_order() if key in lookup]

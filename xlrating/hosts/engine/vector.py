@@ -94,9 +94,6 @@ def _resolve_sheet(ctx: Context, name: str | None) -> Sheet | None:
     return ctx.sheet if name is None else ctx.grid.sheet(name)
 
 
-def _rows_of(ref_row: int, relative: bool, ctx: Context) -> np.ndarray | int:
-    return ref_row + ctx.shift if relative else ref_row
-
 
 # --- references ---------------------------------------------------------------------------------
 
@@ -105,10 +102,13 @@ def _read_cell(ctx: Context, ref: Ref) -> Vec:
     if sheet is None:
         return Vec(np.zeros(ctx.n), np.full(ctx.n, error_index("#REF!"), dtype=np.int8))
     column = sheet.columns.get(ref.c1)
-    src = _rows_of(ref.r1, ref.rel_r1, ctx)
     if column is None:
         return Vec(np.zeros(ctx.n), None, np.ones(ctx.n, dtype=bool))
-    src_rows = np.broadcast_to(np.asarray(src), (ctx.n,))
+    if ctx.n == 1:  # one row (cells ordered one by one): skip the array machinery for a plain number
+        row = ref.r1 + int(ctx.shift[0]) if ref.rel_r1 else ref.r1
+        if row < len(column.kind) and column.kind[row] == NUMBER:
+            return Vec(column.num[row:row + 1].copy())
+    src_rows = ref.r1 + ctx.shift if ref.rel_r1 else np.full(ctx.n, ref.r1)
     inside = src_rows < len(column.kind)
     clipped = np.where(inside, src_rows, 0)
     kinds = np.where(inside, column.kind[clipped], EMPTY)
