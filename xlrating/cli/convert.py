@@ -8,10 +8,16 @@ from __future__ import annotations
 
 import sys
 import time
+from collections.abc import Callable
+from typing import TYPE_CHECKING
 
 import click
 
 from xlrating.cli.common import EXIT_INVALID, EXIT_OK, fail
+
+if TYPE_CHECKING:
+    from xlrating.hosts.engine.batch import Job, Outcome
+    from xlrating.sheets.limits import Limits
 
 
 @click.command("convert")
@@ -57,7 +63,8 @@ def convert(files: tuple[str, ...], out: str, fmt: str | None, values_only: bool
     sys.exit(EXIT_INVALID if failed else EXIT_OK)
 
 
-def _run_with_progress(work, jobs, limits, quiet, run):  # type: ignore[no-untyped-def]
+def _run_with_progress(work: list[Job], jobs: int, limits: Limits, quiet: bool,
+                       run: Callable[..., list[Outcome]]) -> list[Outcome]:
     if quiet or len(work) < 2:
         return run(work, jobs, limits)
     from rich.console import Console

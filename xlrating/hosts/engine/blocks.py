@@ -92,7 +92,7 @@ def _extent(node: Node) -> tuple[int, int]:
             return (1, 1)
     if isinstance(node, Op) and node.op in (":", " "):
         return (1, 1)
-    extents = [_extent(a) for a in node.args] or [(1, 1)]  # type: ignore[union-attr]
+    extents = [_extent(a) for a in node.args] or [(1, 1)]
     return max(e[0] for e in extents), max(e[1] for e in extents)
 
 
@@ -146,7 +146,7 @@ def _formulas_can_read(block: Block) -> bool:
 
 def _regions(block: Block) -> list[tuple[str, int, int, int, int]]:
     """What the block reads: (SHEET, first col, last col, first row, last row) per reference."""
-    regions = []
+    regions: list[tuple[str, int, int, int, int]] = []
     if block.tree is None:
         return regions
     for node in walk(block.tree):
@@ -162,7 +162,7 @@ def _translate(master: FormulaCell, row: int, col: int) -> str:
     from openpyxl.formula.translate import Translator  # only for shared formulas; keeps start-up light
 
     origin = f"{column_letters(master.col)}{master.row}"
-    return Translator(master.text or "", origin=origin).translate_formula(f"{column_letters(col)}{row}")
+    return str(Translator(master.text or "", origin=origin).translate_formula(f"{column_letters(col)}{row}"))
 
 
 def _filled_down_blocks(sheet: Sheet, cells: SheetCells, start_id: int) -> list[Block]:
@@ -214,7 +214,8 @@ def build_blocks(sheet: Sheet, cells: SheetCells, names: dict[str, str], start_i
         shape, group = None, None
         if follower:
             master = masters[f.shared]  # type: ignore[index]
-            current.source = master.text if (master.row, master.col) == (row, col) else _translate(master, row, col)
+            current.source = (master.text or "") if (master.row, master.col) == (row, col) else \
+                _translate(master, row, col)
             group = f.shared
         elif text is not None:
             current.source = text

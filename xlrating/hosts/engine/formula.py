@@ -193,7 +193,7 @@ class _TreeBuilder:
 
 
 class _TreeParser(EngineParser):
-    ast_builder = _TreeBuilder  # type: ignore[assignment]
+    ast_builder = _TreeBuilder
 
 
 def parse(formula: str) -> Node:
@@ -206,7 +206,8 @@ def parse(formula: str) -> Node:
         raise FormulaSyntaxError(f"cannot parse {formula!r} ({type(exc).__name__})") from None
     if isinstance(builder.stack[0], Call) and builder.stack[0].name == "ARRAY" and formula.lstrip().startswith("{"):
         raise FormulaSyntaxError("array constants are not supported")
-    return builder.stack[0]
+    tree: Node = builder.stack[0]
+    return tree
 
 
 def walk(node: Node) -> Any:

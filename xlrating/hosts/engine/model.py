@@ -24,7 +24,7 @@ from .fallback import CellFailure, Fallback
 from .grid import BOOL, ERROR, ERROR_BY_INDEX, NUMBER, TEXT, Grid, error_index
 from .package import Package, read_package
 from .schedule import CircularReference, block_order, cell_order
-from .vector import Context, Unsupported
+from .vector import Context, Unsupported, is_text
 from .vector_compile import compile_tree
 
 
@@ -64,8 +64,8 @@ def evaluate_workbook(path: str, *, limits: Limits | None = None) -> Evaluated:
         for row, col, value in cells.values:
             sheet.set(row, col, value)
     for cells in package.sheets:
-        sheet = grid.sheet(cells.name)
-        blocks.extend(build_blocks(sheet, cells, names, len(blocks)))  # type: ignore[arg-type]
+        sheet = grid.sheets[cells.name.upper()]
+        blocks.extend(build_blocks(sheet, cells, names, len(blocks)))
     for number, block in enumerate(blocks):  # ids index the dependency graph: unique across sheets
         block.id = number
     for block in blocks:
@@ -149,7 +149,7 @@ class _Evaluator:
         else:
             column.kind[rows] = NUMBER
         if text is not None:
-            texts = np.not_equal(text, None)
+            texts = is_text(text)
             column.kind[rows[texts]] = TEXT
             column.num[rows[texts]] = 0.0
             for row, value in zip(rows[texts].tolist(), text[texts].tolist()):

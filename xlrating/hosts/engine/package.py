@@ -94,7 +94,7 @@ def _rels(archive: zipfile.ZipFile, part: str) -> dict[str, str]:
 def _workbook_part(archive: zipfile.ZipFile) -> str:
     for rel in _xml(archive, "_rels/.rels").iter(f"{{{PKG_REL}}}Relationship"):
         if rel.get("Type", "").endswith("/officeDocument"):
-            return rel.get("Target", "").lstrip("/")
+            return str(rel.get("Target", "")).lstrip("/")
     raise UnreadableWorkbook("", "the package has no workbook part")
 
 
@@ -212,7 +212,7 @@ def _read_sheet_bulk(text: str, sheet: SheetCells, strings: list[str]) -> bool:
     columns = {letters: cell_position(letters + "1")[1]
                for letters in {c[0] for group in found for c in group}}
 
-    def rows_cols(cells: list[tuple[str, ...]]) -> tuple[np.ndarray, np.ndarray]:
+    def rows_cols(cells: list[Any]) -> tuple[np.ndarray, np.ndarray]:
         rows = np.fromiter(map(int, (c[1] for c in cells)), dtype=np.int64, count=len(cells))
         cols = np.fromiter((columns[c[0]] for c in cells), dtype=np.int64, count=len(cells))
         return rows, cols

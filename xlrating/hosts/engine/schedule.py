@@ -145,7 +145,7 @@ def cell_order(group: list[Block]) -> list[tuple[Block, int]]:
         areas = [(ref, (ref.sheet or b.sheet.name).upper()) for ref in refs]
         for row in range(b.first, b.last + 1):
             lookup[(b.id, row)] = (b, row)
-            deps = []
+            deps: list[tuple[int, int]] = []
             shift = row - b.anchor
             for ref, sheet in areas:
                 top = ref.r1 + (shift if ref.rel_r1 else 0)

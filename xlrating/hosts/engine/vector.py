@@ -46,8 +46,13 @@ class Vec:
 def _text_mask(v: Vec) -> np.ndarray | None:
     if v.text is None:
         return None
-    mask = np.not_equal(v.text, None)
+    mask = is_text(v.text)
     return mask if mask.any() else None
+
+
+def is_text(text: np.ndarray) -> np.ndarray:
+    """Which entries of an object array of texts-or-None hold a text."""
+    return np.fromiter((t is not None for t in text), dtype=bool, count=len(text))
 
 
 def _numeric(ctx: Context, v: Vec) -> Vec:
@@ -165,13 +170,13 @@ def _read_area(ctx: Context, ref: Ref) -> _Area:
         # row-major order (row by row, left to right) so the first error is the one Excel meets
         values = np.stack(parts_v, axis=1).reshape(1, -1)
         kinds = np.stack(parts_k, axis=1).reshape(-1)
-        first = 0
+        first = np.zeros(1, dtype=np.int8)
         errors = np.flatnonzero(kinds == ERROR)
         if len(errors):
             pos = int(errors[0])
             c = columns[pos % len(columns)]
-            first = error_index(sheet.columns[c].other[top + pos // len(columns)].code)
-        return _Area(values, (kinds == NUMBER).reshape(1, -1), np.array([first], dtype=np.int8))
+            first[0] = error_index(sheet.columns[c].other[top + pos // len(columns)].code)
+        return _Area(values, (kinds == NUMBER).reshape(1, -1), first)
     if ctx.n == 1:  # one row: the window is just a fixed range
         shift = int(ctx.shift[0])
         return _read_area(ctx, Ref(ref.sheet, ref.r1 + (shift if ref.rel_r1 else 0), ref.c1,
@@ -325,7 +330,7 @@ def _logical(name: str, programs: list[Program]) -> Program:
 
 def _iferror(value: Program, fallback: Program) -> Program:
     def run(ctx: Context) -> Vec:
-        a = value(ctx)
+        a: Vec = value(ctx)
         if a.err is None or not a.err.any():
             return a
         failed = a.err != 0

@@ -43,6 +43,7 @@ from .vector import (
     _text_mask,
     _unary,
     _with_error,
+    is_text,
 )
 
 __all__ = ["KERNELS", "Context", "Unsupported", "compile_tree"]
@@ -143,7 +144,8 @@ def _abs(args: tuple[Node, ...], compile_node: Callable[[Node], Program]) -> Pro
 
 
 def _whole(x: np.ndarray) -> np.ndarray:
-    return np.isfinite(x) & (np.floor(x) == x)
+    whole: np.ndarray = np.isfinite(x) & (np.floor(x) == x)
+    return whole
 
 
 # Numpy kernels for the hottest broadcasting functions, only on the rows where the core's checks
@@ -188,14 +190,15 @@ def _ours(fn: ExcelFunction, args: tuple[Node, ...], compile_node: Callable[[Nod
             if v.is_bool:
                 plain[:] = False
             if v.text is not None:
-                plain &= np.equal(v.text, None)
+                plain &= ~is_text(v.text)
             if v.err is not None:
                 plain &= v.err == 0
             if v.empty is not None:
                 plain &= ~v.empty
+        valid, formula = kernel  # type: ignore[misc]  # set whenever this runs
         with np.errstate(all="ignore"):
-            plain &= kernel[0](*(v.num for v in vecs))
-            num = np.where(plain, kernel[1](*(v.num for v in vecs)), 0.0)
+            plain &= valid(*(v.num for v in vecs))
+            num = np.where(plain, formula(*(v.num for v in vecs)), 0.0)
         if plain.all():
             return Vec(num)
         return _run_calls(ctx, ~plain, (num, vecs))
@@ -217,7 +220,7 @@ def _ours(fn: ExcelFunction, args: tuple[Node, ...], compile_node: Callable[[Nod
             text = _text_mask(v)
             if text is not None:
                 for i in np.flatnonzero(text):
-                    values[i] = v.text[i]  # type: ignore[index]
+                    values[i] = v.text[i] if v.text is not None else None
             if v.err is not None and v.err.any():
                 for i in np.flatnonzero(v.err):
                     values[i] = ExcelError(ERROR_BY_INDEX[int(v.err[i])])
@@ -226,18 +229,18 @@ def _ours(fn: ExcelFunction, args: tuple[Node, ...], compile_node: Callable[[Nod
         err = np.zeros(ctx.n, dtype=np.int8)
         # TRUE == 1.0 as a dict key: memoise only when no argument is boolean
         cache = memo if not any(isinstance(c[0], bool) for c in columns if c) else {}
-        for i, key in enumerate(zip(*columns)) if columns else enumerate([()] * ctx.n):
-            if not todo[i]:
+        for row, key in enumerate(zip(*columns)) if columns else enumerate([()] * ctx.n):
+            if not todo[row]:
                 continue
             result = cache.get(key)
             if result is None:
                 result = cache[key] = call(fn, list(key))
             if isinstance(result, ExcelError):
-                err[i] = error_index(result.code)
+                err[row] = error_index(result.code)
             elif isinstance(result, (int, float)) and not isinstance(result, bool):
-                num[i] = result
+                num[row] = result
             else:
-                ctx.defer[i] = True
+                ctx.defer[row] = True
         return Vec(num, err if err.any() else None)
     return run
 
@@ -273,7 +276,7 @@ def compile_tree(tree: Node) -> Program:
                 return _ours(fn, node.args, compile_node)
             name = builtin_name(node.name)
             if name == "IF" and len(node.args) in (2, 3):
-                return _if(*[compile_node(a) for a in node.args[:2]],
+                return _if(compile_node(node.args[0]), compile_node(node.args[1]),
                            compile_node(node.args[2]) if len(node.args) == 3 else None)
             if name == "IFERROR" and len(node.args) == 2:
                 return _iferror(compile_node(node.args[0]), compile_node(node.args[1]))
