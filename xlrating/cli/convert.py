@@ -26,8 +26,9 @@ if TYPE_CHECKING:
               help="A folder (created if needed) where each output keeps its input's name; with one input, "
                    "a file name whose extension (.xlsx, .xlsm, .csv, .json) names the format.")
 @click.option("--format", "fmt", type=click.Choice(["xlsx", "csv", "json"]), default=None,
-              help="xlsx (default): the workbook with formulas kept and fresh values; csv: one file per sheet; "
-                   "json: one document with every sheet.")
+              help="xlsx (default): the workbook with formulas kept and fresh values (an .xlsm keeps its macros); "
+                   "csv: one file per sheet (BOOK.SHEET.csv when there are several); json: one document with "
+                   "every sheet.")
 @click.option("--values-only", is_flag=True, help="Write an .xlsx with the values in place of the formulas.")
 @click.option("-j", "--jobs", type=click.IntRange(min=1), default=1, show_default=True,
               help="Workbooks converted in parallel (worker processes).")

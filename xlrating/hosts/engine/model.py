@@ -5,8 +5,10 @@ cover and blocks that must be ordered cell by cell go through ``formulas`` (:mod
 
 Array results spill from their cell to the right and down, as Excel's dynamic arrays do: the
 values fill the cells below/right and the formula is written back as an array formula over that
-range, so Excel and LibreOffice show the whole table. A spill onto a cell that holds a value or
-a formula gives ``#SPILL!``, as in Excel.
+range (so it stays live in Excel, which shows the cached table at once). A spill onto a cell that
+holds a value or a formula gives ``#SPILL!``, as in Excel. LibreOffice recalculates array formulas
+on load whatever its settings, so a spilled table of *our* functions shows ``#NAME?`` there (it
+has no xlrating functions); ordinary cells show our cached values.
 """
 
 from __future__ import annotations
