@@ -290,3 +290,11 @@ def test_a_long_running_total_is_ordered_without_a_cell_graph(tmp_path: Path) ->
     wb.save(tmp_path / "total.xlsx")
     evaluated = evaluate_workbook(str(tmp_path / "total.xlsx"))
     assert evaluated.grid.sheet("Sheet").get(3000, 2) == float(sum(r % 7 for r in range(1, 3001)))
+
+
+def test_a_reference_into_another_workbook_is_refused(tmp_path: Path) -> None:
+    wb = openpyxl.Workbook()
+    wb.active["A1"] = "=[1]Sheet1!A1*2"
+    wb.save(tmp_path / "linked.xlsx")
+    with pytest.raises(ConversionError, match=r"Sheet!A1: \[1\]Sheet1!A1 refers to another workbook"):
+        evaluate_workbook(str(tmp_path / "linked.xlsx"))

@@ -19,6 +19,7 @@ from .formula import (
     MAX_ROW,
     Call,
     Const,
+    ExternalReference,
     FilledDown,
     FormulaSyntaxError,
     Node,
@@ -240,6 +241,9 @@ def build_blocks(sheet: Sheet, cells: SheetCells, names: dict[str, str], start_i
             continue
         try:
             block.tree = _resolve_names(parse(block.source), names)
+        except ExternalReference as exc:
+            block.problem = str(exc)
+            continue
         except FormulaSyntaxError as exc:
             if not _formulas_can_read(block):  # formulas itself may still manage (LET, LAMBDA ...)
                 block.problem = str(exc)

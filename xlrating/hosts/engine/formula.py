@@ -34,6 +34,13 @@ class FormulaSyntaxError(Exception):
     """A formula ``formulas`` cannot parse."""
 
 
+class ExternalReference(FormulaSyntaxError):
+    """A reference into another workbook ([1]Sheet!A1): its values are not in this file."""
+
+    def __init__(self, reference: str):
+        super().__init__(f"{reference} refers to another workbook, which convert cannot read")
+
+
 @dataclass(frozen=True)
 class Const:
     value: Any  # float, str, bool, ExcelError, or None for an omitted argument
@@ -99,6 +106,8 @@ def _range_node(token: Range) -> Ref:
     attr = token.attr
     if attr.get("is_reference"):
         return Ref(None, 0, 0, 0, 0, name=attr["name"].upper())
+    if attr.get("filename") or attr.get("excel_id"):
+        raise ExternalReference(token.source[:token.end_match].strip())
     if attr.get("indirect"):  # INDIRECT("B1:B3") with constant text: formulas resolved it, never moves
         return _fixed_range(attr)
     text = token.source[:token.end_match].strip()
