@@ -301,6 +301,13 @@ def build(folder: Path) -> list[HostileCase]:
          "billion laughs encoded as UTF-16 (beats a byte search)")
     case("vml-dtd.xlsx", rezip(base, add={"xl/drawings/vmlDrawing1.vml": b"<!DOCTYPE x [<!ENTITY a 'b'>]><xml/>"}),
          "declares a dtd", "a DTD inside a VML drawing")
+    for name, body, fragment in (
+            ("bad-style-index.xlsx", '<row r="1"><c r="A1" s="A7"><v>1</v></c></row>', "s='a7'"),
+            ("bad-row-number.xlsx", '<row r="x1"><c r="A1"><v>1</v></c></row>', "r='x1'"),
+            ("bad-cell-type.xlsx", '<row r="1"><c r="A1" t="zz"><v>1</v></c></row>', "t='zz'"),
+            ("bad-cell-ref.xlsx", '<row r="1"><c r="1A"><v>1</v></c></row>', "r='1a'")):
+        case(name, rezip(base, replace={SHEET: sheet_xml(body)}), fragment,
+             "well-formed XML with an attribute openpyxl int()s or switches on while streaming")
     case("malformed-sheet.xlsx", rezip(base, replace={SHEET: SHEET_OPEN.encode() + b"<sheetData><row><c>"}),
          "not well-formed xml", "a worksheet whose XML is cut off")
 

@@ -53,8 +53,6 @@ KNOWN_GAPS = {
                              "named pipe for reading blocks until a writer comes",
     ("ingest", "link-to-dev-zero.xlsx"): "cli/ingest.py reads the file's bytes before validating it: "
                                          "/dev/zero never ends (memory grows until the process dies)",
-    ("convert", "columns-without-r.xlsx"): "the converter fails on cells without an r attribute "
-                                           "('internal error ... re.Pattern object is unsliceable')",
 }
 
 

@@ -113,3 +113,23 @@ def test_the_file_is_read_once_so_it_cannot_change_between_checks_and_parse(tmp_
         patch.setattr(openpyxl, "load_workbook", spy)
         load_workbook(path)
     assert isinstance(calls[0], io.BytesIO)
+
+
+def test_reading_turns_a_damaged_cell_met_while_streaming_into_unreadable_workbook(tmp_path: Path) -> None:
+    # A number cell whose value is not a number: well-formed, within every limit, and only
+    # parsed when a read-only sheet is iterated -- after load_workbook has returned.
+    body = '<row r="1"><c r="A1" t="n"><v>not a number</v></c></row>'
+    path = tmp_path / "damaged.xlsx"
+    path.write_bytes(rezip(results_workbook(), replace={"xl/worksheets/sheet1.xml": sheet_xml(body)}))
+    from xlrating.sheets.safe_open import reading
+
+    book = load_workbook(path, read_only=True)
+    with pytest.raises(UnreadableWorkbook, match="damaged worksheet content .*ValueError"), reading(path):
+        list(book.active.iter_rows(values_only=True))
+
+
+def test_reading_lets_a_bug_in_the_callers_own_code_through() -> None:
+    from xlrating.sheets.safe_open import reading
+
+    with pytest.raises(ZeroDivisionError), reading("any.xlsx"):
+        1 / 0  # noqa: B018

@@ -42,6 +42,9 @@ _RECORDS = {
     "workbook": frozenset({"definedName", "sheet"}),
     "comments": frozenset({"comment"}),
 }
+_ROW_NUMBER = re.compile(r"[0-9]+(?:\.0*)?")  # openpyxl also takes "7.0", which some writers produce
+_CELL_TYPES = frozenset({"n", "s", "str", "inlineStr", "b", "e", "d"})  # ECMA-376 ST_CellType
+_ATTRIBUTE_MEANING = {"r": "row number or cell reference", "s": "style index", "t": "cell type"}
 _CELL_REF = re.compile(r"\$?([A-Za-z]{1,3})\$?([0-9]+)")
 
 
@@ -304,14 +307,26 @@ class _PartParser:
             if match:
                 self.column = _column_index(match[1])
                 self._reach(int(match[2]), self.column, ref or "")
+            elif ref:
+                self._damaged("c", "r", ref)
             else:  # openpyxl places a cell without r next to the previous one
                 self.column += 1
                 self._reach(self.row, self.column, f"row {self.row}, cell {self.column}")
+            # openpyxl int()s the style index and switches on the type while streaming a sheet,
+            # outside any error handling of its own: check them here instead.
+            if not attrs.get("s", "0").isdigit():
+                self._damaged("c", "s", attrs["s"])
+            if attrs.get("t", "n") not in _CELL_TYPES:
+                self._damaged("c", "t", attrs["t"])
         elif local == "row":
-            number = attrs.get("r", "")
-            self.row = int(number) if number.isdigit() else self.row + 1
+            number = attrs.get("r")
+            if number is not None and not _ROW_NUMBER.fullmatch(number):
+                self._damaged("row", "r", number)
+            self.row = int(float(number)) if number is not None else self.row + 1
             self.column = 0
             self._reach(self.row, 0, f"row {self.row}")
+            if not attrs.get("s", "0").isdigit():
+                self._damaged("row", "s", attrs["s"])
         elif local == "dimension":
             used = attrs.get("ref", "").split(":")[-1]
             match = _CELL_REF.fullmatch(used)
@@ -324,6 +339,13 @@ class _PartParser:
             # openpyxl makes a cell object for every cell a merged range or a hyperlink range
             # covers (MergedCell, cell.hyperlink): a one-line range can cost as much as a full grid.
             self._range(attrs.get("ref", ""), "merged range" if local == "mergeCell" else "hyperlink range")
+
+    def _damaged(self, element: str, attribute: str, value: str) -> None:
+        sheet = self.sheet
+        assert sheet is not None
+        where = f"row {self.row}" if self.row else "its first row"
+        raise Refused(f"{sheet.label} is damaged: a <{element}> element in {where} has {attribute}={value!r}, "
+                      f"which is not a valid {_ATTRIBUTE_MEANING[attribute]}")
 
     def _range(self, ref: str, what: str) -> None:
         corners = [_CELL_REF.fullmatch(end) for end in ref.split(":")[:2]]

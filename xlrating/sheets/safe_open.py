@@ -23,13 +23,16 @@ from __future__ import annotations
 import io
 import os
 import stat
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
 from xlrating.sheets.limits import Limits, describe
 from xlrating.sheets.package_guard import PackageReport, Refused, check_package
 
-__all__ = ["Limits", "PackageReport", "UnreadableWorkbook", "inspect_package", "load_workbook", "read_package"]
+__all__ = ["Limits", "PackageReport", "UnreadableWorkbook", "inspect_package", "load_workbook", "read_package",
+           "reading"]
 
 
 class UnreadableWorkbook(Exception):
@@ -75,6 +78,42 @@ def load_workbook(path: str | os.PathLike[str], *, read_only: bool = False, data
     except Exception as exc:  # noqa: BLE001 - openpyxl raises many unrelated types for a bad file
         raise UnreadableWorkbook(
             path, f"not a readable .xlsx/.xlsm workbook ({type(exc).__name__}: {exc})") from None
+
+
+# Modules whose exceptions mean "the file is damaged", not "our code has a bug".
+_PARSER_MODULES = ("openpyxl.", "xml.", "defusedxml.", "lxml.", "zipfile", "zlib", "et_xmlfile.")
+
+
+@contextmanager
+def reading(path: str | os.PathLike[str]) -> Iterator[None]:
+    """Around code that reads a workbook opened with ``read_only=True``: openpyxl parses each sheet
+    only while its rows are iterated, after :func:`load_workbook` has returned, so a damaged cell
+    raises there. An exception raised inside openpyxl (or the XML and zip libraries under it)
+    becomes :class:`UnreadableWorkbook`; any other exception (a bug in the caller) passes unchanged.
+
+    >>> with reading(path):                       # doctest: +SKIP
+    ...     rows = list(book.active.iter_rows(values_only=True))
+    """
+    try:
+        yield
+    except UnreadableWorkbook:
+        raise
+    except Exception as exc:
+        if not _raised_by_parser(exc):
+            raise
+        raise UnreadableWorkbook(path, f"damaged worksheet content ({type(exc).__name__}: {exc})") from None
+
+
+def _raised_by_parser(exc: BaseException) -> bool:
+    frame = exc.__traceback__
+    innermost = None
+    while frame is not None:
+        innermost = frame
+        frame = frame.tb_next
+    if innermost is None:
+        return False
+    module = str(innermost.tb_frame.f_globals.get("__name__", ""))
+    return module.startswith(_PARSER_MODULES)
 
 
 def _read_file(file: Path, limits: Limits) -> bytes:
