@@ -298,3 +298,15 @@ def test_a_reference_into_another_workbook_is_refused(tmp_path: Path) -> None:
     wb.save(tmp_path / "linked.xlsx")
     with pytest.raises(ConversionError, match=r"Sheet!A1: \[1\]Sheet1!A1 refers to another workbook"):
         evaluate_workbook(str(tmp_path / "linked.xlsx"))
+
+
+def test_odd_sheet_names_and_undefined_names_behave_as_in_excel(tmp_path: Path) -> None:
+    wb = openpyxl.Workbook()
+    wb.active.title = "Data"
+    wb.create_sheet('!"')['A1'] = 5
+    wb["Data"]["A1"] = "=SUM('!\"'!A1,IFERROR(NOT_DEFINED,0),1)"
+    wb["Data"]["A2"] = "=NOT_DEFINED"
+    wb.save(tmp_path / "odd.xlsx")
+    values = engine_values(tmp_path / "odd.xlsx")
+    assert values[("Data", "A1")] == 6.0
+    assert values[("Data", "A2")] == ExcelError("#NAME?")

@@ -19,7 +19,7 @@ from formulas.tokens.operand import Error as ErrorToken
 
 from xlrating.functions import ExcelError
 
-from .formula import MAX_ROW, column_letters
+from .formula import MAX_ROW, FormulaSyntaxError, Ref, column_letters, parse
 from .grid import Grid, Sheet
 from .registry import EngineParser, UnknownFunction, from_host, to_host
 
@@ -79,21 +79,39 @@ class Fallback:
             return compile_formula(formula, f"{column_letters(col)}{row}")
         return compile_formula(formula)
 
-    def _input(self, name: str, ranges: Any, sheet: Sheet) -> Any:
-        if ranges is None or ranges is sh.NONE or not getattr(ranges, "ranges", None):
-            reference = self.names.get(name.upper())
-            if reference is None:
-                return ErrorToken.errors["#NAME?"]
+    def _area(self, name: str, ranges: Any, sheet: Sheet) -> tuple[Sheet | None, int, int, int, int] | Any:
+        """The sheet and rectangle an input names, or the error value to feed instead."""
+        if ranges is not None and ranges is not sh.NONE and getattr(ranges, "ranges", None):
+            area = ranges.ranges[0]
+            target = self.grid.sheet(area["sheet"]) if area.get("sheet") else sheet
+            return target, max(int(area["r1"]), 1), int(area["n1"]), int(area["r2"]), int(area["n2"])
+        reference = self.names.get(name.upper())
+        if reference is None:
+            # a sheet name formulas' tokenizer does not take ('!"'!A1): read it with ours
+            sheet_name, _, address = name.rpartition("!")
+            text = "'" + sheet_name.strip("'").replace("'", "''") + "'!" + address if sheet_name else address
             try:
-                ranges = Ranges().push(reference.replace("$", ""))
-            except Exception:  # noqa: BLE001 - a defined name that is no reference
-                return ErrorToken.errors["#REF!"]
-        area = ranges.ranges[0]
+                node = parse("=" + text)
+            except FormulaSyntaxError:
+                return ErrorToken.errors["#NAME?"]
+            if not isinstance(node, Ref) or node.name:
+                return ErrorToken.errors["#NAME?"]
+            target = self.grid.sheet(node.sheet) if node.sheet else sheet
+            return target, node.r1, node.c1, node.r2, node.c2
+        try:
+            area = Ranges().push(reference.replace("$", "")).ranges[0]
+        except Exception:  # noqa: BLE001 - a defined name that is no reference
+            return ErrorToken.errors["#REF!"]
         target = self.grid.sheet(area["sheet"]) if area.get("sheet") else sheet
+        return target, max(int(area["r1"]), 1), int(area["n1"]), int(area["r2"]), int(area["n2"])
+
+    def _input(self, name: str, ranges: Any, sheet: Sheet) -> Any:
+        found = self._area(name, ranges, sheet)
+        if not isinstance(found, tuple):
+            return found
+        target, r1, c1, r2, c2 = found
         if target is None:
             return ErrorToken.errors["#REF!"]
-        r1, r2 = max(int(area["r1"]), 1), int(area["r2"])
-        c1, c2 = int(area["n1"]), int(area["n2"])
         if r2 >= MAX_ROW:  # whole columns: only the rows the sheet uses
             r2 = max(r1, target.size - 2)
         values = np.empty((r2 - r1 + 1, c2 - c1 + 1), dtype=object)
@@ -101,7 +119,7 @@ class Fallback:
             for j, c in enumerate(range(c1, c2 + 1)):
                 v = target.get(r, c)
                 values[i, j] = sh.EMPTY if v is None else from_host(v)
-        label = "'" + target.name.replace("'", "''") + "'!" if area.get("sheet") else ""
+        label = "'" + target.name.replace("'", "''") + "'!" if target is not sheet else ""
         ref = f"{label}{column_letters(c1)}{r1}:{column_letters(c2)}{r2}"
         return Ranges().push(ref, values)
 
