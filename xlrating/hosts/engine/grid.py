@@ -110,6 +110,25 @@ class Sheet:
             column.num[rows[start:end]] = values[start:end]
             column.kind[rows[start:end]] = NUMBER
 
+    def set_many(self, values: list[tuple[int, int, Any]]) -> None:
+        """Many cells of any kind at once: kinds set per column with numpy, values kept in ``other``."""
+        if not values:
+            return
+        self.ensure_rows(max(row for row, _, _ in values))
+        by_column: dict[int, list[tuple[int, Any]]] = {}
+        for row, col, value in values:
+            by_column.setdefault(col, []).append((row, value))
+        for col, cells in by_column.items():
+            column = self.column(col)
+            column.grow(self.size)
+            rows = np.fromiter((row for row, _ in cells), dtype=np.int64, count=len(cells))
+            kinds = np.fromiter((kind_of(v) for _, v in cells), dtype=np.int8, count=len(cells))
+            column.kind[rows] = kinds
+            numbers = kinds == NUMBER
+            if numbers.any():
+                column.num[rows[numbers]] = [v for (_, v), n in zip(cells, numbers.tolist()) if n]
+            column.other.update((row, v) for (row, v), n in zip(cells, numbers.tolist()) if not n and v is not None)
+
     def block(self, r1: int, c1: int, r2: int, c2: int) -> list[list[Any]]:
         """Values of a rectangle as a list of rows (clipped to the used area, padded with None)."""
         return [[self.get(r, c) for c in range(c1, c2 + 1)] for r in range(r1, r2 + 1)]

@@ -63,8 +63,7 @@ def evaluate_workbook(path: str, *, limits: Limits | None = None) -> Evaluated:
         sheet = grid.add(cells.name, cells.max_row)
         if cells.numbers is not None:
             sheet.set_numbers(*cells.numbers)
-        for row, col, value in cells.values:
-            sheet.set(row, col, value)
+        sheet.set_many(cells.values)
     for cells in package.sheets:
         sheet = grid.sheets[cells.name.upper()]
         blocks.extend(build_blocks(sheet, cells, names, len(blocks)))

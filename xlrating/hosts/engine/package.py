@@ -58,6 +58,7 @@ class SheetCells:
     numbers: tuple[np.ndarray, np.ndarray, np.ndarray] | None = None
     # ordinary formulas (<f>text</f>), the bulk of the rest: rows, columns, texts (with "=")
     simple: tuple[np.ndarray, np.ndarray, list[str]] | None = None
+    xml: str | None = None  # the sheet's XML as read, kept for the writer
     max_row: int = 0
     max_col: int = 0
 
@@ -68,6 +69,7 @@ class Package:
     sheets: list[SheetCells]
     defined_names: dict[tuple[str, int | None], str]  # (NAME, local sheet index) -> reference text
     workbook_part: str = "xl/workbook.xml"
+    data: bytes = b""  # the checked bytes of the file: the writer copies from these, never re-reads the file
 
 
 def _parser() -> Any:
@@ -341,11 +343,11 @@ def read_package(path: str, *, limits: Limits | None = None) -> Package:
                 local = element.get("localSheetId")
                 names[(element.get("name", "").upper(), int(local) if local is not None else None)] = element.text or ""
             for sheet in sheets:
-                text = archive.read(sheet.part).decode("utf-8")
+                text = sheet.xml = archive.read(sheet.part).decode("utf-8")
                 if not _read_sheet_bulk(text, sheet, strings) and not _read_sheet_fast(text, sheet, strings):
                     sheet.values.clear()
                     sheet.formulas.clear()
                     _read_sheet(archive, sheet, strings)
     except (zipfile.BadZipFile, KeyError, etree.XMLSyntaxError, ValueError, IndexError) as exc:
         raise UnreadableWorkbook(path, f"damaged workbook package ({type(exc).__name__}: {exc})") from None
-    return Package(path, sheets, names, workbook_part)
+    return Package(path, sheets, names, workbook_part, data)

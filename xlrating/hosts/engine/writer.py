@@ -14,6 +14,7 @@ CSV (one file per sheet) and JSON (one document) are written from the evaluated 
 from __future__ import annotations
 
 import csv
+import io
 import json
 import re
 import zipfile
@@ -239,18 +240,20 @@ def _edit_formula_cells(xml: str, edit: _SheetEdit) -> bool:
 
 def write_xlsx(evaluated: Evaluated, target: str | Path, *, values_only: bool = False) -> None:
     """The workbook with fresh cached values (formulas kept, or dropped with ``values_only``)."""
-    parts = {sheet.part: sheet.name for sheet in evaluated.package.sheets}
+    parts = {sheet.part: sheet for sheet in evaluated.package.sheets}
     drop_vba = values_only or str(target).lower().endswith(".xlsx")
-    with zipfile.ZipFile(evaluated.package.path) as source, \
+    with zipfile.ZipFile(io.BytesIO(evaluated.package.data)) as source, \
             zipfile.ZipFile(target, "w", compression=zipfile.ZIP_DEFLATED, compresslevel=1) as out:
         for info in source.infolist():
             name = info.filename
             if name.endswith("calcChain.xml") or (drop_vba and name.lower().endswith("vbaproject.bin")):
                 continue
-            data = source.read(name)
-            if name in parts:
-                edit = _SheetEdit(evaluated, parts[name], values_only)
-                data = _edit_sheet(data.decode("utf-8"), edit).encode("utf-8")
+            sheet = parts.get(name)
+            data = source.read(name) if sheet is None or sheet.xml is None else b""
+            if sheet is not None:
+                edit = _SheetEdit(evaluated, sheet.name, values_only)
+                xml = sheet.xml if sheet.xml is not None else data.decode("utf-8")
+                data = _edit_sheet(xml, edit).encode("utf-8")
             elif name == evaluated.package.workbook_part:
                 # every value is fresh: a forced full recalculation on load would only replace ours
                 # with #NAME? in an Excel without the add-in
