@@ -146,3 +146,14 @@ def test_full_recalculation_on_load_is_not_forced(tmp_path: Path) -> None:
     convert_file(book, tmp_path / "out.xlsx")
     workbook_xml = zipfile.ZipFile(tmp_path / "out.xlsx").read("xl/workbook.xml")
     assert b"fullCalcOnLoad" not in workbook_xml and b"<calcPr" in workbook_xml
+
+
+def test_the_writer_copies_the_checked_bytes_not_the_file_again(tmp_path: Path) -> None:
+    from xlrating.hosts.engine import evaluate_workbook
+    from xlrating.hosts.engine.writer import write_xlsx
+
+    book = native_book(tmp_path / "book.xlsx")
+    evaluated = evaluate_workbook(str(book))
+    book.write_bytes(b"replaced after the checks")  # a file swapped between reading and writing
+    write_xlsx(evaluated, tmp_path / "out.xlsx")
+    assert openpyxl.load_workbook(tmp_path / "out.xlsx").sheetnames == ["Results", "Other"]
