@@ -6,10 +6,17 @@ Recalculates workbooks that use xlrating's functions and ordinary Excel function
 - :mod:`.formula` parses a formula with ``formulas``' tokenizer into a small tree and computes the
   R1C1 shape that groups a filled-down column into one :mod:`.blocks` block;
 - :mod:`.schedule` orders blocks (and cells, where blocks depend on each other);
-- :mod:`.vector` evaluates a block over all its rows with numpy; :mod:`.fallback` evaluates what it
-  does not cover cell by cell with ``formulas``, our functions registered in :mod:`.registry`
-  (a private copy of ``formulas``' registry, never the global one);
-- :mod:`.writer` writes the workbook back with fresh cached values, values only, CSV or JSON.
+- :mod:`.vector` and :mod:`.vector_compile` evaluate a block over all its rows with numpy;
+  :mod:`.fallback` evaluates what they do not cover cell by cell with ``formulas``, our functions
+  registered in :mod:`.registry` (a private copy of ``formulas``' registry, never the global one);
+- :mod:`.model` runs it all over a :mod:`.grid` of column arrays;
+- :mod:`.writer` writes the workbook back with fresh cached values, values only, CSV or JSON;
+- :mod:`.batch` converts many files (``xlrating convert``); :mod:`.libreoffice` drives LibreOffice
+  as a peer for the tests and the benchmark.
+
+Not supported (the workbook fails with a message naming the cell): OFFSET and INDIRECT of a
+computed text, references into other workbooks, structured table references, data tables, named
+LAMBDAs, and functions neither Excel's (as ``formulas`` implements them) nor ours.
 """
 
 from __future__ import annotations
