@@ -23,7 +23,7 @@ from xlrating.sheets.limits import Limits
 
 from .blocks import Block, build_blocks
 from .fallback import CellFailure, Fallback
-from .grid import BOOL, ERROR, ERROR_BY_INDEX, NUMBER, TEXT, Grid, error_index
+from .grid import BOOL, ERROR, ERROR_BY_INDEX, NUMBER, TEXT, Grid
 from .package import Package, read_package
 from .schedule import CircularReference, block_order, cell_order
 from .vector import Context, Unsupported, is_text
@@ -194,4 +194,4 @@ class _Evaluator:
         self.result.spills[(sheet.name.upper(), row, block.col)] = (height, width)
 
 
-__all__ = ["ConversionError", "Evaluated", "error_index", "evaluate_workbook"]
+__all__ = ["ConversionError", "Evaluated", "evaluate_workbook"]
