@@ -305,9 +305,16 @@ def build(folder: Path) -> list[HostileCase]:
             ("bad-style-index.xlsx", '<row r="1"><c r="A1" s="A7"><v>1</v></c></row>', "s='a7'"),
             ("bad-row-number.xlsx", '<row r="x1"><c r="A1"><v>1</v></c></row>', "r='x1'"),
             ("bad-cell-type.xlsx", '<row r="1"><c r="A1" t="zz"><v>1</v></c></row>', "t='zz'"),
-            ("bad-cell-ref.xlsx", '<row r="1"><c r="1A"><v>1</v></c></row>', "r='1a'")):
+            ("bad-cell-ref.xlsx", '<row r="1"><c r="1A"><v>1</v></c></row>', "r='1a'"),
+            ("number-not-a-number.xlsx", '<row r="1"><c r="A1"><v>12,5</v></c></row>', "where a number belongs"),
+            ("shared-string-missing.xlsx", '<row r="1"><c r="A1" t="s"><v>99</v></c></row>',
+             "where a shared-string index belongs"),
+            ("date-not-a-date.xlsx", '<row r="1"><c r="A1" t="d"><v>yesterday</v></c></row>',
+             "where an iso 8601 date belongs"),
+            ("rich-text-bad-size.xlsx", ('<row r="1"><c r="A1" t="inlineStr"><is><r><rPr><sz val="big"/></rPr>'
+             '<t>x</t></r></is></c></row>'), "typeerror: expected <class 'float'>")):
         case(name, rezip(base, replace={SHEET: sheet_xml(body)}), fragment,
-             "well-formed XML with an attribute openpyxl int()s or switches on while streaming")
+             "well-formed XML whose attribute or value openpyxl cannot convert while streaming a sheet")
     case("malformed-sheet.xlsx", rezip(base, replace={SHEET: SHEET_OPEN.encode() + b"<sheetData><row><c>"}),
          "not well-formed xml", "a worksheet whose XML is cut off")
 

@@ -116,15 +116,15 @@ def test_the_file_is_read_once_so_it_cannot_change_between_checks_and_parse(tmp_
 
 
 def test_reading_turns_a_damaged_cell_met_while_streaming_into_unreadable_workbook(tmp_path: Path) -> None:
-    # A number cell whose value is not a number: well-formed, within every limit, and only
+    # Rich text with a font size that is not a number: well-formed, within every limit, and only
     # parsed when a read-only sheet is iterated -- after load_workbook has returned.
-    body = '<row r="1"><c r="A1" t="n"><v>not a number</v></c></row>'
+    body = '<row r="1"><c r="A1" t="inlineStr"><is><r><rPr><sz val="big"/></rPr><t>x</t></r></is></c></row>'
     path = tmp_path / "damaged.xlsx"
     path.write_bytes(rezip(results_workbook(), replace={"xl/worksheets/sheet1.xml": sheet_xml(body)}))
     from xlrating.sheets.safe_open import reading
 
     book = load_workbook(path, read_only=True)
-    with pytest.raises(UnreadableWorkbook, match="damaged worksheet content .*ValueError"), reading(path):
+    with pytest.raises(UnreadableWorkbook, match="damaged worksheet content .*TypeError"), reading(path):
         list(book.active.iter_rows(values_only=True))
 
 
