@@ -310,3 +310,28 @@ def test_odd_sheet_names_and_undefined_names_behave_as_in_excel(tmp_path: Path) 
     values = engine_values(tmp_path / "odd.xlsx")
     assert values[("Data", "A1")] == 6.0
     assert values[("Data", "A2")] == ExcelError("#NAME?")
+
+
+def test_a_column_of_flags_is_read_as_booleans_on_the_fast_path(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    wb = openpyxl.Workbook()
+    ws = wb.active
+    for r in range(1, 13):
+        ws[f"A{r}"] = 10 + r
+        ws[f"B{r}"] = [True, False, None][r % 3]  # world_championship: TRUE, FALSE or blank
+        ws[f"C{r}"] = f"=DIPPOUCH_VALUE(A{r},2,B{r})"
+        ws[f"D{r}"] = f"=B{r}"
+        ws[f"E{r}"] = f"=B{r}+1"
+        ws[f"F{r}"] = f"=IF(B{r},1,2)"
+    wb.save(tmp_path / "flags.xlsx")
+    evaluated = evaluate_workbook(str(tmp_path / "flags.xlsx"))
+    assert evaluated.stats["cell"] == 0
+    fast = engine_values(tmp_path / "flags.xlsx")
+    assert fast[("Sheet", "D1")] is False and fast[("Sheet", "D2")] == 0.0 and fast[("Sheet", "D3")] is True
+    assert fast[("Sheet", "C3")] == call("DIPPOUCH_VALUE", [13.0, 2.0, True])
+    assert fast[("Sheet", "C2")] == call("DIPPOUCH_VALUE", [12.0, 2.0, None])
+
+    def refuse(tree):  # type: ignore[no-untyped-def]
+        raise Unsupported("test: everything cell by cell")
+
+    monkeypatch.setattr("xlrating.hosts.engine.model.compile_tree", refuse)
+    assert differences(fast, engine_values(tmp_path / "flags.xlsx")) == {}

@@ -129,13 +129,13 @@ class _Evaluator:
             return
         done = ~ctx.defer
         self._store(block, rows[done], vec.num[done], None if vec.err is None else vec.err[done], vec.is_bool,
-                    None if vec.text is None else vec.text[done])
+                    None if vec.text is None else vec.text[done], None if vec.empty is None else vec.empty[done])
         self.result.stats["vector"] += int(done.sum())
         for row in rows[ctx.defer].tolist():
             self._cell(block, row)
 
     def _store(self, block: Block, rows: np.ndarray, num: np.ndarray, err: np.ndarray | None, is_bool: bool,
-               text: np.ndarray | None = None) -> None:
+               text: np.ndarray | None = None, empty: np.ndarray | None = None) -> None:
         if not len(rows):
             return
         sheet = block.sheet
@@ -147,6 +147,10 @@ class _Evaluator:
             column.kind[rows] = BOOL
             for row, value in zip(rows.tolist(), num.tolist()):
                 column.other[row] = value != 0
+            if empty is not None and empty.any():  # =H2 with H2 blank shows 0, not FALSE
+                column.kind[rows[empty]] = NUMBER
+                for row in rows[empty].tolist():
+                    column.other.pop(row, None)
         else:
             column.kind[rows] = NUMBER
         if text is not None:

@@ -121,8 +121,16 @@ def _read_cell(ctx: Context, ref: Ref) -> Vec:
     empty = kinds == EMPTY
     err = None
     text = None
+    is_bool = False
     if kinds.max(initial=0) > NUMBER:
-        ctx.defer |= kinds == BOOL
+        bools = kinds == BOOL
+        if bools.any():
+            if (kinds == NUMBER).any():  # numbers and booleans in one input: the cell path types each
+                ctx.defer |= bools
+            else:  # a column of flags (TRUE/FALSE, maybe blanks): booleans as 1/0
+                is_bool = True
+                for i in np.flatnonzero(bools):
+                    num[i] = float(column.other[int(clipped[i])])
         errors = np.flatnonzero(kinds == ERROR)
         if len(errors):
             err = np.zeros(ctx.n, dtype=np.int8)
@@ -133,7 +141,7 @@ def _read_cell(ctx: Context, ref: Ref) -> Vec:
             text = np.full(ctx.n, None, dtype=object)
             for i in texts:
                 text[i] = column.other[int(clipped[i])]
-    return Vec(num, err, empty, text=text)
+    return Vec(num, err, empty, is_bool, text)
 
 
 @dataclass
