@@ -403,7 +403,32 @@ def _parts_of(base: bytes, replace: dict[str, RawMember]) -> list[RawMember]:
     return members
 
 
+def outcomes(cases: list[HostileCase]) -> list[tuple[str, str, float, str]]:
+    """(name, attack, seconds, what load_workbook said) for each case: the corpus's closing table."""
+    import time
+
+    from xlrating.sheets.limits import Limits
+    from xlrating.sheets.safe_open import UnreadableWorkbook, load_workbook
+
+    table = []
+    for c in cases:
+        started = time.monotonic()
+        try:
+            load_workbook(c.path, limits=Limits.from_env(c.env))
+            said = "OPENED (not refused)"
+        except UnreadableWorkbook as refused:
+            said = refused.reason
+        table.append((c.name, c.attack, time.monotonic() - started, said))
+    return table
+
+
 if __name__ == "__main__":
+    # python tests/safety/make_hostile_corpus.py OUT [--outcomes]
     target = Path(sys.argv[1] if len(sys.argv) > 1 else "hostile-corpus")
-    for c in build(target):
-        print(f"{c.name:28} exit 2, '{c.fragment}'  <- {c.attack}")
+    built = build(target)
+    if "--outcomes" in sys.argv:
+        for name, attack, seconds, said in outcomes(built):
+            print(f"{name} | {attack} | {seconds:.2f} s | {said}")
+    else:
+        for c in built:
+            print(f"{c.name:28} exit 2, '{c.fragment}'  <- {c.attack}")
