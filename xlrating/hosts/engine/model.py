@@ -36,6 +36,9 @@ class ConversionError(Exception):
 
 @dataclass
 class Evaluated:
+    """A recalculated workbook: the package as read, every cell's value in ``grid``, the formula
+    blocks, the spilled arrays, and how many formula cells each path computed (``stats``)."""
+
     package: Package
     grid: Grid
     blocks: list[Block]
