@@ -43,12 +43,12 @@ def ingest_one(file: str, store: Any, location: str, registry: Any, *, replace: 
                echo: Any = click.echo) -> tuple[int, Any]:
     """Validate and store one file; returns (exit status for it, the store opened on first need)."""
     from xlrating.sheets.report import text_report
-    from xlrating.sheets.safe_open import UnreadableWorkbook
+    from xlrating.sheets.safe_open import UnreadableWorkbook, read_package
     from xlrating.sheets.validator import validate_file
     from xlrating.store import StoreError, open_store
 
     try:
-        content = Path(file).read_bytes()
+        content, _ = read_package(file)  # refuses pipes, devices and oversized files before reading
         validation = validate_file(file, registry)
     except (UnreadableWorkbook, OSError) as exc:
         click.echo(f"xlrating: error: {exc if isinstance(exc, UnreadableWorkbook) else f'{file}: {exc}'}", err=True)

@@ -11,7 +11,7 @@ from pathlib import Path
 from typing import Any
 
 from xlrating.core.tables import is_blank
-from xlrating.sheets.safe_open import UnreadableWorkbook, load_workbook
+from xlrating.sheets.safe_open import UnreadableWorkbook, load_workbook, reading
 
 WORKBOOK_SUFFIXES = (".xlsx", ".xlsm")
 
@@ -60,7 +60,8 @@ def _from_workbook(file: Path, sheet: str | None) -> TableSource:
             ws = book[sheet]
         else:
             raise UnreadableWorkbook(file, f"no sheet named {sheet!r}; sheets: {', '.join(book.sheetnames)}")
-        rows = [list(r) for r in ws.iter_rows(values_only=True)]
+        with reading(file):  # a read-only sheet is parsed while its rows are iterated
+            rows = [list(r) for r in ws.iter_rows(values_only=True)]
         return _trimmed(f"{file.name} [{ws.title}]", rows)
     finally:
         book.close()
