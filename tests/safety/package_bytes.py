@@ -1,0 +1,175 @@
+"""Byte-level writers for the hostile corpus: zips whose headers can lie, OLE2 files, XML parts.
+
+Everything here writes bytes directly (PKWARE APPNOTE for zips, [MS-CFB] for OLE2), so the corpus
+needs no file from outside the repository and can hold what no spreadsheet program would write.
+"""
+
+from __future__ import annotations
+
+import io
+import struct
+import zipfile
+import zlib
+from dataclasses import dataclass
+
+MIB = 1024 * 1024
+
+
+def results_workbook() -> bytes:
+    """A small, valid EMA-like results workbook: the base every mutation starts from."""
+    import openpyxl
+
+    book = openpyxl.Workbook()
+    sheet = book.active
+    sheet.title = "Results"
+    sheet.append(["tournament", "date", "players", "weight", "player", "place"])
+    for place in range(1, 9):
+        sheet.append(["Hostile Open", "2024-05-01", 8, 1.0, f"Player {place}", place])
+    buffer = io.BytesIO()
+    book.save(buffer)
+    return buffer.getvalue()
+
+
+def rezip(base: bytes, replace: dict[str, bytes | None] | None = None,
+          add: dict[str, bytes] | None = None) -> bytes:
+    """``base`` with parts replaced (``None`` drops one) and parts added, deflated like Excel does."""
+    replace = replace or {}
+    out = io.BytesIO()
+    with zipfile.ZipFile(io.BytesIO(base)) as source, zipfile.ZipFile(out, "w", zipfile.ZIP_DEFLATED) as target:
+        for info in source.infolist():
+            if info.filename in replace:
+                if replace[info.filename] is not None:
+                    target.writestr(info.filename, replace[info.filename])  # type: ignore[arg-type]
+            else:
+                target.writestr(info.filename, source.read(info))
+        for name, data in (add or {}).items():
+            target.writestr(name, data)
+    return out.getvalue()
+
+
+def as_macro_workbook(base: bytes, vba: bytes) -> bytes:
+    """``base`` typed as a macro-enabled workbook (.xlsm) with ``vba`` as its vbaProject.bin."""
+    with zipfile.ZipFile(io.BytesIO(base)) as archive:
+        types = archive.read("[Content_Types].xml").decode()
+    types = types.replace("application/vnd.openxmlformats-officedocument.spreadsheetml.sheet.main+xml",
+                          "application/vnd.ms-excel.sheet.macroEnabled.main+xml")
+    types = types.replace('<Default Extension="xml"', '<Default Extension="bin" ContentType='
+                          '"application/vnd.ms-office.vbaProject"/><Default Extension="xml"')
+    return rezip(base, replace={"[Content_Types].xml": types.encode()}, add={"xl/vbaProject.bin": vba})
+
+
+@dataclass
+class RawMember:
+    """A zip member written byte for byte, so headers can lie and data can be pre-compressed."""
+
+    name: str
+    packed: bytes
+    crc: int
+    size: int  # the uncompressed size the headers declare
+    method: int = 8
+    flags: int = 0
+
+
+def raw_zip(members: list[RawMember]) -> bytes:
+    """A zip archive (PKWARE APPNOTE 4.3) from members exactly as given."""
+    out = io.BytesIO()
+    central = []
+    for m in members:
+        name = m.name.encode()
+        offset = out.tell()
+        out.write(struct.pack("<IHHHHHIIIHH", 0x04034B50, 20, m.flags, m.method, 0, 0x21,
+                              m.crc, len(m.packed), m.size, len(name), 0) + name + m.packed)
+        central.append(struct.pack("<IHHHHHHIIIHHHHHII", 0x02014B50, 20, 20, m.flags, m.method, 0, 0x21,
+                                   m.crc, len(m.packed), m.size, len(name), 0, 0, 0, 0, 0, offset) + name)
+    start = out.tell()
+    directory = b"".join(central)
+    out.write(directory)
+    out.write(struct.pack("<IHHHHIIH", 0x06054B50, 0, 0, len(members), len(members), len(directory), start, 0))
+    return out.getvalue()
+
+
+def deflated(data: bytes) -> RawMember:
+    compressor = zlib.compressobj(9, zlib.DEFLATED, -15)
+    return RawMember("", compressor.compress(data) + compressor.flush(), zlib.crc32(data), len(data))
+
+
+def zeros_member(name: str, size: int) -> RawMember:
+    """``size`` zero bytes, deflated without ever holding them in memory (a zip bomb's payload)."""
+    block = bytes(MIB)
+    compressor = zlib.compressobj(9, zlib.DEFLATED, -15)
+    # After a full flush the compressor forgets its history, so every MiB of zeros deflates to
+    # the same bytes: compress one, repeat it.
+    segment = compressor.compress(block) + compressor.flush(zlib.Z_FULL_FLUSH)
+    crc = 0
+    for _ in range(size // MIB):
+        crc = zlib.crc32(block, crc)
+    return RawMember(name, segment * (size // MIB) + compressor.flush(), crc, size)
+
+
+def ole2(streams: dict[str, bytes]) -> bytes:
+    """A minimal OLE2 compound file ([MS-CFB], version 3, 512-byte sectors) holding ``streams``."""
+    end, free, fat_sector = 0xFFFFFFFE, 0xFFFFFFFF, 0xFFFFFFFD
+    sector = 512
+    bodies = [data.ljust(max(4096, -(-len(data) // sector) * sector), b"\0") for data in streams.values()]
+    fat = [fat_sector, end]  # sector 0 holds the FAT, sector 1 the directory
+    starts = []
+    for body in bodies:
+        count = len(body) // sector
+        starts.append(len(fat))
+        fat += [len(fat) + i + 1 for i in range(count - 1)] + [end]
+    assert len(fat) <= sector // 4, "tiny writer: one FAT sector only"
+
+    def entry(name: str, kind: int, child: int, right: int, start: int, size: int) -> bytes:
+        encoded = (name + "\0").encode("utf-16-le")
+        return (encoded.ljust(64, b"\0") + struct.pack("<HBBIII", len(encoded), kind, 1, free, right, child)
+                + bytes(16 + 4 + 16) + struct.pack("<IQ", start, size))
+
+    names = list(streams)
+    directory = entry("Root Entry", 5, 1 if names else free, free, end, 0)
+    for i, name in enumerate(names):
+        right = i + 2 if i + 1 < len(names) else free
+        directory += entry(name, 2, free, right, starts[i], len(streams[name]))
+    directory = directory.ljust(sector, b"\0")
+    header = (bytes.fromhex("d0cf11e0a1b11ae1") + bytes(16) + struct.pack("<HHHHH", 0x3E, 3, 0xFFFE, 9, 6)
+              + bytes(6) + struct.pack("<IIIIIIIII", 0, 1, 1, 0, 4096, end, 0, end, 0)
+              + struct.pack("<I", 0) + struct.pack("<I", free) * 108)
+    fat_bytes = struct.pack(f"<{len(fat)}I", *fat).ljust(sector, b"\xff")
+    return header + fat_bytes + directory + b"".join(bodies)
+
+
+def billion_laughs(root: str) -> bytes:
+    """The classic entity-expansion document: 10 levels of 10 copies, ~1 GB of 'lol' if expanded."""
+    lines = ['<!ENTITY lol0 "lol">']
+    lines += [f'<!ENTITY lol{i} "{f"&lol{i - 1};" * 10}">' for i in range(1, 10)]
+    return (f'<?xml version="1.0"?><!DOCTYPE {root} [{"".join(lines)}]>'
+            f'<{root} xmlns="http://schemas.openxmlformats.org/spreadsheetml/2006/main">&lol9;</{root}>').encode()
+
+
+SHEET_OPEN = ('<?xml version="1.0" encoding="UTF-8" standalone="yes"?>'
+              '<worksheet xmlns="http://schemas.openxmlformats.org/spreadsheetml/2006/main">')
+
+
+def sheet_xml(body: str, dimension: str = "A1") -> bytes:
+    return f'{SHEET_OPEN}<dimension ref="{dimension}"/><sheetData>{body}</sheetData></worksheet>'.encode()
+
+
+SHEET = "xl/worksheets/sheet1.xml"
+
+
+def column_letters(index: int) -> str:
+    letters = ""
+    while index:
+        index, remainder = divmod(index - 1, 26)
+        letters = chr(65 + remainder) + letters
+    return letters
+
+
+def parts_of(base: bytes, replace: dict[str, RawMember]) -> list[RawMember]:
+    """The parts of ``base`` as raw members, some replaced by hand-made ones."""
+    members = []
+    with zipfile.ZipFile(io.BytesIO(base)) as archive:
+        for info in archive.infolist():
+            member = replace.get(info.filename) or deflated(archive.read(info))
+            member.name = info.filename
+            members.append(member)
+    return members
