@@ -49,8 +49,6 @@ def test_rank_writes_formula_like_player_names_inert(tmp_path: Path) -> None:
 
 
 @pytest.mark.skipif(importlib.util.find_spec("xlrating.cli.convert") is None, reason="convert not in checkout")
-@pytest.mark.xfail(reason="hosts/engine/writer.py write_csv does not pass text cells through "
-                          "xlrating.sheets.csv_safety.neutralise_cell yet", strict=False)
 def test_convert_to_csv_writes_formula_like_texts_inert(tmp_path: Path) -> None:
     book = openpyxl.Workbook()
     sheet = book.active

@@ -109,9 +109,6 @@ def test_a_race_of_four_ingests_into_an_existing_store_lands_all_four(sheets: di
     assert _counts(db)["results"] == 4 * 50
 
 
-@pytest.mark.xfail(reason="store/sqlite.py _migrate reads PRAGMA user_version before BEGIN IMMEDIATE, so a second "
-                          "process creating the same new store re-runs the migration after the first commits it "
-                          "and fails: 'not a usable xlrating store (table players already exists)'", strict=False)
 def test_two_first_ingests_into_a_new_store_both_land(sheets: dict[str, Path], tmp_path: Path) -> None:
     db = tmp_path / "new.db"
     marker, release = tmp_path / "paused", tmp_path / "release"

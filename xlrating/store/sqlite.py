@@ -86,14 +86,13 @@ class SQLiteStore:
         self.close()
 
     def _migrate(self) -> None:
-        version = self._db.execute("PRAGMA user_version").fetchone()[0]
-        if version > SCHEMA_VERSION:
-            raise StoreError(f"{self.path}: store schema version {version} is newer than this xlrating "
-                             f"understands ({SCHEMA_VERSION}); upgrade xlrating")
+        version = self._schema_version()
         if version == SCHEMA_VERSION:
             return  # nothing to write: opening an up-to-date store leaves the file untouched
         self._db.execute("BEGIN IMMEDIATE")
         try:
+            # Read again under the write lock: another process may have migrated meanwhile.
+            version = self._schema_version()
             for number in range(version, SCHEMA_VERSION):
                 for statement in MIGRATIONS[number].split(";"):
                     if statement.strip():
@@ -103,6 +102,13 @@ class SQLiteStore:
         except BaseException:
             self._db.execute("ROLLBACK")
             raise
+
+    def _schema_version(self) -> int:
+        version: int = self._db.execute("PRAGMA user_version").fetchone()[0]
+        if version > SCHEMA_VERSION:
+            raise StoreError(f"{self.path}: store schema version {version} is newer than this xlrating "
+                             f"understands ({SCHEMA_VERSION}); upgrade xlrating")
+        return version
 
     # --- writing ------------------------------------------------------------------------------
 

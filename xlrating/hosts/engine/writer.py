@@ -25,6 +25,7 @@ from typing import Any
 import numpy as np
 
 from xlrating.functions import ExcelError
+from xlrating.sheets.csv_safety import neutralise_cell
 
 from .formula import column_letters
 from .grid import NUMBER
@@ -298,7 +299,8 @@ def _csv_text(value: Any) -> Any:
         return "TRUE" if value else "FALSE"
     if isinstance(value, float):
         return number_text(value)
-    return "" if value is None else value
+    # A text a spreadsheet would run as a formula (=, +, -, @ ...) is written inert.
+    return "" if value is None else neutralise_cell(value)
 
 
 def csv_targets(evaluated: Evaluated, target: Path) -> list[tuple[str, Path]]:
