@@ -117,3 +117,18 @@ def test_ties_average_changes_a_tied_players_rating(tmp_path):
     run("rank", "dippouch", src, "-o", best)
     run("rank", "dippouch", src, "--ties", "average", "-o", average)
     assert json.loads(best.read_text())[0]["rating"] > json.loads(average.read_text())[0]["rating"]
+
+
+def test_a_csv_over_the_file_size_limit_is_refused_naming_the_limit(tmp_path, monkeypatch):
+    src = tmp_path / "big.csv"
+    src.write_text("event,date,players,rounds,player,place\n" + "A,2020-01-01,10,2,x,1\n" * 200)
+    monkeypatch.setenv("XLRATING_MAX_FILE_BYTES", "1000")
+    result = run("rank", "dippouch", src)
+    assert result.exit_code == 2 and "max_file_bytes" in result.output
+
+
+def test_a_csv_that_is_not_utf8_is_refused_with_the_fix(tmp_path):
+    src = tmp_path / "latin1.csv"
+    src.write_bytes("event,date,players,rounds,player,place\nA,2020-01-01,10,2,Zoë,1\n".encode("latin-1"))
+    result = run("rank", "dippouch", src)
+    assert result.exit_code == 2 and "save the CSV as UTF-8" in result.output

@@ -57,6 +57,16 @@ def read_package(path: str | os.PathLike[str], limits: Limits | None = None) -> 
         raise UnreadableWorkbook(path, refused.reason) from None
 
 
+def read_bytes(path: str | os.PathLike[str], limits: Limits | None = None) -> bytes:
+    """The bytes of a plain file (a CSV table, say) with the same refusals as a workbook: no folder,
+    pipe or device, nothing over ``max_file_bytes``; or :class:`UnreadableWorkbook`."""
+    try:
+        limits = limits or Limits.from_env()
+    except ValueError as exc:
+        raise UnreadableWorkbook(path, str(exc)) from None
+    return _read_file(Path(path), limits)
+
+
 def inspect_package(path: str | os.PathLike[str], limits: Limits | None = None) -> PackageReport:
     """Run every check of :func:`load_workbook` without building the workbook; report what was seen."""
     return read_package(path, limits)[1]

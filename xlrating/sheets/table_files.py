@@ -11,7 +11,7 @@ from pathlib import Path
 from typing import Any
 
 from xlrating.core.tables import is_blank
-from xlrating.sheets.safe_open import UnreadableWorkbook, load_workbook, reading
+from xlrating.sheets.safe_open import UnreadableWorkbook, load_workbook, read_bytes, reading
 
 WORKBOOK_SUFFIXES = (".xlsx", ".xlsm")
 
@@ -37,14 +37,11 @@ def read_table_file(path: str | Path, *, sheet: str | None = None) -> TableSourc
 
 
 def _from_csv(file: Path) -> TableSource:
+    data = read_bytes(file)  # the size limit and the refusal of pipes and devices apply to CSV too
     try:
-        text = file.read_text(encoding="utf-8-sig")
-    except FileNotFoundError:
-        raise UnreadableWorkbook(file, "no such file") from None
+        text = data.decode("utf-8-sig")
     except UnicodeDecodeError as exc:
         raise UnreadableWorkbook(file, f"not UTF-8 text (byte {exc.start}); save the CSV as UTF-8") from None
-    except OSError as exc:
-        raise UnreadableWorkbook(file, exc.strerror or str(exc)) from None
     first_line = text.split("\n", 1)[0]
     delimiter = ";" if first_line.count(";") > first_line.count(",") else ","
     rows = [row for row in csv.reader(io.StringIO(text), delimiter=delimiter)]
