@@ -12,6 +12,8 @@ import zipfile
 import zlib
 from dataclasses import dataclass
 
+from openpyxl.utils.cell import get_column_letter
+
 MIB = 1024 * 1024
 
 
@@ -156,12 +158,7 @@ def sheet_xml(body: str, dimension: str = "A1") -> bytes:
 SHEET = "xl/worksheets/sheet1.xml"
 
 
-def column_letters(index: int) -> str:
-    letters = ""
-    while index:
-        index, remainder = divmod(index - 1, 26)
-        letters = chr(65 + remainder) + letters
-    return letters
+column_letters = get_column_letter
 
 
 def parts_of(base: bytes, replace: dict[str, RawMember]) -> list[RawMember]:

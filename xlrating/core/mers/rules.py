@@ -1,14 +1,7 @@
 """MERS rules for one player: base rank, tournament weight, age factors and the total by era.
 
-- Base rank of a placement: ``(N - place) / (N - 1) * 1000`` (winner 1000, last 0; N >= 2).
-- Tournament weight: pre-2018 its MERS value (1 local, 2 national, 5 European/World); from 2018
-  the sum of days (1, 2, 3 for 3+), players (+0.5 for 41-80, +1 above 80), countries (+0.5 for
-  6-9, +1 for 10+) and qualification (+1).
-- A player's total, by rule era (``2005`` default, ``2010``, ``2018``): a weighted average
-  ``sum(w * a * b) / sum(w * a)`` of counted results (age factor ``a`` > 0), padded with results
-  of base rank 0 and weight 1 up to 5; at least 2 counted results to be ranked.
-
-See ``RATING_RULES.md`` section 3 for the full rules; :data:`ERAS` holds each era's parameters.
+The formulas are summarised in the package docstring (:mod:`xlrating.core.mers`); the rules and
+their sources are in ``RATING_RULES.md`` section 3. :data:`ERAS` holds each era's parameters.
 """
 
 from __future__ import annotations

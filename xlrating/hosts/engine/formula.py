@@ -21,6 +21,7 @@ from formulas.tokens.function import Function
 from formulas.tokens.operand import Empty, Number, Range, String
 from formulas.tokens.operand import Error as ErrorToken
 from formulas.tokens.operator import Operator
+from openpyxl.utils.cell import column_index_from_string, get_column_letter
 
 from xlrating.functions import ExcelError
 
@@ -88,18 +89,13 @@ _END = re.compile(rf"^(?:{_COL}{_ROW}|{_COL}|{_ROW})$")
 
 
 def column_index(letters: str) -> int:
-    number = 0
-    for ch in letters.upper():
-        number = number * 26 + ord(ch) - 64
-    return number
+    """``"AB"`` -> 28 (openpyxl's conversion, which also refuses letters beyond XFD)."""
+    return int(column_index_from_string(letters.upper()))
 
 
 def column_letters(index: int) -> str:
-    letters = ""
-    while index:
-        index, rest = divmod(index - 1, 26)
-        letters = chr(65 + rest) + letters
-    return letters
+    """28 -> ``"AB"``."""
+    return str(get_column_letter(index))
 
 
 def _range_node(token: Range) -> Ref:
