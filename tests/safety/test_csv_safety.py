@@ -48,6 +48,11 @@ def test_everything_else_passes_through_unchanged(value: object) -> None:
     assert neutralise_cell(value) == value
 
 
+@pytest.mark.parametrize("sign", ["-", "+"])
+def test_a_lone_sign_such_as_the_no_ema_id_dash_is_left_alone(sign: str) -> None:
+    assert neutralise_cell(sign) == sign
+
+
 def test_a_row_is_neutralised_cell_by_cell() -> None:
     assert neutralise_row(["=1", -1, "-1", "Ada"]) == ["'=1", -1, "-1", "Ada"]
 
@@ -57,8 +62,8 @@ def test_a_row_is_neutralised_cell_by_cell() -> None:
 def test_no_neutralised_text_starts_with_a_trigger_unless_it_is_a_plain_number(text: str) -> None:
     safe = neutralise_cell(text)
     assert not needs_neutralising(safe)
-    if safe[:1] in FORMULA_TRIGGERS:
-        float(safe)  # only a plain number may keep its sign
+    if safe[:1] in FORMULA_TRIGGERS and safe not in ("-", "+"):
+        float(safe)  # only a plain number (or a lone sign) may keep its sign
     assert safe in (text, "'" + text)  # reversible: the original is the text after the quote
 
 
@@ -78,7 +83,7 @@ def _cell_types(csv_path: Path, out: Path) -> list[tuple[object, str]]:
 @pytest.mark.libreoffice
 @pytest.mark.skipif(shutil.which("soffice") is None, reason="needs LibreOffice (soffice)")
 def test_a_real_spreadsheet_opens_the_neutralised_csv_without_any_formula(tmp_path: Path) -> None:
-    rows: list[list[object]] = [["player", "total"], *([p, 1] for p in PAYLOADS), ["-5", -5]]
+    rows: list[list[object]] = [["player", "total"], *([p, 1] for p in PAYLOADS), ["-5", -5], ["-", 2], ["+", 3]]
     raw, safe = tmp_path / "raw.csv", tmp_path / "safe.csv"
     _write_csv(raw, rows)
     _write_csv(safe, [neutralise_row(r) for r in rows])

@@ -20,6 +20,8 @@ What stays as it is:
   stays the number -5;
 - text that is exactly a plain decimal number (``"-5"``, ``"+3.5"``, ``"-1e3"``): a spreadsheet
   reads it as that number and nothing more, so quoting it would only corrupt the data;
+- a lone ``-`` or ``+``: a sign with nothing to compute, and ``-`` is how result sheets mark a
+  player without an EMA ID;
 - everything else (``None``, dates, text not starting with a trigger).
 
 JSON and .xlsx exports need none of this: JSON is never evaluated, and openpyxl writes a text
@@ -37,10 +39,13 @@ QUOTE = "'"
 _PLAIN_NUMBER = re.compile(r"[+-]?(?:\d+(?:\.\d*)?|\.\d+)(?:[eE][+-]?\d+)?")
 
 
+LONE_SIGNS = frozenset({"-", "+"})
+
+
 def needs_neutralising(value: Any) -> bool:
     """True when ``value`` is text a spreadsheet would treat as a formula (see the module doc)."""
     return (isinstance(value, str) and value[:1] in FORMULA_TRIGGERS
-            and not _PLAIN_NUMBER.fullmatch(value))
+            and value not in LONE_SIGNS and not _PLAIN_NUMBER.fullmatch(value))
 
 
 def neutralise_cell(value: Any) -> Any:
