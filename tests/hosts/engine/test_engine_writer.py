@@ -157,3 +157,29 @@ def test_the_writer_copies_the_checked_bytes_not_the_file_again(tmp_path: Path) 
     book.write_bytes(b"replaced after the checks")  # a file swapped between reading and writing
     write_xlsx(evaluated, tmp_path / "out.xlsx")
     assert openpyxl.load_workbook(tmp_path / "out.xlsx").sheetnames == ["Results", "Other"]
+
+
+def _dated_book(path: Path) -> Path:
+    import datetime as dt
+
+    book = openpyxl.Workbook()
+    ws = book.active
+    ws.title = "Events"
+    ws.append(["event", "date", "next day", "time stamp", "players"])
+    ws.append(["Spring Cup", dt.date(2025, 3, 1), "=B2+1", dt.datetime(2025, 3, 1, 18, 30), 21])
+    ws["B2"].number_format = "dd/mm/yyyy"  # a custom date format
+    ws["C2"].number_format = "yyyy-mm-dd"
+    ws["D2"].number_format = "yyyy-mm-dd hh:mm"
+    book.save(path)
+    return path
+
+
+def test_csv_writes_cells_shown_as_dates_as_iso_dates_and_numbers_as_numbers(tmp_path: Path) -> None:
+    convert_file(_dated_book(tmp_path / "dated.xlsx"), tmp_path / "dated.csv", fmt="csv")
+    assert (tmp_path / "dated.csv").read_text().splitlines()[1] == "Spring Cup,2025-03-01,2025-03-02,2025-03-01T18:30:00,21"
+
+
+def test_json_writes_cells_shown_as_dates_as_iso_dates(tmp_path: Path) -> None:
+    convert_file(_dated_book(tmp_path / "dated.xlsx"), tmp_path / "dated.json", fmt="json")
+    row = json.loads((tmp_path / "dated.json").read_text())["sheets"][0]["rows"][1]
+    assert row == ["Spring Cup", "2025-03-01", "2025-03-02", "2025-03-01T18:30:00", 21]

@@ -27,6 +27,7 @@ import numpy as np
 from xlrating.functions import ExcelError
 from xlrating.sheets.csv_safety import neutralise_cell
 
+from .date_cells import as_date, date_cells
 from .formula import column_letters
 from .grid import NUMBER
 from .model import Evaluated
@@ -280,8 +281,9 @@ def _plain(value: Any) -> Any:
     return value
 
 
-def sheet_rows(evaluated: Evaluated, name: str) -> list[list[Any]]:
-    """A sheet's values from A1 to its last used cell, as plain JSON-able values."""
+def sheet_rows(evaluated: Evaluated, name: str, dates: set[tuple[int, int]] | None = None) -> list[list[Any]]:
+    """A sheet's values from A1 to its last used cell, as plain JSON-able values; the cells in
+    ``dates`` (styled as dates, see :mod:`.date_cells`) as ISO dates."""
     sheet = evaluated.grid.sheet(name)
     if sheet is None or not sheet.columns:
         return []
@@ -291,7 +293,9 @@ def sheet_rows(evaluated: Evaluated, name: str) -> list[list[Any]]:
         used = (column.kind != 0).nonzero()[0]
         if len(used):
             last_row = max(last_row, int(used[-1]))
-    return [[_plain(sheet.get(r, c)) for c in range(1, last_col + 1)] for r in range(1, last_row + 1)]
+    dated = dates or set()
+    return [[as_date(_plain(sheet.get(r, c))) if (r, c) in dated else _plain(sheet.get(r, c))
+             for c in range(1, last_col + 1)] for r in range(1, last_row + 1)]
 
 
 def _csv_text(value: Any) -> Any:
@@ -314,18 +318,22 @@ def csv_targets(evaluated: Evaluated, target: Path) -> list[tuple[str, Path]]:
 
 def write_csv(evaluated: Evaluated, target: Path) -> list[Path]:
     written = []
+    dates = date_cells(evaluated.package)
     for name, path in csv_targets(evaluated, target):
         with open(path, "w", newline="", encoding="utf-8") as stream:
             writer = csv.writer(stream)
-            for row in sheet_rows(evaluated, name):
+            for row in sheet_rows(evaluated, name, dates.get(name)):
                 writer.writerow([_csv_text(v) for v in row])
         written.append(path)
     return written
 
 
 def write_json(evaluated: Evaluated, target: Path) -> None:
-    """``{"workbook": file name, "sheets": [{"name": ..., "rows": [[...], ...]}]}``; errors as their code."""
+    """``{"workbook": file name, "sheets": [{"name": ..., "rows": [[...], ...]}]}``; errors as their code,
+    date cells as ISO dates."""
+    dates = date_cells(evaluated.package)
     document = {"workbook": Path(evaluated.package.path).name,
-                "sheets": [{"name": s.name, "rows": sheet_rows(evaluated, s.name)} for s in evaluated.package.sheets]}
+                "sheets": [{"name": s.name, "rows": sheet_rows(evaluated, s.name, dates.get(s.name))}
+                           for s in evaluated.package.sheets]}
     with open(target, "w", encoding="utf-8") as stream:
         json.dump(document, stream, ensure_ascii=False, indent=1)

@@ -1,0 +1,69 @@
+"""Which cells show a date: what CSV and JSON outputs need to write ``2025-03-01`` and not 45717.
+
+A date in a workbook is a number with a date number format. The format hangs on the cell's style
+(``<c s="5">`` -> ``cellXfs[5]`` -> ``numFmtId``): a built-in date format (ids 14-22, 45-47) or a
+custom format code that openpyxl's :func:`~openpyxl.styles.numbers.is_date_format` recognises.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import io
+import re
+import zipfile
+from typing import Any
+
+from openpyxl.styles.numbers import BUILTIN_FORMATS, is_date_format
+
+from .package import MAIN, Package, _rels, _xml, cell_position
+
+_CELL_TAG = re.compile(r"<c\s([^>]*?)/?>")
+_ATTRIBUTE = re.compile(r'\b(r|s)="([^"]*)"')
+_EXCEL_EPOCH = dt.datetime(1899, 12, 30)
+
+
+def date_styles(archive: zipfile.ZipFile, workbook_part: str) -> set[int]:
+    """Indexes of the cell styles (``cellXfs``) whose number format is a date or time."""
+    styles = [t for t in _rels(archive, workbook_part).values() if t.endswith("styles.xml")]
+    if not styles or styles[0] not in archive.namelist():
+        return set()
+    root = _xml(archive, styles[0])
+    custom = {int(f.get("numFmtId", -1)): f.get("formatCode", "") for f in root.iter(f"{{{MAIN}}}numFmt")}
+    found = set()
+    for xfs in root.iter(f"{{{MAIN}}}cellXfs"):
+        for index, xf in enumerate(xfs.iter(f"{{{MAIN}}}xf")):
+            number_format = int(xf.get("numFmtId", 0))
+            code = custom.get(number_format, BUILTIN_FORMATS.get(number_format, "General"))
+            if is_date_format(code):
+                found.add(index)
+    return found
+
+
+def date_cells(package: Package) -> dict[str, set[tuple[int, int]]]:
+    """Per sheet name, the (row, column) of every cell styled as a date."""
+    with zipfile.ZipFile(io.BytesIO(package.data)) as archive:
+        styles = date_styles(archive, package.workbook_part)
+        if not styles:
+            return {}
+        cells: dict[str, set[tuple[int, int]]] = {}
+        for sheet in package.sheets:
+            xml = sheet.xml if sheet.xml is not None else archive.read(sheet.part).decode("utf-8")
+            dated = cells.setdefault(sheet.name, set())
+            for match in _CELL_TAG.finditer(xml):
+                attributes = dict(_ATTRIBUTE.findall(match.group(1)))
+                style = attributes.get("s", "")
+                if style.isdigit() and int(style) in styles and "r" in attributes:
+                    dated.add(cell_position(attributes["r"]))
+    return cells
+
+
+def as_date(value: Any) -> Any:
+    """A number shown as a date, as ISO text (a date, or a date and time); anything else unchanged."""
+    if isinstance(value, bool) or not isinstance(value, (int, float)) or not 0 <= value < 2958466:
+        return value
+    moment = _EXCEL_EPOCH + dt.timedelta(days=float(value))
+    if value < 61:  # serials before 1900-03-01 count Excel's phantom 29 February 1900
+        moment += dt.timedelta(days=1)
+    if moment.time() == dt.time(0):
+        return moment.date().isoformat()
+    return moment.isoformat(timespec="seconds")
