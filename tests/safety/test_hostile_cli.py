@@ -24,7 +24,8 @@ from hostile import corpus_folder, hostile_corpus
 
 from xlrating.cli import COMMANDS
 
-TIME_BOUND_S = 10.0
+TIME_BOUND_S = 10.0  # for a refusal: the clean error must come within this
+CONVERSION_BOUND_S = 30.0  # for a sheet convert accepts and recalculates (1.1 million cells takes ~5 s alone)
 MEMORY_BOUND_MB = 500
 DRIVER = Path(__file__).with_name("cli_driver.py")
 READERS = ["validate", "ingest", "convert", "rank"]
@@ -101,7 +102,8 @@ def problems_with(command: str, name: str, job: dict[str, object], work: Path) -
         problems.append(f"message lacks {fragments[0]!r}")
     if status != 0 and name not in said and name != "folder.xlsx":
         problems.append("message does not name the file")
-    if float(job["seconds"]) >= TIME_BOUND_S:  # type: ignore[arg-type]
+    bound = CONVERSION_BOUND_S if status == 0 else TIME_BOUND_S
+    if float(job["seconds"]) >= bound:  # type: ignore[arg-type]
         problems.append(f"took {float(job['seconds']):.1f} s")  # type: ignore[arg-type]
     if command == "ingest" and stored_anything(work / f"{name}.db"):
         problems.append("stored something")
