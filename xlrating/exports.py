@@ -8,6 +8,7 @@ rounding is presentation only. Ranks follow competition ranking (equal values sh
 from __future__ import annotations
 
 import csv
+import datetime as dt
 import json
 from collections.abc import Sequence
 from dataclasses import dataclass, field
@@ -85,7 +86,7 @@ def _write_csv(path: Path, lines: Sequence[dict[str, Any]]) -> None:
 
 def _write_xlsx(board: Leaderboard, path: Path, lines: Sequence[dict[str, Any]]) -> None:
     from openpyxl import Workbook
-    from openpyxl.styles import Font
+    from openpyxl.styles import Alignment, Font
     from openpyxl.utils import get_column_letter
 
     book = Workbook()
@@ -100,20 +101,43 @@ def _write_xlsx(board: Leaderboard, path: Path, lines: Sequence[dict[str, Any]])
         start = 1
         if board.about:
             about = "; ".join(f"{k}: {v}" for k, v in board.about.items())
-            ws.cell(1, 1, f"{board.system} {title.lower()} ({about})").font = Font(bold=True)
+            ws.cell(1, 1, f"{board.system} {title.lower()} ({about})").font = Font(bold=True, size=12)
             start = 3
         columns = list(rows[0]) if rows else ["rank", "player", board.value_name, "count"]
         for j, name in enumerate(columns, start=1):
-            ws.cell(start, j, name.replace("_", " ").capitalize()).font = Font(bold=True)
-            ws.column_dimensions[get_column_letter(j)].width = max(12, len(name) + 4)
+            header = ws.cell(start, j, name.replace("_", " ").capitalize())
+            header.font = Font(bold=True)
+            header.alignment = Alignment(horizontal="left" if _is_text_column(rows, name) else "right")
+            ws.column_dimensions[get_column_letter(j)].width = _width(name, rows)
         for i, row in enumerate(rows, start=start + 1):
             for j, name in enumerate(columns, start=1):
                 cell = ws.cell(i, j, _cell_value(row.get(name)))
                 if isinstance(cell.value, float):
                     cell.number_format = "0.00"
+                elif isinstance(cell.value, dt.date):
+                    cell.number_format = "yyyy-mm-dd"
         ws.freeze_panes = ws.cell(start + 1, 1)
         ws.auto_filter.ref = f"A{start}:{get_column_letter(len(columns))}{max(start, start + len(rows))}"
+        # Printed: every column on the page width, the header row repeated on each page.
+        ws.print_title_rows = f"{start}:{start}"
+        ws.page_setup.fitToWidth = 1
+        ws.page_setup.fitToHeight = 0
+        ws.sheet_properties.pageSetUpPr.fitToPage = True
     book.save(path)
+
+
+def _is_text_column(rows: Sequence[dict[str, Any]], name: str) -> bool:
+    return any(isinstance(row.get(name), str) for row in rows)
+
+
+def _width(name: str, rows: Sequence[dict[str, Any]]) -> float:
+    """A column width that shows the header and the longest value (numbers as shown, 2 decimals)."""
+    longest = len(name) + 2
+    for row in rows:
+        value = row.get(name)
+        shown = f"{value:.2f}" if isinstance(value, float) else "" if value is None else str(value)
+        longest = max(longest, len(shown))
+    return min(longest + 2, 60)
 
 
 def _cell_value(value: Any) -> Any:

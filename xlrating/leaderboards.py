@@ -44,7 +44,7 @@ def mers_leaderboard(results: Iterable[mers.Result], as_of: dt.date, *, rules: s
             breakdown.append({
                 "player": r.player,
                 "tournament": "(padding to 5 results)" if item.padding else item.tournament,
-                "date": item.date.isoformat() if item.date else None,
+                "date": item.date,
                 "base_rank": item.base_rank,
                 "weight": item.weight,
                 "age_factor": item.age_factor,
