@@ -132,3 +132,13 @@ def test_a_csv_that_is_not_utf8_is_refused_with_the_fix(tmp_path):
     src.write_bytes("event,date,players,rounds,player,place\nA,2020-01-01,10,2,Zoë,1\n".encode("latin-1"))
     result = run("rank", "dippouch", src)
     assert result.exit_code == 2 and "save the CSV as UTF-8" in result.output
+
+
+def test_ranking_workbook_is_readable_dates_are_dates_and_columns_fit_their_content(tmp_path):
+    out = tmp_path / "board.xlsx"
+    run("rank", "mers", EXAMPLES / "mers_results.csv", "--ruleset", "MCR", "--as-of", "2025-06-30", "-o", out)
+    breakdown = openpyxl.load_workbook(out)["Breakdown"]
+    assert breakdown["C4"].is_date
+    longest = max(len(str(c.value or "")) for c in breakdown["B"][3:])
+    assert breakdown.column_dimensions["B"].width >= longest
+    assert breakdown.print_title_rows == "3:3" and breakdown.page_setup.fitToWidth == 1
