@@ -141,4 +141,4 @@ def test_ranking_workbook_is_readable_dates_are_dates_and_columns_fit_their_cont
     assert breakdown["C4"].is_date
     longest = max(len(str(c.value or "")) for c in breakdown["B"][3:])
     assert breakdown.column_dimensions["B"].width >= longest
-    assert breakdown.print_title_rows == "3:3" and breakdown.page_setup.fitToWidth == 1
+    assert breakdown.print_title_rows == "$3:$3" and breakdown.page_setup.fitToWidth == 1
