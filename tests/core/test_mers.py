@@ -189,3 +189,10 @@ def test_table_unknown_ruleset_is_named():
 def test_table_excel_date_serials_are_read_as_dates():
     (r,) = mers.results_from_table([HEADER, ["T", 45292, 10, 1, "MCR", "a", 1]])
     assert r.date == D(2024, 1, 1)
+
+
+def test_table_dates_read_iso_and_european_dotted_but_not_ambiguous_slashes():
+    (r,) = mers.results_from_table([HEADER, ["T", "16.03.2024", 10, 1, "MCR", "a", 1]])
+    assert r.date == D(2024, 3, 16)
+    with pytest.raises(TableError, match="DD.MM.YYYY"):
+        mers.results_from_table([HEADER, ["T", "03/06/2024", 10, 1, "MCR", "a", 1]])

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import datetime as dt
 import math
+import re
 from typing import Any
 
 from xlrating.core.errors import InvalidArgument
@@ -43,19 +44,27 @@ def to_excel_serial(day: dt.date) -> int:
     return (day - _EXCEL_EPOCH).days
 
 
+_DOTTED = re.compile(r"(\d{1,2})\.(\d{1,2})\.(\d{4})")
+
+
 def as_date(name: str, value: Any) -> dt.date:
-    """Coerce a date argument: a ``date``/``datetime``, an ISO ``YYYY-MM-DD`` text, or an Excel
-    serial number (what a date cell holds)."""
+    """Coerce a date argument: a ``date``/``datetime``, an ISO ``YYYY-MM-DD`` text, a European
+    ``DD.MM.YYYY`` text, or an Excel serial number (what a date cell holds). Slashed dates are
+    refused: ``03/06/2009`` is 3 June in Europe and March 6 in the US."""
     if isinstance(value, dt.datetime):
         return value.date()
     if isinstance(value, dt.date):
         return value
     if isinstance(value, str):
         text = value.strip()
+        dotted = _DOTTED.fullmatch(text)
         try:
+            if dotted:
+                day, month, year = (int(g) for g in dotted.groups())
+                return dt.date(year, month, day)
             return dt.date.fromisoformat(text[:10]) if len(text) >= 10 else dt.date.fromisoformat(text)
         except ValueError:
-            raise InvalidArgument(name, "a date (YYYY-MM-DD)", value) from None
+            raise InvalidArgument(name, "a date (YYYY-MM-DD or DD.MM.YYYY)", value) from None
     if isinstance(value, (int, float)) and not isinstance(value, bool) and math.isfinite(value):
         try:
             return from_excel_serial(float(value))
