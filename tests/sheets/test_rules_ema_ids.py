@@ -34,6 +34,14 @@ def test_an_id_that_is_not_eight_digits_is_an_error(make_sheet):
         assert finding.cell == "B14"
 
 
+def test_a_negative_or_fractional_number_is_no_id_and_is_an_error(make_sheet):
+    for bad in (-4858660, -40600590, 4060059.5):
+        result = validate(make_sheet(rows=rows_with(0, {"EMA ID": bad})))
+        finding = only(result, "EMA_ID_FORMAT")
+        assert (finding.severity, finding.cell) == ("error", "B14") and not result.valid
+        assert result.submission.players[0].ema_id is None
+
+
 def test_an_unknown_country_prefix_is_a_warning(make_sheet):
     finding = only(validate(make_sheet(rows=rows_with(0, {"EMA ID": "98060059"}))), "EMA_ID_UNKNOWN_PREFIX")
     assert finding.severity == "warning" and "'98'" in finding.message

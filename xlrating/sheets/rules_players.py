@@ -92,7 +92,9 @@ def _ema_id(layout: Layout, out: Collector, r: int, raw: Any, row: PlayerRow,
         if country_code(row.country) in members:
             out.add("EMA_ID_MISSING", sheet, r, column, country=row.country)
         return None
-    if isinstance(raw, (int, float)) and not isinstance(raw, bool) and float(raw).is_integer():
+    if isinstance(raw, (int, float)) and not isinstance(raw, bool) and float(raw).is_integer() and raw >= 0:
+        # Only a whole number >= 0 can be an ID that lost its text form; "-4858660" has 8
+        # characters but is no ID (and would fail the store's digits-only check at ingest).
         digits = str(int(raw))
         if len(digits) == 8:
             out.add("EMA_ID_NOT_TEXT", sheet, r, column, value=raw, repaired=digits)
