@@ -7,7 +7,7 @@ and, for MERS, the per-player breakdown of counted results, weights and age fact
 from __future__ import annotations
 
 import datetime as dt
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
 
 from xlrating.core import dci, dippouch, mers
 from xlrating.core.placement import TiePolicy
@@ -35,9 +35,17 @@ def dci_leaderboard(matches: Iterable[dci.Match], *, method: str = "formula",
 
 
 def mers_leaderboard(results: Iterable[mers.Result], as_of: dt.date, *, rules: str = "2005",
-                     ruleset: str | None = None, ties: TiePolicy = "best") -> Leaderboard:
+                     ruleset: str | None = None, ties: TiePolicy = "best",
+                     names: Mapping[str, str] | None = None) -> Leaderboard:
+    """The MERS leaderboard with its breakdown; ``names`` (EMA ID -> name, e.g. from the store)
+    adds a name column after the player's ID."""
     board = mers.rankings(results, as_of, rules, ruleset_name=ruleset, ties=ties, with_breakdown=True)
-    lines = [{"player": r.player, "total": r.total, "count": r.count} for r in board]
+    lines: list[dict[str, object]] = []
+    for r in board:
+        line: dict[str, object] = {"player": r.player}
+        if names is not None:
+            line["name"] = names.get(r.player, "")
+        lines.append(line | {"total": r.total, "count": r.count})
     breakdown = []
     for r in board:
         for item in r.breakdown.results if r.breakdown else ():

@@ -142,3 +142,35 @@ def test_ranking_workbook_is_readable_dates_are_dates_and_columns_fit_their_cont
     longest = max(len(str(c.value or "")) for c in breakdown["B"][3:])
     assert breakdown.column_dimensions["B"].width >= longest
     assert breakdown.print_title_rows == "$3:$3" and breakdown.page_setup.fitToWidth == 1
+
+
+def test_rank_from_a_file_that_is_not_a_store_is_a_clean_error(tmp_path):
+    bad = tmp_path / "bad.db"
+    bad.write_bytes(b"this is not a database" * 100)
+    result = run("rank", "mers", "--db", bad, "--ruleset", "MCR")
+    assert result.exit_code == 2 and "bad.db" in result.output and "Traceback" not in result.output
+
+
+def test_rank_never_writes_into_a_sqlite_file_it_reads(tmp_path):
+    import hashlib
+    import sqlite3
+
+    other = tmp_path / "other.db"
+    with sqlite3.connect(other) as db:
+        db.execute("CREATE TABLE notes (text TEXT)")
+    before = hashlib.sha256(other.read_bytes()).hexdigest()
+    result = run("rank", "mers", "--db", other, "--ruleset", "MCR")
+    assert result.exit_code == 2 and "schema version 0" in result.output
+    assert hashlib.sha256(other.read_bytes()).hexdigest() == before
+
+
+def test_rank_from_the_store_shows_each_players_name(tmp_path):
+    from xlrating.sheets.example_submissions import write_examples
+
+    db = tmp_path / "store.db"
+    for file in write_examples(tmp_path / "examples"):
+        run("ingest", "--db", db, file)
+    out = tmp_path / "board.json"
+    assert run("rank", "mers", "--db", db, "--ruleset", "MCR", "--as-of", "2025-12-31", "-o", out).exit_code == 0
+    board = json.loads(out.read_text())
+    assert list(board[0]) == ["rank", "player", "name", "total", "count"] and board[0]["name"]

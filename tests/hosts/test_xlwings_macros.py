@@ -211,12 +211,12 @@ def test_ranking_lists_players_with_two_stored_results(tmp_path: Path, monkeypat
         macros.ingest_active(book)
     macros.recalculate_ratings(book)
     report = book.report()
-    assert report[3] == ["Ruleset", "Rank", "Player", "Total", "Results"]
+    assert report[3] == ["Ruleset", "Rank", "Player", "Name", "Total", "Results"]
     ranked = report[4:]
     assert [line[1] for line in ranked] == [1, 2]
-    assert ranked[0][0] == "Riichi" and ranked[0][4] == 2
+    assert ranked[0][0] == "Riichi" and ranked[0][5] == 2 and ranked[0][3]  # the player's name is shown
     # 2005 rules: two results of base rank 1000, padded with three zeros to five results
-    assert ranked[0][3] == pytest.approx(400.0)
+    assert ranked[0][4] == pytest.approx(400.0)
 
 
 def test_ranking_without_a_store_says_what_to_do(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:

@@ -171,3 +171,18 @@ def test_a_store_from_a_newer_xlrating_is_refused(db):
     connection.close()
     with pytest.raises(StoreError, match="newer than this xlrating"):
         open_store(str(db))
+
+
+def test_a_sqlite_file_of_another_application_is_refused_and_left_as_it_was(tmp_path):
+    import hashlib
+    import sqlite3
+
+    from xlrating.store import StoreError, open_store
+
+    other = tmp_path / "other.db"
+    with sqlite3.connect(other) as db:
+        db.execute("CREATE TABLE notes (text TEXT)")
+    before = hashlib.sha256(other.read_bytes()).hexdigest()
+    with pytest.raises(StoreError, match="not an xlrating store"):
+        open_store(str(other))
+    assert hashlib.sha256(other.read_bytes()).hexdigest() == before

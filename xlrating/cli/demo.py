@@ -92,10 +92,7 @@ def _rankings(store, folder: Path, day: dt.date, rules: str, top: int) -> list[P
         results = store.mers_results(ruleset)
         if not results:
             continue
-        board = mers_leaderboard(results, day, rules=rules, ruleset=ruleset)
-        # Show who the EMA IDs are: a name column right after the player's ID.
-        board.lines = [{"player": line["player"], "name": names.get(line["player"], ""),
-                        **{k: v for k, v in line.items() if k != "player"}} for line in board.lines]
+        board = mers_leaderboard(results, day, rules=rules, ruleset=ruleset, names=names)
         for suffix in ("xlsx", "json"):
             path = folder / f"ranking-{ruleset.lower()}.{suffix}"
             write_leaderboard(board, path)

@@ -7,7 +7,7 @@ from pathlib import Path
 
 import click
 
-from xlrating.cli.common import EXIT_UNREADABLE, db_option, fail, resolve_db
+from xlrating.cli.common import db_option, fail, resolve_db
 from xlrating.core import dci, dippouch, mers
 from xlrating.core.errors import RatingError, TableError
 from xlrating.exports import Leaderboard, format_for, print_leaderboard, write_leaderboard
@@ -75,9 +75,10 @@ def rank(system: str, file: Path | None, output: Path | None, sheet: str | None,
             board = _guarded(source, lambda: dci_leaderboard(
                 dci.matches_from_table(rows, header_row=header_row), method=method, category=category))
         else:
+            names = None
             if file is None:
                 source = resolve_db(db)
-                results = _store_results(source, ruleset)
+                results, names = _store_results(source, ruleset)
             else:
                 rows, header_row, source = _table(file, sheet)
                 results = _guarded(source, lambda: mers.results_from_table(rows, header_row=header_row))
@@ -87,7 +88,7 @@ def rank(system: str, file: Path | None, output: Path | None, sheet: str | None,
             day = as_of or dt.date.today()
             canonical = mers.ruleset(ruleset) if ruleset else None
             board = _guarded(source, lambda: mers_leaderboard(results, day, rules=rules, ruleset=canonical,
-                                                              ties=policy))
+                                                              ties=policy, names=names))
     except UnreadableWorkbook as exc:
         fail(str(exc))
     if output is None:
@@ -118,11 +119,12 @@ def _guarded(source: str, compute):  # type: ignore[no-untyped-def]
         fail(f"{source}: {exc}")
 
 
-def _store_results(location: str, ruleset: str | None) -> list[mers.Result]:
-    from xlrating.store import open_store
+def _store_results(location: str, ruleset: str | None) -> tuple[list[mers.Result], dict[str, str]]:
+    """The current results of the store (read-only) and the players' names."""
+    from xlrating.store import StoreError, open_store
 
-    if not Path(location.removeprefix("sqlite:///")).exists():
-        fail(f"{location}: no results store here; ingest result sheets first (xlrating ingest FILE) "
-             f"or pass --db", EXIT_UNREADABLE)
-    with open_store(location) as store:
-        return list(store.mers_results(mers.ruleset(ruleset) if ruleset else None))
+    try:
+        with open_store(location, read_only=True) as store:
+            return list(store.mers_results(mers.ruleset(ruleset) if ruleset else None)), store.player_names()
+    except StoreError as exc:
+        fail(str(exc))

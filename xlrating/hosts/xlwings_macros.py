@@ -133,21 +133,19 @@ def recalculate_ratings(book: Any = None, rules: str = "2005") -> None:
 
     book = _caller(book)
     location = store_location(book)
-    if not Path(location).is_file():
-        _report(book, f"no results store at {location}: ingest result sheets first")
-        return
     today = dt.date.today()
     rows: list[list[Any]] = []
     try:
-        with open_store(location) as store:
+        with open_store(location, read_only=True) as store:
+            names = store.player_names()
             for ruleset in mers.RULESETS:
                 results = store.mers_results(ruleset)
                 if results:
-                    board = mers_leaderboard(results, today, rules=rules, ruleset=ruleset)
-                    rows += [[ruleset, line["rank"], line["player"], line["total"], line["count"]]
+                    board = mers_leaderboard(results, today, rules=rules, ruleset=ruleset, names=names)
+                    rows += [[ruleset, line["rank"], line["player"], line["name"], line["total"], line["count"]]
                              for line in board.ranked(decimals=2)]
     except (StoreError, RatingError) as exc:
         _report(book, f"ranking not computed - {exc}")
         return
     _report(book, f"MERS ranking ({rules} rules) as of {today:%Y-%m-%d} from {location}",
-            ["Ruleset", "Rank", "Player", "Total", "Results"], rows)
+            ["Ruleset", "Rank", "Player", "Name", "Total", "Results"], rows)

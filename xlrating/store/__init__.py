@@ -28,11 +28,15 @@ def sqlite_path(location: str) -> str:
     return location
 
 
-def open_store(location: str) -> SQLiteStore:
-    """Open (creating it when needed) the store at ``location``; raises :class:`StoreError`."""
+def open_store(location: str, *, read_only: bool = False) -> SQLiteStore:
+    """Open the store at ``location``, creating it when needed unless ``read_only`` (then it must
+    exist, and nothing is ever written to it); raises :class:`StoreError`."""
     path = sqlite_path(location)
     if path != ":memory:":
         parent = Path(path).parent
         if not parent.is_dir():
             raise StoreError(f"{location}: folder {parent} does not exist")
-    return SQLiteStore(path)
+        if read_only and not Path(path).is_file():
+            raise StoreError(f"{location}: no results store here; ingest result sheets first "
+                             f"(xlrating ingest FILE) or choose one with --db")
+    return SQLiteStore(path, read_only=read_only)

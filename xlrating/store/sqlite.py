@@ -13,6 +13,7 @@ import datetime as dt
 import hashlib
 import sqlite3
 from dataclasses import dataclass
+from pathlib import Path
 from typing import Literal, Self
 
 from xlrating.core.mers import Result
@@ -65,12 +66,20 @@ def _now() -> str:
 class SQLiteStore:
     """A results store in one SQLite file (``:memory:`` for a throwaway one)."""
 
-    def __init__(self, path: str):
+    def __init__(self, path: str, *, read_only: bool = False):
         self.path = path
         try:
-            self._db = sqlite3.connect(path, isolation_level=None, timeout=30)
-            self._db.execute("PRAGMA foreign_keys = ON")
-            self._migrate()
+            if read_only:  # readers (rank) never create, migrate or otherwise write a store
+                self._db = sqlite3.connect(f"{Path(path).resolve().as_uri()}?mode=ro", uri=True,
+                                           isolation_level=None, timeout=30)
+                version = self._schema_version()
+                if version != SCHEMA_VERSION:
+                    raise StoreError(f"{path}: store schema version {version}, this xlrating reads "
+                                     f"{SCHEMA_VERSION}; ingest a sheet into it once to upgrade it")
+            else:
+                self._db = sqlite3.connect(path, isolation_level=None, timeout=30)
+                self._db.execute("PRAGMA foreign_keys = ON")
+                self._migrate()
         except sqlite3.DatabaseError as exc:
             raise StoreError(f"{path}: not a usable xlrating store ({exc})") from None
 
@@ -93,6 +102,9 @@ class SQLiteStore:
         try:
             # Read again under the write lock: another process may have migrated meanwhile.
             version = self._schema_version()
+            if version == 0 and self._db.execute("SELECT count(*) FROM sqlite_master").fetchone()[0]:
+                raise StoreError(f"{self.path}: a SQLite database that is not an xlrating store (it holds "
+                                 f"other tables); choose another file with --db")
             for number in range(version, SCHEMA_VERSION):
                 for statement in MIGRATIONS[number].split(";"):
                     if statement.strip():
