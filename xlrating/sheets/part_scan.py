@@ -222,6 +222,8 @@ class PartParser:
             letters = match[1]
             column = _COLUMNS.get(letters) or _column_index(letters)
             row = int(match[2])
+            if not row:  # rows count from 1; openpyxl would index row 0 as the last one, or fail
+                self._damaged("c", "r", ref)
             self.cell_ref = ref
         else:  # openpyxl places a cell without r next to the previous one
             column, row = self.column + 1, self.row
@@ -248,6 +250,8 @@ class PartParser:
             if number is not None and not _ROW_NUMBER.fullmatch(number):
                 self._damaged("row", "r", number)
             self.row = int(float(number)) if number is not None else self.row + 1
+            if not self.row:  # rows count from 1 (ECMA-376 ST_CellRef, row attribute of CT_Row)
+                self._damaged("row", "r", str(number))
             self.column = 0
             self._reach(self.row, 0, f"row {self.row}")
             if not attrs.get("s", "0").isdigit():

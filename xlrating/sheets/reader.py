@@ -6,16 +6,18 @@ public API gives these only through two loads (``data_only`` for values, a full 
 and merges), which costs about twice a read-only load. Instead we open the file read-only through
 :func:`xlrating.sheets.safe_open.load_workbook` and drive openpyxl's own sheet parser once, noting
 formulas as cells go by; merged ranges are parsed from the same stream. Should openpyxl's
-internals change shape, :func:`read_workbook` falls back to the two public loads.
+internals be missing (checked before any sheet is read), :func:`read_workbook` falls back to the
+two public loads; an error while streaming is never taken for that.
 """
 
 from __future__ import annotations
 
+import functools
 import os
 from dataclasses import dataclass, field
 from typing import Any
 
-from xlrating.sheets.safe_open import load_workbook
+from xlrating.sheets.safe_open import UnreadableWorkbook, load_workbook, reading
 
 Range = tuple[int, int, int, int]  # min_row, min_col, max_row, max_col (1-based, inclusive)
 
@@ -44,25 +46,34 @@ class SheetGrid:
 def read_workbook(path: str | os.PathLike[str]) -> list[SheetGrid]:
     """Every worksheet of ``path`` as a :class:`SheetGrid`, in workbook order.
 
-    Raises :class:`~xlrating.sheets.safe_open.UnreadableWorkbook` when the file cannot be opened.
+    Raises :class:`~xlrating.sheets.safe_open.UnreadableWorkbook` when the file cannot be opened
+    or a sheet turns out damaged while it streams.
     """
+    parser_class = _value_and_formula_parser()
     wb = load_workbook(path, read_only=True, data_only=True)
     try:
-        try:
-            return [_stream_sheet(wb, ws) for ws in wb.worksheets]
-        except (ImportError, AttributeError, TypeError):  # openpyxl internals moved: use public API
-            pass
+        if parser_class is None or not _has_streaming_internals(wb):
+            return _read_with_public_api(path)  # openpyxl internals moved: two public loads
+        # Read-only sheets are parsed only now, while their rows stream: openpyxl's errors on a
+        # damaged cell become UnreadableWorkbook; any other exception is our bug and propagates.
+        with reading(path):
+            return [_stream_sheet(path, wb, ws, parser_class) for ws in wb.worksheets]
     finally:
         wb.close()
-    return _read_with_public_api(path)
 
 
-def _stream_sheet(wb: Any, ws: Any) -> SheetGrid:
-    from openpyxl.worksheet._reader import FORMULA_TAG, WorkSheetParser
+@functools.cache
+def _value_and_formula_parser() -> Any:
+    """openpyxl's sheet parser in data_only mode that also keeps each cell's formula text, or None
+    when openpyxl no longer has the internals it is built on."""
+    try:
+        from openpyxl.worksheet._reader import FORMULA_TAG, WorkSheetParser
+    except ImportError:
+        return None
+    if not callable(getattr(WorkSheetParser, "parse_cell", None)):
+        return None
 
-    class ValueAndFormulaParser(WorkSheetParser):  # type: ignore[misc]
-        """openpyxl's parser in data_only mode that also keeps each cell's formula text."""
-
+    class ValueAndFormulaParser(WorkSheetParser):  # type: ignore[misc, valid-type]
         def parse_cell(self, element: Any) -> dict[str, Any]:
             cell: dict[str, Any] = super().parse_cell(element)
             formula = element.find(FORMULA_TAG)
@@ -70,13 +81,27 @@ def _stream_sheet(wb: Any, ws: Any) -> SheetGrid:
                 cell["formula"] = "=" + (formula.text or "")
             return cell
 
+    return ValueAndFormulaParser
+
+
+def _has_streaming_internals(wb: Any) -> bool:
+    """Whether the read-only workbook still has the private attributes :func:`_stream_sheet` uses."""
+    if not all(hasattr(wb, name) for name in ("epoch", "_date_formats", "_timedelta_formats")):
+        return False
+    return all(hasattr(ws, "_get_source") and hasattr(ws, "_shared_strings") for ws in wb.worksheets)
+
+
+def _stream_sheet(path: str | os.PathLike[str], wb: Any, ws: Any, parser_class: Any) -> SheetGrid:
     grid = SheetGrid(ws.title)
     with ws._get_source() as source:
-        parser = ValueAndFormulaParser(source, ws._shared_strings, data_only=True, epoch=wb.epoch,
-                                       date_formats=wb._date_formats, timedelta_formats=wb._timedelta_formats)
+        parser = parser_class(source, ws._shared_strings, data_only=True, epoch=wb.epoch,
+                              date_formats=wb._date_formats, timedelta_formats=wb._timedelta_formats)
         for row_index, cells in parser.parse():
             if not cells:
                 continue
+            if row_index < 1:  # the package check refuses this; kept so a gap there is no IndexError
+                raise UnreadableWorkbook(path, f"sheet '{ws.title}' is damaged: a row is numbered "
+                                               f"{row_index}, but rows count from 1")
             while len(grid.rows) < row_index:
                 grid.rows.append([])
             values = grid.rows[row_index - 1]
