@@ -87,7 +87,7 @@ def test_a_player_registry_is_checked(tmp_path):
 
 def test_a_broken_registry_is_bad_usage(tmp_path):
     registry = tmp_path / "players.csv"
-    registry.write_text("id;name\n", encoding="utf-8")
+    registry.write_text("player no;name\n04000001;Abel Ann\n", encoding="utf-8")
     result = _run("--players", str(registry), _save(tmp_path, "good.xlsx"))
     assert result.exit_code == 2 and "expected columns ema_id" in result.output
 

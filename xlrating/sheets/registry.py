@@ -1,17 +1,31 @@
 """The optional player registry: a CSV of EMA IDs and names the validator checks sheets against.
 
-Columns (headers matched case-insensitively): ``ema_id`` and either ``last_name`` + ``first_name``
-or a single ``name``. IDs are read as text, so ``04060059`` keeps its zero.
+The file is read like any CSV table (:mod:`xlrating.sheets.table_files`): UTF-8 with or without a
+byte-order mark, comma or semicolon separated (Excel in many European locales writes ``;``), the
+table starting at its first non-empty line, within the file-size limit. Headers are matched after
+:func:`xlrating.core.tables.normalise_header` (case, spaces, dashes and underscores ignored) with
+the synonyms in :data:`HEADER_SYNONYMS`: an EMA ID column, and either one name column or a last
+name (with an optional first name). IDs are read as text, so ``04060059`` keeps its zero.
 """
 
 from __future__ import annotations
 
-import csv
 import os
 from dataclasses import dataclass
 from pathlib import Path
 
+from xlrating.core.tables import normalise_header
 from xlrating.sheets.cellvalues import fold
+from xlrating.sheets.safe_open import UnreadableWorkbook
+from xlrating.sheets.table_files import _from_csv as read_csv_table
+
+# role -> normalised headers that mean it (normalise_header("EMA ID") == "ema_id")
+HEADER_SYNONYMS: dict[str, tuple[str, ...]] = {
+    "ema_id": ("ema_id", "emaid", "ema_number", "ema_no", "ema_nr", "id"),
+    "name": ("name", "player", "player_name", "full_name"),
+    "last_name": ("last_name", "lastname", "surname", "family_name"),
+    "first_name": ("first_name", "firstname", "given_name", "forename"),
+}
 
 
 class RegistryError(Exception):
@@ -32,29 +46,46 @@ class Registry:
 
 
 def load_registry(path: str | os.PathLike[str]) -> Registry:
+    """The registry in the CSV file ``path``, or :class:`RegistryError` naming the file, line and problem."""
     file = Path(path)
     try:
-        text = file.read_text(encoding="utf-8-sig")
-    except OSError as exc:
-        raise RegistryError(f"{file}: cannot read the player registry ({exc.strerror or exc})") from None
-    except UnicodeDecodeError:
-        raise RegistryError(f"{file}: the player registry is not UTF-8 text") from None
-    reader = csv.DictReader(text.splitlines())
-    headers = {(h or "").strip().lower(): h for h in reader.fieldnames or []}
-    if "ema_id" not in headers or not ({"name"} <= headers.keys() or {"last_name"} <= headers.keys()):
-        raise RegistryError(f"{file}: expected columns ema_id and name (or last_name, first_name), "
-                            f"got {', '.join(reader.fieldnames or []) or 'none'}")
+        table = read_csv_table(file)
+    except UnreadableWorkbook as exc:
+        raise RegistryError(f"{file}: cannot read the player registry ({exc.reason})") from None
+    header = [str(h) for h in table.rows[0]] if table.rows else []
+    columns = _columns(header)
+    if "ema_id" not in columns or not ({"name", "last_name"} & columns.keys()):
+        raise RegistryError(f"{file}: expected columns ema_id (or 'EMA ID', 'EMA number', id) and name "
+                            f"(or last_name and first_name), got {', '.join(repr(h) for h in header) or 'none'}")
+
+    def cell(record: list[str], role: str) -> str:
+        index = columns.get(role)
+        return record[index] if index is not None and index < len(record) else ""
+
     names: dict[str, str] = {}
-    for line, record in enumerate(reader, start=2):
-        ema_id = (record.get(headers["ema_id"]) or "").strip()
+    for line, record in enumerate(table.rows[1:], start=table.header_row + 1):
+        ema_id = cell(record, "ema_id").strip()
         if not ema_id:
             continue
         if not (ema_id.isdigit() and len(ema_id) == 8):
             raise RegistryError(f"{file}, line {line}: ema_id {ema_id!r} is not 8 digits")
-        if "name" in headers:
-            name = record.get(headers["name"]) or ""
+        if "name" in columns:
+            name = cell(record, "name")
         else:
-            first = record.get(headers["first_name"]) if "first_name" in headers else ""
-            name = f"{record.get(headers['last_name']) or ''} {first or ''}"
+            name = f"{cell(record, 'last_name')} {cell(record, 'first_name')}"
         names[ema_id] = " ".join(name.split())
+    if not names:  # every sheet would then be all PLAYER_UNKNOWN: more likely the wrong file
+        raise RegistryError(f"{file}: the player registry lists no players (no line with an EMA ID "
+                            f"under the header {', '.join(repr(h) for h in header)})")
     return Registry(str(file), names)
+
+
+def _columns(header: list[str]) -> dict[str, int]:
+    """role -> index of the first header naming it (see :data:`HEADER_SYNONYMS`)."""
+    columns: dict[str, int] = {}
+    for index, text in enumerate(header):
+        key = normalise_header(text)
+        for role, synonyms in HEADER_SYNONYMS.items():
+            if key in synonyms:
+                columns.setdefault(role, index)
+    return columns
