@@ -42,6 +42,7 @@ def validate(files: tuple[str, ...], fmt: str, annotate: str | None, players: st
     registry = load_registry_option(players)
     status = EXIT_OK
     reports = []
+    copies = _annotated_names(files) if annotate is not None and len(files) > 1 else {}
     for file in files:
         try:
             validation = validate_file(file, registry)
@@ -55,7 +56,7 @@ def validate(files: tuple[str, ...], fmt: str, annotate: str | None, players: st
         if fmt == "text":
             click.echo("\n".join(_text(file, validation.findings)))
         if annotate is not None:
-            _annotate(file, validation.findings, annotate, several=len(files) > 1)
+            _annotate(file, validation.findings, Path(annotate), copies.get(file))
     if fmt == "json":
         from xlrating.sheets.report import json_report
 
@@ -69,15 +70,36 @@ def _text(file: str, findings: list) -> list[str]:  # type: ignore[type-arg]
     return text_report(file, findings)
 
 
-def _annotate(file: str, findings: list, out: str, *, several: bool) -> None:  # type: ignore[type-arg]
+def _annotated_names(files: tuple[str, ...]) -> dict[str, str]:
+    """The name of each file's annotated copy in the --annotate folder: ``<stem>.annotated.xlsx``,
+    made unique in command-line order when stems clash (``a/results.xlsx`` and ``b/results.xlsx``
+    give ``results.annotated.xlsx`` and ``results-2.annotated.xlsx``). Compared case-insensitively,
+    as the folder may be on a file system that does."""
+    taken: set[str] = set()
+    names: dict[str, str] = {}
+    for file in dict.fromkeys(files):  # the same path twice is one copy
+        stem = Path(file).stem
+        name, n = f"{stem}.annotated.xlsx", 1
+        while name.casefold() in taken:
+            n += 1
+            name = f"{stem}-{n}.annotated.xlsx"
+        taken.add(name.casefold())
+        names[file] = name
+    return names
+
+
+def _annotate(file: str, findings: list, out: Path, name: str | None) -> None:  # type: ignore[type-arg]
+    """Write the annotated copy to ``out``, or to ``out/name`` when several files share the folder
+    ``out``; say where on stderr, so a renamed copy can be found (stdout stays the report)."""
     from xlrating.sheets.annotate import annotate_workbook
     from xlrating.sheets.safe_open import UnreadableWorkbook
 
-    target = Path(out)
-    if several:
+    target = out
+    if name is not None:
         target.mkdir(parents=True, exist_ok=True)
-        target = target / f"{Path(file).stem}.annotated.xlsx"
+        target = target / name
     try:
         annotate_workbook(file, findings, target)
     except (OSError, UnreadableWorkbook) as exc:
         fail(f"cannot write the annotated copy {target}: {exc}")
+    click.echo(f"xlrating: annotated copy of {file} written to {target}", err=True)
