@@ -68,15 +68,15 @@ def write_leaderboard(board: Leaderboard, path: str | Path, *, decimals: int | N
     if kind == "json":
         Path(path).write_text(json.dumps(lines, indent=2, default=str) + "\n", encoding="utf-8")
     elif kind == "csv":
-        _write_csv(Path(path), lines)
+        _write_csv(board, Path(path), lines)
     else:
         _write_xlsx(board, Path(path), lines)
 
 
-def _write_csv(path: Path, lines: Sequence[dict[str, Any]]) -> None:
+def _write_csv(board: Leaderboard, path: Path, lines: Sequence[dict[str, Any]]) -> None:
     from xlrating.sheets.csv_safety import neutralise_cell
 
-    columns = list(lines[0]) if lines else ["rank", "player", "value", "count"]
+    columns = list(lines[0]) if lines else ["rank", "player", board.value_name, "count"]
     with path.open("w", newline="", encoding="utf-8") as handle:
         writer = csv.writer(handle)
         writer.writerow(columns)

@@ -174,3 +174,11 @@ def test_rank_from_the_store_shows_each_players_name(tmp_path):
     assert run("rank", "mers", "--db", db, "--ruleset", "MCR", "--as-of", "2025-12-31", "-o", out).exit_code == 0
     board = json.loads(out.read_text())
     assert list(board[0]) == ["rank", "player", "name", "total", "count"] and board[0]["name"]
+
+
+def test_an_empty_leaderboard_csv_still_names_its_value_column(tmp_path):
+    src = tmp_path / "one.csv"
+    src.write_text("tournament,date,players,weight,player,place\nT,2024-01-01,10,1,04060059,1\n")
+    out = tmp_path / "board.csv"
+    assert run("rank", "mers", src, "--as-of", "2024-06-01", "-o", out).exit_code == 0
+    assert out.read_text().splitlines() == ["rank,player,total,count"]

@@ -196,3 +196,43 @@ def test_table_dates_read_iso_and_european_dotted_but_not_ambiguous_slashes():
     assert r.date == D(2024, 3, 16)
     with pytest.raises(TableError, match="DD.MM.YYYY"):
         mers.results_from_table([HEADER, ["T", "03/06/2024", 10, 1, "MCR", "a", 1]])
+
+
+def test_a_result_played_before_the_ranking_date_counts_even_if_its_effective_date_is_later():
+    # The pandemic freeze moved effective dates forward; the result was still played.
+    results = [(1000, 1, D(2020, 3, 1), D(2022, 3, 1)), (1000, 1, D(2020, 9, 1), D(2022, 9, 1))]
+    assert mers.ranking(results, D(2021, 6, 1)) == pytest.approx(2000 / 5)
+
+
+def test_a_result_played_after_the_ranking_date_never_counts_whatever_its_effective_date():
+    results = [(1000, 1, D(2021, 7, 1), D(2020, 1, 1)), (1000, 1, D(2021, 1, 1))]
+    with pytest.raises(NotRanked):
+        mers.ranking(results, D(2021, 6, 1))
+
+
+def test_leaderboard_applies_effective_dates_like_the_single_player_total():
+    rows = [HEADER + ["effective_date"],
+            ["T1", "2020-03-01", 2, 1, "MCR", "a", 1, "2022-03-01"],
+            ["T2", "2020-09-01", 2, 1, "MCR", "a", 1, "2022-09-01"]]
+    (line,) = mers.rankings(mers.results_from_table(rows), D(2021, 6, 1))
+    assert line.total == pytest.approx(2000 / 5)
+
+
+def test_a_yearly_tournament_keeps_its_name_from_one_edition_to_the_next():
+    rows = [HEADER, ["Dutch Open", "2023-05-01", 10, 1, "MCR", "a", 1], ["Dutch Open", "2023-05-01", 10, 1, "MCR", "b", 2],
+            ["Dutch Open", "2024-05-01", 12, 2, "MCR", "a", 3], ["Dutch Open", "2024-05-01", 12, 2, "MCR", "b", 1]]
+    board = {r.player: r for r in mers.rankings(mers.results_from_table(rows), D(2024, 6, 1))}
+    expected = (1000 * 1 + mers.base_rank(12, 3) * 2) / (1 + 2 + 3)
+    assert board["a"].count == 2 and board["a"].total == pytest.approx(expected)
+
+
+@pytest.mark.parametrize("cell, repaired", [(4060059, "04060059"), (4060059.0, "04060059"), ("4060059", "04060059")])
+def test_an_ema_id_that_lost_its_leading_zero_is_an_error_naming_the_repaired_id(cell, repaired):
+    with pytest.raises(TableError, match=repaired) as err:
+        mers.results_from_table([HEADER, ["T", "2024-01-01", 10, 1, "MCR", cell, 1]])
+    assert err.value.row == 2 and err.value.column == "player"
+
+
+def test_an_eight_digit_text_id_and_a_dash_for_no_id_are_read_as_they_are():
+    rows = [HEADER, ["T", "2024-01-01", 10, 1, "MCR", "04060059", 1], ["T", "2024-01-01", 10, 1, "MCR", "-", 2]]
+    assert [r.player for r in mers.results_from_table(rows)] == ["04060059", None]

@@ -12,8 +12,8 @@ See ``RATING_RULES.md`` section 3 for the full rules. :mod:`.rules` holds one pl
 (:data:`ERAS` has each era's parameters), :mod:`.leaderboard` the ranking of whole result tables.
 """
 
+from xlrating.core.ema_ids import NO_ID
 from xlrating.core.mers.leaderboard import (
-    NO_ID,
     RESULT_COLUMNS,
     Ranking,
     Result,
@@ -35,6 +35,7 @@ from xlrating.core.mers.rules import (
     Era,
     Rounding,
     age_factor,
+    aged_factor,
     base_rank,
     breakdown,
     part_a_size,
@@ -46,7 +47,7 @@ from xlrating.core.mers.rules import (
 
 __all__ = [
     "ERAS", "MINIMUM_RESULTS", "NO_ID", "PADDED_RESULTS", "RESULT_COLUMNS", "ROUNDINGS", "RULES", "RULESETS",
-    "Breakdown", "CountedResult", "Era", "Ranking", "Result", "ResultColumns", "Rounding", "age_factor",
+    "Breakdown", "CountedResult", "Era", "Ranking", "Result", "ResultColumns", "Rounding", "age_factor", "aged_factor",
     "base_rank", "breakdown", "part_a_size", "ranking", "rankings", "rankings_from_columns",
     "results_from_table", "round_base_rank", "ruleset", "tournament_weight", "weighted_average",
 ]

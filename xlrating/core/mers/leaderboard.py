@@ -16,6 +16,7 @@ import numpy as np
 from xlrating.core import checks
 from xlrating.core.columns import encode, first_disagreement, first_repeat, group_positions, scored_places
 from xlrating.core.dates import as_date
+from xlrating.core.ema_ids import player_id
 from xlrating.core.errors import InvalidArgument, TableError
 from xlrating.core.mers.rules import (
     ERAS,
@@ -25,7 +26,7 @@ from xlrating.core.mers.rules import (
     RULESETS,
     Breakdown,
     CountedResult,
-    age_factor,
+    aged_factor,
 )
 from xlrating.core.placement import TiePolicy, tie_policy
 from xlrating.core.tables import Column, read_table
@@ -35,14 +36,13 @@ RESULT_COLUMNS = (
     Column("date", "date"),
     Column("players", "whole"),
     Column("weight", "number"),
-    Column("player", "text", required=False),
+    Column("player", "player", required=False),
     Column("place", "whole", required=False),
     Column("ruleset", "text", required=False),
     Column("effective_date", "date", required=False),
     Column("base_rank", "number", required=False),
 )
 
-NO_ID = frozenset({"", "-"})
 
 
 @dataclass(frozen=True)
@@ -80,7 +80,7 @@ def ruleset(value: Any) -> str:
 def results_from_table(rows: Iterable[Sequence[Any]], *, header_row: int = 1) -> list[Result]:
     """Read a MERS results table (INTERFACES.md columns) into :class:`Result` records."""
     results = []
-    for rec in read_table(rows, RESULT_COLUMNS, header_row=header_row):
+    for rec in read_table(rows, RESULT_COLUMNS, header_row=header_row, parsers={"player": player_id}):
         row = rec["_row"]
         if rec["place"] is None and rec["base_rank"] is None:
             raise TableError(row, "place", "a place (or a base_rank column)")
@@ -96,10 +96,8 @@ def results_from_table(rows: Iterable[Sequence[Any]], *, header_row: int = 1) ->
             rules = ruleset(rec["ruleset"]) if rec["ruleset"] is not None else "MCR"
         except InvalidArgument:
             raise TableError(row, "ruleset", "MCR or Riichi", rec["ruleset"]) from None
-        player = rec["player"]
-        results.append(Result(rec["tournament"], rec["date"], rec["players"], rec["weight"],
-                              None if player is None or player in NO_ID else player, rec["place"],
-                              rules, rec["effective_date"], rec["base_rank"], row))
+        results.append(Result(rec["tournament"], rec["date"], rec["players"], rec["weight"], rec["player"],
+                              rec["place"], rules, rec["effective_date"], rec["base_rank"], row))
     return results
 
 
@@ -137,14 +135,15 @@ class ResultColumns:
     player: np.ndarray
     ruleset: np.ndarray  # index into RULESETS
     row: np.ndarray
-    tournaments: list[str]
+    tournaments: list[tuple[dt.date, str]]
     names: list[str]
 
     @classmethod
     def from_results(cls, results: Iterable[Result]) -> ResultColumns:
         items = list(results)
         n = len(items)
-        tournament, tournaments = encode(r.tournament for r in items)
+        # A tournament is its (date, name): a yearly event keeps its name from one edition to the next.
+        tournament, tournaments = encode((r.date, r.tournament) for r in items)
         named = sorted({r.player for r in items if r.player is not None})
         index = {name: i for i, name in enumerate(named)}
 
@@ -184,8 +183,9 @@ def rankings_from_columns(c: ResultColumns, as_of: Any, rules: str = "2005", *, 
         b = np.floor(b + 0.5)
     aged = np.where(c.effective >= 0, c.effective, c.date)
     distinct, inverse = np.unique(aged, return_inverse=True)
-    factors = np.array([age_factor(dt.date.fromordinal(int(d)), day, era.name) for d in distinct.tolist()])
-    a = factors[inverse] if len(distinct) else np.zeros(0)
+    factors = np.array([aged_factor(dt.date.fromordinal(int(d)), day, era) for d in distinct.tolist()])
+    # Played after the ranking date: not counted, whatever the effective date says.
+    a = np.where(c.date > day.toordinal(), 0.0, factors[inverse]) if len(distinct) else np.zeros(0)
 
     source = np.flatnonzero((c.player >= 0) & (a > 0))
     n_names = len(c.names)
@@ -228,7 +228,7 @@ def rankings_from_columns(c: ResultColumns, as_of: Any, rules: str = "2005", *, 
             details.setdefault(p, []).append(CountedResult(
                 float(base[i]), float(weight[i]), float(factor[i]),
                 dt.date.fromordinal(int(c.date[o])) if o >= 0 else None, padding=o < 0,
-                tournament=c.tournaments[int(c.tournament[o])] if o >= 0 else None))
+                tournament=c.tournaments[int(c.tournament[o])][1] if o >= 0 else None))
     board = []
     for p in ranked.tolist():
         working = Breakdown(float(total[p]), int(counted[p]), tuple(details.get(p, ())),
@@ -242,13 +242,15 @@ def _check_tournaments(c: ResultColumns) -> None:
     def row(i: int) -> int | None:
         return int(c.row[i]) if c.row[i] >= 0 else None
 
-    i = first_disagreement(c.tournament, [c.date, c.players, c.weight])
+    def name(i: int) -> str:
+        date, title = c.tournaments[int(c.tournament[i])]
+        return f"{title!r} ({date.isoformat()})"
+
+    i = first_disagreement(c.tournament, [c.players, c.weight])
     if i is not None:
-        name = c.tournaments[int(c.tournament[i])]
-        raise TableError(row(i), "players", f"the same date, players and weight on every row of {name!r}")
+        raise TableError(row(i), "players", f"the same players and weight on every row of {name(i)}")
     named = np.flatnonzero(c.player >= 0)
     pair = first_repeat(c.tournament[named] * max(len(c.names), 1) + c.player[named])
     if pair is not None:
         i = int(named[pair[1]])
-        raise TableError(row(i), "player", f"each player once per tournament ({c.tournaments[int(c.tournament[i])]!r})",
-                         c.names[int(c.player[i])])
+        raise TableError(row(i), "player", f"each player once per tournament ({name(i)})", c.names[int(c.player[i])])

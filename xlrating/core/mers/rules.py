@@ -29,8 +29,8 @@ class Era:
     """The aggregation rules of one MERS era.
 
     ``age_steps``: (years, factor) pairs, oldest threshold last; a result over ``years`` old gets
-    ``factor``. ``best_of_all``: the share of the total taken from all counted results; the rest
-    comes from the best ``best_count`` (2010) or from Part A/Part B (2018).
+    ``factor``. ``integer_base_ranks``: base ranks are rounded half up before aggregating (2018).
+    How each era combines the weighted averages is in :func:`breakdown`.
     """
 
     name: str
@@ -80,18 +80,25 @@ def tournament_weight(days: int, players: int, countries: int, qualification: bo
     return weight
 
 
-def age_factor(date: dt.date, as_of: dt.date, rules: str = "2005") -> float:
+def age_factor(date: dt.date, as_of: dt.date, rules: str = "2005", *,
+               effective_date: dt.date | None = None) -> float:
     """The weight multiplier of a result dated ``date`` on ranking date ``as_of`` (0: not counted).
 
-    A result is "over k years old" when ``as_of > date + k years``; results after ``as_of`` are
-    not counted either.
+    A result is "over k years old" when ``as_of > date + k years``. An ``effective_date`` (the
+    EMA's pandemic freeze) replaces the date for ageing only: a result played after ``as_of`` is
+    not counted, whatever its effective date.
     """
     era = ERAS[checks.choice("rules", rules, RULES)]
     if date > as_of:
         return 0.0
+    return aged_factor(effective_date or date, as_of, era)
+
+
+def aged_factor(ageing_date: dt.date, as_of: dt.date, era: Era) -> float:
+    """The era's age factor of a result that ages from ``ageing_date`` (1 until its first step)."""
     factor = 1.0
     for years, step in era.age_steps:
-        if is_older_than(date, years, as_of):
+        if is_older_than(ageing_date, years, as_of):
             factor = step
     return factor
 
@@ -151,7 +158,7 @@ def breakdown(results: Iterable[ResultItem | CountedResult], as_of: Any, rules: 
         b, w, d, eff = _unpack(i, item)
         if era.integer_base_ranks:
             b = round_base_rank(b, "round")
-        a = age_factor(eff or d, day, era.name)
+        a = age_factor(d, day, era.name, effective_date=eff)
         if a > 0:
             counted.append(CountedResult(b, w, a, d, tournament=names))
     n = len(counted)
