@@ -25,7 +25,7 @@ from typing import Any
 from xlrating.core import dci, dippouch, mers
 from xlrating.core.dates import as_date
 from xlrating.core.errors import InvalidArgument, NotRanked, RatingError, TableError
-from xlrating.core.tables import is_blank
+from xlrating.core.tables import is_blank, number_from_text
 
 
 @dataclass(frozen=True)
@@ -139,18 +139,9 @@ def _mers_ranking(base_ranks: list[Any], weights: list[Any], dates: list[Any], a
         for name, value in (("base_ranks", b), ("weights", w), ("dates", d)):
             if is_blank(value):
                 raise InvalidArgument(f"{name}[{i + 1}]", "a value (the other two ranges have one here)", None)
-        items.append((_numeric(b), _numeric(w), as_date(f"dates[{i + 1}]", d)))
+        items.append((number_from_text(b), number_from_text(w), as_date(f"dates[{i + 1}]", d)))
     day = as_date("as_of", as_of) if as_of is not None else _latest_date([d for _, _, d in items], "dates")
     return mers.ranking(items, day, rules)
-
-
-def _numeric(value: Any) -> Any:
-    if isinstance(value, str):
-        try:
-            return float(value)
-        except ValueError:
-            return value
-    return value
 
 
 def _a(name: str, kind: str, doc: str, default: Any = _REQUIRED) -> Argument:
@@ -288,7 +279,7 @@ def _scalar(argument: Argument, value: Any) -> Any:
             return argument.default
         raise InvalidArgument(argument.name, f"a value for {argument.name}", None)
     if argument.kind == "number" and isinstance(value, str):
-        return _numeric(value)
+        return number_from_text(value)
     return value
 
 

@@ -35,15 +35,23 @@ def _whole_positive(name: str, value: Any) -> int:
     return checks.whole(name, _numeric(name, value), minimum=1)
 
 
-def _numeric(name: str, value: Any) -> Any:
-    """Numbers typed into CSV files arrive as text; read them as numbers."""
+def number_from_text(value: Any) -> Any:
+    """A number typed as text (CSV cells, text cells in Excel) read as that number (``"3"`` -> 3,
+    ``"2.5"`` -> 2.5); any other value is returned as it is."""
     if isinstance(value, str):
         text = value.strip()
         try:
-            return float(text) if any(c in text for c in ".eE") else int(text)
+            return float(text) if any(c in text for c in ".eEnN") else int(text)
         except ValueError:
-            raise InvalidArgument(name, "a number", value) from None
+            return value
     return value
+
+
+def _numeric(name: str, value: Any) -> Any:
+    number = number_from_text(value)
+    if isinstance(number, str):
+        raise InvalidArgument(name, "a number", value)
+    return number
 
 
 def _number(name: str, value: Any) -> float:
