@@ -123,7 +123,8 @@ def _round(args: tuple[Node, ...], compile_node: Callable[[Node], Program]) -> P
     if len(args) != 2 or not isinstance(args[1], Const) or isinstance(args[1].value, (str, ExcelError)):
         raise Unsupported("ROUND with computed digits")
     number = compile_node(args[0])
-    digits = int(float(args[1].value))
+    # an omitted digits argument (=ROUND(A1,)) is 0, as in Excel
+    digits = 0 if args[1].value is None else int(float(args[1].value))
     # formulas' own rounding (decimal half-up), so both engines agree to the last bit
     rounding = np.vectorize(lambda x: xround(x, digits), otypes=[np.float64])
 

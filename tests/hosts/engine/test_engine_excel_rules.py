@@ -1,0 +1,50 @@
+"""Excel's rules where ``formulas`` or a shortcut of ours once differed: rounding, omitted arguments,
+text in ranges, sheet-local names, which error wins. Each rule holds on both evaluation paths."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+import openpyxl
+import pytest
+from openpyxl.utils.cell import column_index_from_string, coordinate_from_string
+
+from xlrating.hosts.engine import evaluate_workbook
+from xlrating.hosts.engine.vector import Unsupported
+
+
+@pytest.fixture(params=["fast", "cell by cell"])
+def path(request: pytest.FixtureRequest, monkeypatch: pytest.MonkeyPatch) -> str:
+    """Run the test on the vectorised path (where it covers the formula) and on ``formulas``."""
+    if request.param == "cell by cell":
+        def refuse(tree: Any) -> Any:
+            raise Unsupported("test: everything cell by cell")
+
+        monkeypatch.setattr("xlrating.hosts.engine.model.compile_tree", refuse)
+    return str(request.param)
+
+
+def evaluate(tmp_path: Path, sheets: dict[str, dict[str, Any]]) -> Any:
+    """Build a workbook from {sheet: {cell: value or formula}} and evaluate it."""
+    wb = openpyxl.Workbook()
+    for index, (name, cells) in enumerate(sheets.items()):
+        ws = wb.active if index == 0 else wb.create_sheet()
+        ws.title = name
+        for address, value in cells.items():
+            ws[address] = value
+    wb.save(tmp_path / "book.xlsx")
+    return evaluate_workbook(str(tmp_path / "book.xlsx"))
+
+
+def value(evaluated: Any, sheet: str, address: str) -> Any:
+    letters, row = coordinate_from_string(address)
+    return evaluated.grid.sheet(sheet).get(row, column_index_from_string(letters))
+
+
+# --- ROUND, ROUNDUP, ROUNDDOWN ----------------------------------------------------------------------
+
+def test_round_with_an_omitted_digits_argument_rounds_to_whole_numbers(tmp_path: Path, path: str) -> None:
+    evaluated = evaluate(tmp_path, {"S": {"A1": 9, "A2": 10, "B1": "=ROUND(A1/3,)", "B2": "=ROUND(A2/4,)",
+                                          "B3": "=ROUNDUP(A2/4,)", "B4": "=ROUNDDOWN(A2/4,)"}})
+    assert [value(evaluated, "S", f"B{r}") for r in range(1, 5)] == [3.0, 3.0, 3.0, 2.0]
