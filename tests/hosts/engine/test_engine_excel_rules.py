@@ -10,6 +10,7 @@ import openpyxl
 import pytest
 from openpyxl.utils.cell import column_index_from_string, coordinate_from_string
 
+from xlrating.functions import ExcelError
 from xlrating.hosts.engine import evaluate_workbook
 from xlrating.hosts.engine.vector import Unsupported
 
@@ -48,3 +49,10 @@ def test_round_with_an_omitted_digits_argument_rounds_to_whole_numbers(tmp_path:
     evaluated = evaluate(tmp_path, {"S": {"A1": 9, "A2": 10, "B1": "=ROUND(A1/3,)", "B2": "=ROUND(A2/4,)",
                                           "B3": "=ROUNDUP(A2/4,)", "B4": "=ROUNDDOWN(A2/4,)"}})
     assert [value(evaluated, "S", f"B{r}") for r in range(1, 5)] == [3.0, 3.0, 3.0, 2.0]
+
+
+def test_rank_with_a_text_or_error_order_gives_excels_value_not_an_internal_error(tmp_path: Path, path: str) -> None:
+    cells: dict[str, Any] = {f"A{r}": r for r in range(1, 6)}
+    cells.update({"B1": '=RANK(A1,$A$1:$A$5,"x")', "B2": '=RANK(A2,$A$1:$A$5,"1")', "B3": "=RANK(A3,$A$1:$A$5,#N/A)"})
+    evaluated = evaluate(tmp_path, {"S": cells})
+    assert [value(evaluated, "S", f"B{r}") for r in (1, 2, 3)] == [ExcelError("#VALUE!"), 2.0, ExcelError("#N/A")]

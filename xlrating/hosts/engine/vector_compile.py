@@ -96,8 +96,8 @@ def _rank(args: tuple[Node, ...], compile_node: Callable[[Node], Program]) -> Pr
     if len(args) not in (2, 3) or not isinstance(args[1], Ref) or args[1].rel_r1 or args[1].rel_r2 or args[1].name:
         raise Unsupported("RANK over a moving range")
     number = compile_node(args[0])
-    if len(args) == 3 and not isinstance(args[2], Const):
-        raise Unsupported("RANK with a computed order")
+    if len(args) == 3 and (not isinstance(args[2], Const) or isinstance(args[2].value, (str, ExcelError))):
+        raise Unsupported("RANK with a computed or text order")
     ascending = len(args) == 3 and float(args[2].value or 0) != 0  # type: ignore[union-attr]
     ref = args[1]
 
