@@ -17,7 +17,7 @@ from pathlib import Path
 from xlrating.core.tables import normalise_header
 from xlrating.sheets.cellvalues import fold
 from xlrating.sheets.safe_open import UnreadableWorkbook
-from xlrating.sheets.table_files import _from_csv as read_csv_table
+from xlrating.sheets.table_files import read_csv as read_csv_table
 
 # role -> normalised headers that mean it (normalise_header("EMA ID") == "ema_id")
 HEADER_SYNONYMS: dict[str, tuple[str, ...]] = {

@@ -7,14 +7,13 @@ import re
 from functools import lru_cache
 from typing import Any
 
+from xlrating.core.ema_ids import NO_ID
 from xlrating.core.reference_data import load
 from xlrating.sheets import cellvalues as cv
 from xlrating.sheets.findings import UNREAD, Collector
 from xlrating.sheets.layout import Layout
 from xlrating.sheets.registry import Registry
 from xlrating.sheets.submission import PlayerRow
-
-NO_ID = {"", "-"}
 
 
 @lru_cache(maxsize=1)

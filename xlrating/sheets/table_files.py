@@ -30,13 +30,14 @@ def read_table_file(path: str | Path, *, sheet: str | None = None) -> TableSourc
     file = Path(path)
     suffix = file.suffix.lower()
     if suffix == ".csv":
-        return _from_csv(file)
+        return read_csv(file)
     if suffix in WORKBOOK_SUFFIXES:
         return _from_workbook(file, sheet)
     raise UnreadableWorkbook(file, f"expected a .csv, .xlsx or .xlsm file, got {suffix or 'no extension'!r}")
 
 
-def _from_csv(file: Path) -> TableSource:
+def read_csv(file: Path) -> TableSource:
+    """A CSV table: UTF-8 (BOM allowed), comma or semicolon separated, through safe_open's file checks."""
     data = read_bytes(file)  # the size limit and the refusal of pipes and devices apply to CSV too
     try:
         text = data.decode("utf-8-sig")
