@@ -12,6 +12,7 @@ from openpyxl.utils.cell import column_index_from_string, coordinate_from_string
 
 from xlrating.functions import ExcelError
 from xlrating.hosts.engine import evaluate_workbook
+from xlrating.hosts.engine.rounding import excel_round
 from xlrating.hosts.engine.vector import Unsupported
 
 
@@ -45,10 +46,37 @@ def value(evaluated: Any, sheet: str, address: str) -> Any:
 
 # --- ROUND, ROUNDUP, ROUNDDOWN ----------------------------------------------------------------------
 
+ROUNDED = {  # formula -> Excel's (and LibreOffice's) value
+    "=ROUND(A1,2)": 1.01, "=ROUND(A2,2)": 0.29, "=ROUND(A3,2)": 2.68, "=ROUND(-A1,2)": -1.01,
+    "=ROUND(A4,0)": -3.0, "=ROUND(A5,-1)": 1230.0, "=ROUNDUP(A6,1)": 0.3, "=ROUNDDOWN(A7,2)": 4.35,
+    "=ROUNDUP(-A8,2)": -1.01, "=ROUNDDOWN(-A9,2)": -1.0, "=ROUND(A1,1.9)": 1.0,
+}
+ROUND_INPUTS = {"A1": 1.005, "A2": 0.285, "A3": 2.675, "A4": -2.5, "A5": 1234.5, "A6": "=0.1+0.2", "A7": 4.35,
+                "A8": 1.001, "A9": 1.009}
+
+
+def test_round_goes_half_away_from_zero_on_the_number_as_shown(tmp_path: Path, path: str) -> None:
+    cells = dict(ROUND_INPUTS)
+    cells.update({f"B{i}": formula for i, formula in enumerate(ROUNDED, 1)})
+    evaluated = evaluate(tmp_path, {"S": cells})
+    got = {formula: value(evaluated, "S", f"B{i}") for i, formula in enumerate(ROUNDED, 1)}
+    assert got == ROUNDED
+
+
 def test_round_with_an_omitted_digits_argument_rounds_to_whole_numbers(tmp_path: Path, path: str) -> None:
     evaluated = evaluate(tmp_path, {"S": {"A1": 9, "A2": 10, "B1": "=ROUND(A1/3,)", "B2": "=ROUND(A2/4,)",
                                           "B3": "=ROUNDUP(A2/4,)", "B4": "=ROUNDDOWN(A2/4,)"}})
     assert [value(evaluated, "S", f"B{r}") for r in range(1, 5)] == [3.0, 3.0, 3.0, 2.0]
+
+
+@pytest.mark.parametrize(("number", "digits", "expected"), [
+    (0.0, 2, 0.0), (-0.001, 2, 0.0), (1e300, 2, 1e300), (5.0, -400, 0.0), (2.5, 0, 3.0), (-2.5, 0, -3.0),
+    (123456789012345678.0, 0, 123456789012346000.0), (float("inf"), 2, float("inf")),
+])
+def test_round_edges(number: float, digits: int, expected: float) -> None:
+    result = excel_round(number, digits)
+    assert result == expected
+    assert str(result) != "-0.0"
 
 
 def test_rank_with_a_text_or_error_order_gives_excels_value_not_an_internal_error(tmp_path: Path, path: str) -> None:

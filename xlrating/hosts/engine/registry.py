@@ -107,8 +107,15 @@ def _adapter(fn: ExcelFunction) -> Any:
 
 @functools.lru_cache(maxsize=1)
 def registry() -> dict[str, Any]:
-    """``formulas``' built-in functions plus ours under every stored name; a private copy."""
+    """``formulas``' built-in functions, corrected where they differ from Excel (:mod:`.builtins`),
+    plus ours under every stored name; a private copy."""
+    from .builtins import overrides
+
     functions: dict[str, Any] = dict(get_functions())
+    for name, implementation in overrides().items():
+        for prefix in ("", *BUILTIN_PREFIXES):
+            if prefix + name in functions or not prefix:
+                functions[prefix + name] = implementation
     for fn in BY_NAME.values():
         adapter = _adapter(fn)
         for prefix in PREFIXES:
@@ -119,7 +126,7 @@ def registry() -> dict[str, Any]:
 # Built-ins the vectorised path implements itself; knowing them needs no import of formulas' library
 # (loading all of it takes most of a second, paid only when a formula needs the cell-by-cell path).
 VECTOR_BUILTINS = frozenset(("IF", "IFERROR", "SUM", "AVERAGE", "MIN", "MAX", "COUNT", "RANK", "RANK.EQ",
-                             "ROUND", "ABS", "AND", "OR"))
+                             "ROUND", "ROUNDUP", "ROUNDDOWN", "ABS", "AND", "OR"))
 
 
 def is_known_function(name: str) -> bool:

@@ -2,9 +2,9 @@
 
 :func:`compile_tree` maps each node of a block's tree to a program from :mod:`.vector` (values,
 operators, IF) or from here: SUM/AVERAGE/MIN/MAX/COUNT over ranges and per-row windows, RANK,
-ROUND, ABS, and xlrating's broadcasting functions (numpy kernels where the core's checks pass,
-otherwise :func:`xlrating.functions.call` per row, memoised on the argument tuple since rating
-columns repeat the same arguments). Anything else raises :class:`~.vector.Unsupported` and the
+ROUND/ROUNDUP/ROUNDDOWN (:mod:`.rounding`), ABS, and xlrating's broadcasting functions (numpy
+kernels where the core's checks pass, otherwise :func:`xlrating.functions.call` per row, memoised
+on the argument tuple since rating columns repeat the same arguments). Anything else raises :class:`~.vector.Unsupported` and the
 block goes cell by cell through ``formulas``.
 """
 
@@ -14,13 +14,13 @@ from collections.abc import Callable
 from typing import Any
 
 import numpy as np
-from formulas.functions.math import xround
 
 from xlrating.functions import ExcelError, ExcelFunction, call
 
 from .formula import Call, Const, Node, Op, Ref
 from .grid import ERROR_BY_INDEX, error_index
 from .registry import builtin_name, our_function
+from .rounding import MODES, round_many
 from .vector import (
     _COMPARE,
     DIV0,
@@ -119,18 +119,17 @@ def _rank(args: tuple[Node, ...], compile_node: Callable[[Node], Program]) -> Pr
     return run
 
 
-def _round(args: tuple[Node, ...], compile_node: Callable[[Node], Program]) -> Program:
+def _round(name: str, args: tuple[Node, ...], compile_node: Callable[[Node], Program]) -> Program:
     if len(args) != 2 or not isinstance(args[1], Const) or isinstance(args[1].value, (str, ExcelError)):
-        raise Unsupported("ROUND with computed digits")
+        raise Unsupported(f"{name} with computed digits")
     number = compile_node(args[0])
     # an omitted digits argument (=ROUND(A1,)) is 0, as in Excel
-    digits = 0 if args[1].value is None else int(float(args[1].value))
-    # formulas' own rounding (decimal half-up), so both engines agree to the last bit
-    rounding = np.vectorize(lambda x: xround(x, digits), otypes=[np.float64])
+    digits = 0.0 if args[1].value is None else float(args[1].value)
+    mode = MODES[name]
 
     def run(ctx: Context) -> Vec:
         x = _numeric(ctx, number(ctx))
-        return Vec(rounding(x.num) if ctx.n else x.num, x.err)
+        return Vec(round_many(x.num, digits, mode), x.err)
     return run
 
 
@@ -287,8 +286,8 @@ def compile_tree(tree: Node) -> Program:
                 return _aggregate(name, node.args, compile_node)
             if name in ("RANK", "RANK.EQ"):
                 return _rank(node.args, compile_node)
-            if name == "ROUND":
-                return _round(node.args, compile_node)
+            if name in MODES:
+                return _round(name, node.args, compile_node)
             if name == "ABS":
                 return _abs(node.args, compile_node)
             raise Unsupported(f"function {name}")
