@@ -114,3 +114,18 @@ def test_with_several_files_the_valid_ones_are_stored_and_the_exit_says_some_wer
     assert "bad.xlsx: not stored" in result.output and "good.xlsx: stored" in result.output
     with open_store(str(db)) as store:
         assert [v.file_name for v in store.tournaments()] == ["good.xlsx"]
+
+
+def test_the_file_is_read_and_checked_once_and_the_bytes_validated_are_the_bytes_stored(tmp_path, monkeypatch):
+    from xlrating.sheets import safe_open
+
+    checks = []
+    original = safe_open.check_package
+    monkeypatch.setattr(safe_open, "check_package", lambda data, limits: checks.append(data) or original(data, limits))
+    sheet = _save(tmp_path, "once.xlsx")
+    db = tmp_path / "once.db"
+    assert _ingest("--db", str(db), sheet).exit_code == 0
+    assert len(checks) == 1
+    with open_store(str(db)) as store:
+        (version,) = store.tournaments()
+        assert store.submission_content(version.sha256) == checks[0]

@@ -48,8 +48,9 @@ def ingest_one(file: str, store: Any, location: str, registry: Any, *, replace: 
     from xlrating.store import StoreError, open_store
 
     try:
-        content, _ = read_package(file)  # refuses pipes, devices and oversized files before reading
-        validation = validate_file(file, registry)
+        # Read and check the file once; the bytes validated are the bytes stored.
+        content, _ = read_package(file)
+        validation = validate_file(file, registry, checked=content)
     except (UnreadableWorkbook, OSError) as exc:
         click.echo(f"xlrating: error: {exc if isinstance(exc, UnreadableWorkbook) else f'{file}: {exc}'}", err=True)
         return EXIT_UNREADABLE, store

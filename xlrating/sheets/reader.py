@@ -43,17 +43,18 @@ class SheetGrid:
         return len(self.rows)
 
 
-def read_workbook(path: str | os.PathLike[str]) -> list[SheetGrid]:
-    """Every worksheet of ``path`` as a :class:`SheetGrid`, in workbook order.
+def read_workbook(path: str | os.PathLike[str], *, checked: bytes | None = None) -> list[SheetGrid]:
+    """Every worksheet of ``path`` (or of its ``checked`` bytes, see
+    :func:`~xlrating.sheets.safe_open.load_workbook`) as a :class:`SheetGrid`, in workbook order.
 
     Raises :class:`~xlrating.sheets.safe_open.UnreadableWorkbook` when the file cannot be opened
     or a sheet turns out damaged while it streams.
     """
     parser_class = _value_and_formula_parser()
-    wb = load_workbook(path, read_only=True, data_only=True)
+    wb = load_workbook(path, read_only=True, data_only=True, checked=checked)
     try:
         if parser_class is None or not _has_streaming_internals(wb):
-            return _read_with_public_api(path)  # openpyxl internals moved: two public loads
+            return _read_with_public_api(path, checked)  # openpyxl internals moved: two public loads
         # Read-only sheets are parsed only now, while their rows stream: openpyxl's errors on a
         # damaged cell become UnreadableWorkbook; any other exception is our bug and propagates.
         with reading(path):
@@ -124,9 +125,9 @@ def _bounds(ref: str) -> Range:
     return (min_row, min_col, max_row, max_col)
 
 
-def _read_with_public_api(path: str | os.PathLike[str]) -> list[SheetGrid]:
-    values_wb = load_workbook(path, data_only=True)
-    formulas_wb = load_workbook(path)
+def _read_with_public_api(path: str | os.PathLike[str], checked: bytes | None = None) -> list[SheetGrid]:
+    values_wb = load_workbook(path, data_only=True, checked=checked)
+    formulas_wb = load_workbook(path, checked=checked)
     grids = []
     for ws, fws in zip(values_wb.worksheets, formulas_wb.worksheets):
         grid = SheetGrid(ws.title)

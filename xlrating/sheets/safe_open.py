@@ -73,15 +73,18 @@ def inspect_package(path: str | os.PathLike[str], limits: Limits | None = None) 
 
 
 def load_workbook(path: str | os.PathLike[str], *, read_only: bool = False, data_only: bool = False,
-                  keep_vba: bool = False, keep_links: bool = False, limits: Limits | None = None) -> Any:
+                  keep_vba: bool = False, keep_links: bool = False, limits: Limits | None = None,
+                  checked: bytes | None = None) -> Any:
     """Open ``path`` with openpyxl after the package checks, or raise :class:`UnreadableWorkbook`.
 
     ``limits`` defaults to :meth:`Limits.from_env` (the defaults, changed by ``XLRATING_MAX_*``
-    environment variables).
+    environment variables). ``checked``: the bytes :func:`read_package` already returned for
+    ``path``; they are opened as they are, so a caller that stores the file (ingest) stores
+    exactly what was validated, and the file is read and checked once.
     """
     import openpyxl
 
-    data, _ = read_package(path, limits)
+    data = checked if checked is not None else read_package(path, limits)[0]
     try:
         return openpyxl.load_workbook(io.BytesIO(data), read_only=read_only, data_only=data_only,
                                       keep_vba=keep_vba, keep_links=keep_links)

@@ -33,9 +33,11 @@ class Validation:
         return not has_errors(self.findings)
 
 
-def validate_file(path: str | os.PathLike[str], registry: Registry | None = None) -> Validation:
-    """Validate a workbook file; raises ``UnreadableWorkbook`` when it cannot be opened."""
-    return validate_grids(read_workbook(path), registry)
+def validate_file(path: str | os.PathLike[str], registry: Registry | None = None, *,
+                  checked: bytes | None = None) -> Validation:
+    """Validate a workbook file (or the ``checked`` bytes read from it by ``safe_open.read_package``);
+    raises ``UnreadableWorkbook`` when it cannot be opened."""
+    return validate_grids(read_workbook(path, checked=checked), registry)
 
 
 def validate_grids(grids: list[SheetGrid], registry: Registry | None = None) -> Validation:
