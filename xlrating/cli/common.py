@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import datetime as dt
 import os
 import sys
 from typing import NoReturn
@@ -28,6 +29,16 @@ def db_option(function):  # type: ignore[no-untyped-def]
         "--db", "db", metavar="PATH_OR_URL", default=None,
         help=f"Results store: a SQLite file path or sqlite:/// URL (default: ${DB_ENV} or ./{DEFAULT_DB}).",
     )(function)
+
+
+def date_option(ctx: click.Context, param: click.Parameter, value: str | None) -> dt.date | None:
+    """A click callback reading a ``YYYY-MM-DD`` option into a date (a usage error otherwise)."""
+    if value is None:
+        return None
+    try:
+        return dt.date.fromisoformat(value)
+    except ValueError:
+        raise click.BadParameter(f"expected a date as YYYY-MM-DD, got {value!r}") from None
 
 
 def resolve_db(db: str | None) -> str:

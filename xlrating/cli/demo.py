@@ -13,7 +13,7 @@ from pathlib import Path
 
 import click
 
-from xlrating.cli.common import EXIT_INVALID, EXIT_OK, fail
+from xlrating.cli.common import EXIT_INVALID, EXIT_OK, date_option, fail
 
 DEMO_AS_OF = dt.date(2025, 12, 31)  # fixed, so the demo prints the same ranking on every run
 
@@ -28,22 +28,19 @@ def bundled_examples() -> Path | None:
 @click.option("--out", "out", default="demo-out", show_default=True, metavar="FOLDER",
               help="Folder for the store, the annotated sheet and the rankings (created if needed).")
 @click.option("--as-of", "as_of", default=DEMO_AS_OF.isoformat(), show_default=True, metavar="YYYY-MM-DD",
+              callback=date_option,
               help="Ranking date.")
 @click.option("--rules", type=click.Choice(["2005", "2010", "2018"]), default="2005", show_default=True,
               help="MERS rule era.")
 @click.option("--top", default=5, show_default=True, type=click.IntRange(1), help="Lines of each ranking shown.")
-def demo(out: str, as_of: str, rules: str, top: int) -> None:
+def demo(out: str, as_of: dt.date, rules: str, top: int) -> None:
     """Run validate -> ingest -> rank on the bundled example submissions."""
     from xlrating.cli.ingest import ingest_one
     from xlrating.sheets.annotate import annotate_workbook
     from xlrating.sheets.example_submissions import write_examples
-    from xlrating.sheets.validator import validate_file
     from xlrating.store import StoreError
 
-    try:
-        day = dt.date.fromisoformat(as_of)
-    except ValueError:
-        fail(f"--as-of: expected a date as YYYY-MM-DD, got {as_of!r}")
+    day = as_of
     folder = Path(out)
     try:
         folder.mkdir(parents=True, exist_ok=True)
@@ -58,12 +55,14 @@ def demo(out: str, as_of: str, rules: str, top: int) -> None:
     stored, rejected = 0, 0
     try:
         for file in files:
-            status, store = ingest_one(str(file), store, str(db), None, replace=False)
+            status, store, validation = ingest_one(str(file), store, str(db), None, replace=False)
             if status == EXIT_OK:
                 stored += 1
                 continue
             rejected += 1
-            annotated = annotate_workbook(file, validate_file(file).findings,
+            if validation is None:
+                continue
+            annotated = annotate_workbook(file, validation.findings,
                                           folder / "annotated" / f"{file.stem}.annotated.xlsx")
             click.echo(f"   annotated copy for the submitter: {annotated}")
         if store is None:

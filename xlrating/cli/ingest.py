@@ -31,7 +31,7 @@ def ingest(files: tuple[str, ...], db: str | None, replace: bool, players: str |
     store = None
     try:
         for file in files:
-            outcome_status, store = ingest_one(file, store, resolve_db(db), registry, replace=replace)
+            outcome_status, store, _ = ingest_one(file, store, resolve_db(db), registry, replace=replace)
             status = max(status, outcome_status)
     finally:
         if store is not None:
@@ -40,8 +40,9 @@ def ingest(files: tuple[str, ...], db: str | None, replace: bool, players: str |
 
 
 def ingest_one(file: str, store: Any, location: str, registry: Any, *, replace: bool,
-               echo: Any = click.echo) -> tuple[int, Any]:
-    """Validate and store one file; returns (exit status for it, the store opened on first need)."""
+               echo: Any = click.echo) -> tuple[int, Any, Any]:
+    """Validate and store one file; returns the exit status for it, the store (opened on first
+    need) and the validation (None when the file could not be read)."""
     from xlrating.sheets.report import text_report
     from xlrating.sheets.safe_open import UnreadableWorkbook, read_package
     from xlrating.sheets.validator import validate_file
@@ -53,13 +54,13 @@ def ingest_one(file: str, store: Any, location: str, registry: Any, *, replace: 
         validation = validate_file(file, registry, checked=content)
     except (UnreadableWorkbook, OSError) as exc:
         click.echo(f"xlrating: error: {exc if isinstance(exc, UnreadableWorkbook) else f'{file}: {exc}'}", err=True)
-        return EXIT_UNREADABLE, store
+        return EXIT_UNREADABLE, store, None
     if validation.findings:
         echo("\n".join(text_report(file, validation.findings)))
     if not validation.valid:
         errors = sum(f.severity == "error" for f in validation.findings)
         echo(f"{file}: not stored ({errors} error{'s' if errors != 1 else ''}; fix them and ingest again)")
-        return EXIT_INVALID, store
+        return EXIT_INVALID, store, validation
     try:
         if store is None:
             store = open_store(location)
@@ -67,4 +68,4 @@ def ingest_one(file: str, store: Any, location: str, registry: Any, *, replace: 
     except StoreError as exc:
         fail(str(exc))
     echo(f"{file}: {outcome.message}")
-    return (EXIT_INVALID if outcome.status == "refused" else EXIT_OK), store
+    return (EXIT_INVALID if outcome.status == "refused" else EXIT_OK), store, validation

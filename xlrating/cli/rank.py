@@ -7,22 +7,13 @@ from pathlib import Path
 
 import click
 
-from xlrating.cli.common import db_option, fail, resolve_db
+from xlrating.cli.common import date_option, db_option, fail, resolve_db
 from xlrating.core import dci, dippouch, mers
 from xlrating.core.errors import RatingError, TableError
 from xlrating.exports import Leaderboard, format_for, print_leaderboard, write_leaderboard
 from xlrating.sheets.safe_open import UnreadableWorkbook
 
 SYSTEMS = ("dippouch", "dci", "mers")
-
-
-def _parse_date(ctx: click.Context, param: click.Parameter, value: str | None) -> dt.date | None:
-    if value is None:
-        return None
-    try:
-        return dt.date.fromisoformat(value)
-    except ValueError:
-        raise click.BadParameter(f"expected a date as YYYY-MM-DD, got {value!r}") from None
 
 
 @click.command()
@@ -33,7 +24,7 @@ def _parse_date(ctx: click.Context, param: click.Parameter, value: str | None) -
 @click.option("--sheet", help="Worksheet holding the table (default: the first).")
 @click.option("--ties", type=click.Choice(["best", "average"]), default="best", show_default=True,
               help="Tie policy: shared best place, or the average of the places a tie covers.")
-@click.option("--as-of", "as_of", callback=_parse_date, metavar="YYYY-MM-DD",
+@click.option("--as-of", "as_of", callback=date_option, metavar="YYYY-MM-DD",
               help="MERS: ranking date (default: today).")
 @click.option("--rules", type=click.Choice(list(mers.RULES)), default="2005", show_default=True,
               help="MERS: rule era.")

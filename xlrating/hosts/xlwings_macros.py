@@ -95,7 +95,7 @@ def store_location(book: Any) -> str:
 
 def ingest_active(book: Any = None) -> None:
     """Save, validate and store the calling workbook; report the outcome (or the findings)."""
-    from xlrating.sheets.safe_open import UnreadableWorkbook
+    from xlrating.sheets.safe_open import UnreadableWorkbook, read_package
     from xlrating.sheets.validator import validate_file
     from xlrating.store import StoreError, open_store
 
@@ -106,7 +106,8 @@ def ingest_active(book: Any = None) -> None:
         return
     book.save()
     try:
-        validation = validate_file(path)
+        content, _ = read_package(path)  # read and checked once: what is validated is what is stored
+        validation = validate_file(path, checked=content)
     except UnreadableWorkbook as exc:
         _report(book, f"{book.name}: not stored - {exc}")
         return
@@ -117,7 +118,7 @@ def ingest_active(book: Any = None) -> None:
     location = store_location(book)
     try:
         with open_store(location) as store:
-            outcome = store.ingest(path.name, path.read_bytes(), validation.submission)
+            outcome = store.ingest(path.name, content, validation.submission)
     except StoreError as exc:
         _report(book, f"{book.name}: not stored - {exc}")
         return
