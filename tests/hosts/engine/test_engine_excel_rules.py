@@ -84,3 +84,48 @@ def test_rank_with_a_text_or_error_order_gives_excels_value_not_an_internal_erro
     cells.update({"B1": '=RANK(A1,$A$1:$A$5,"x")', "B2": '=RANK(A2,$A$1:$A$5,"1")', "B3": "=RANK(A3,$A$1:$A$5,#N/A)"})
     evaluated = evaluate(tmp_path, {"S": cells})
     assert [value(evaluated, "S", f"B{r}") for r in (1, 2, 3)] == [ExcelError("#VALUE!"), 2.0, ExcelError("#N/A")]
+
+
+# --- numbers stored as text, and TRUE/FALSE, inside ranges --------------------------------------------
+
+TEXT_IN_RANGE = {"A1": "x", "A2": 1, "A3": "3", "A4": 5, "A5": "abc"}
+
+
+def test_aggregates_skip_numbers_stored_as_text_in_a_reference(tmp_path: Path, path: str) -> None:
+    cells = dict(TEXT_IN_RANGE)
+    for r in range(2, 5):
+        cells.update({f"B{r}": f"=SUM($A$2:A{r})", f"C{r}": f"=MAX($A$2:A{r})", f"D{r}": f"=AVERAGE($A$2:A{r})",
+                      f"E{r}": f"=MIN($A$2:A{r})", f"F{r}": f"=COUNT($A$2:A{r})", f"G{r}": "=MAX($A$3,$A$5)"})
+    evaluated = evaluate(tmp_path, {"S": cells})
+    got = {column: [value(evaluated, "S", f"{column}{r}") for r in range(2, 5)] for column in "BCDEFG"}
+    assert got == {"B": [1.0, 1.0, 6.0], "C": [1.0, 1.0, 5.0], "D": [1.0, 1.0, 3.0], "E": [1.0, 1.0, 1.0],
+                   "F": [1.0, 1.0, 2.0], "G": [0.0, 0.0, 0.0]}
+
+
+def test_conditional_sums_and_sumproduct_skip_numbers_stored_as_text(tmp_path: Path, path: str) -> None:
+    cells = dict(TEXT_IN_RANGE)
+    cells.update({"B1": "=SUMPRODUCT(A2:A4)", "B2": '=SUMIF(A2:A5,">0")', "B3": '=SUMIFS(A2:A5,A2:A5,">0")',
+                  "B4": '=AVERAGEIF(A2:A5,">0")', "B5": "=SUMPRODUCT(A2:A4,A2:A4)"})
+    evaluated = evaluate(tmp_path, {"S": cells})
+    assert [value(evaluated, "S", f"B{r}") for r in range(1, 6)] == [6.0, 6.0, 6.0, 3.0, 26.0]
+
+
+def test_aggregates_skip_true_and_false_in_a_reference(tmp_path: Path, path: str) -> None:
+    cells = {"A1": 1, "A2": True, "A3": False, "A4": 4, "B1": "=SUM(A1:A4)", "B2": "=COUNT(A1:A4)",
+             "B3": "=AVERAGE(A1:A4)", "B4": "=MAX(A2:A3)", "B5": "=SUMPRODUCT(A1:A4)"}
+    evaluated = evaluate(tmp_path, {"S": cells})
+    assert [value(evaluated, "S", f"B{r}") for r in range(1, 6)] == [5.0, 2.0, 2.5, 0.0, 5.0]
+
+
+def test_text_numbers_and_logical_values_typed_as_arguments_count(tmp_path: Path, path: str) -> None:
+    cells = {"A1": 1, "B1": '=SUM("3",TRUE,A1)', "B2": '=COUNT("3",TRUE,"abc",#N/A,A1)', "B3": '=SUM("abc",A1)',
+             "B4": '=AVERAGE("3",A1)', "B5": '=MAX("7",A1)'}
+    evaluated = evaluate(tmp_path, {"S": cells})
+    assert [value(evaluated, "S", f"B{r}") for r in range(1, 6)] == [5.0, 3.0, ExcelError("#VALUE!"), 2.0, 7.0]
+
+
+def test_sumproduct_of_a_double_negated_condition_counts_the_matches(tmp_path: Path, path: str) -> None:
+    cells = dict(TEXT_IN_RANGE)
+    cells.update({"B1": "=SUMPRODUCT(--(A2:A4>1))", "B2": "=SUMPRODUCT(--(A2:A4>1),A2:A4)"})
+    evaluated = evaluate(tmp_path, {"S": cells})
+    assert [value(evaluated, "S", f"B{r}") for r in (1, 2)] == [2.0, 5.0]

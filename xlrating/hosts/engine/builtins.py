@@ -2,13 +2,26 @@
 engine's private registry (:func:`.registry.registry`), never in ``formulas``' global one.
 
 - ROUND, ROUNDUP, ROUNDDOWN: Excel rounds the number as shown to 15 digits (:mod:`.rounding`).
+- SUM, AVERAGE, MIN, MAX, COUNT, SUMPRODUCT, SUMIF(S), AVERAGEIF(S): in a reference or an array
+  argument Excel takes only the numbers; text (even "3") and TRUE/FALSE are skipped. Typed
+  directly as an argument (``=SUM("3", TRUE)``), text that reads as a number and logical values
+  count. (Microsoft's SUM/AVERAGE/COUNT pages; SUMPRODUCT treats every non-number as 0.)
+  ``formulas`` converts text numbers inside ranges, so ``SUM(A2:A4)`` over 1, "3", 5 gave 9.
+
+How ``formulas`` hands arguments over tells them apart: a reference arrives as a plain
+``ndarray``, a computed value as its ``Array`` subclass (1x1 for a scalar), a constant as itself.
 """
 
 from __future__ import annotations
 
+import functools
+from collections.abc import Callable, Iterator
 from typing import Any
 
-from formulas.functions import wrap_ufunc
+import numpy as np
+import schedula as sh
+from formulas.functions import Array, _text2num, wrap_func, wrap_ufunc, xfilter, xfilters
+from formulas.tokens.operand import Error, XlError
 
 from .rounding import MODES, excel_round
 
@@ -23,6 +36,128 @@ def _rounding(name: str) -> Any:
     return wrap_ufunc(rounded)
 
 
+class _Failed(Exception):
+    def __init__(self, error: XlError):
+        self.error = error
+
+
+def _is_number(value: Any) -> bool:
+    return isinstance(value, (int, float, np.integer, np.floating)) and not isinstance(value, (bool, np.bool_))
+
+
+def _is_reference(arg: Any) -> bool:
+    return type(arg) is np.ndarray
+
+
+def _array_number(value: Any, reference: bool) -> float | None:
+    """An entry of a reference or a computed array as the number it adds, or None if skipped.
+
+    TRUE/FALSE count in computed arrays only: ``formulas`` drops a double negation, so the usual
+    ``SUMPRODUCT(--(A2:A9>0))`` reaches us as booleans, which Excel would have turned into 1/0.
+    """
+    if _is_number(value):
+        return float(value)
+    if isinstance(value, (bool, np.bool_)) and not reference:
+        return float(value)
+    return None
+
+
+def _typed(value: Any) -> float:
+    """A value given directly as an argument, as the number Excel reads it as."""
+    if isinstance(value, XlError):
+        raise _Failed(value)
+    if value is sh.EMPTY or value is None:  # an omitted argument: =SUM(,A1)
+        return 0.0
+    if isinstance(value, (bool, np.bool_)) or _is_number(value):
+        return float(value)
+    number = _text2num(value) if isinstance(value, str) else value
+    if not _is_number(number):
+        raise _Failed(Error.errors["#VALUE!"])
+    return float(number)
+
+
+def _numbers(args: tuple[Any, ...], skip_errors: bool = False) -> Iterator[float]:
+    """The numbers the aggregates take from ``args``, in argument order (so the first error in that
+    order is the one raised, as Excel reports it); ``skip_errors``: COUNT's rule, errors and
+    unreadable typed text are not counted."""
+    for arg in args:
+        if isinstance(arg, np.ndarray) and (_is_reference(arg) or arg.size > 1):
+            reference = _is_reference(arg)
+            for value in arg.ravel().tolist():
+                number = _array_number(value, reference)
+                if number is not None:
+                    yield number
+                elif isinstance(value, XlError) and not skip_errors:
+                    raise _Failed(value)
+            continue
+        value = arg.ravel()[0] if isinstance(arg, np.ndarray) else arg
+        try:
+            yield _typed(value)
+        except _Failed:
+            if not skip_errors:
+                raise
+
+
+def _aggregate(reduce: Callable[[list[float]], Any], skip_errors: bool = False) -> Callable[..., Any]:
+    def aggregate(*args: Any) -> Any:
+        try:
+            return reduce(list(_numbers(args, skip_errors)))
+        except _Failed as failed:
+            return failed.error
+    return aggregate
+
+
+def _average(values: list[float]) -> Any:
+    return sum(values) / len(values) if values else Error.errors["#DIV/0!"]
+
+
+def _sumproduct(*args: Any) -> Any:
+    """Excel's SUMPRODUCT: same-shaped arrays, multiplied entry by entry; any non-number is 0."""
+    arrays = [np.atleast_2d(np.asarray(a, dtype=object)) for a in args]
+    if not arrays or any(a.shape != arrays[0].shape for a in arrays):
+        return Error.errors["#VALUE!"]
+    total = np.ones(arrays[0].size)
+    for arg, array in zip(args, arrays):
+        values = array.ravel().tolist()
+        for value in values:
+            if isinstance(value, XlError):
+                return value
+        reference = _is_reference(arg)
+        total *= np.array([_array_number(v, reference) or 0.0 for v in values])
+    return float(total.sum())
+
+
+def _filtered(reduce: Callable[[list[float]], Any]) -> Callable[[np.ndarray], Any]:
+    """The accumulator of SUMIF & co.: the matched cells of the sum range, numbers only."""
+    def accumulate(matched: np.ndarray) -> Any:
+        try:
+            return reduce(list(_numbers((np.asarray(matched),))))
+        except _Failed as failed:
+            return failed.error
+    return accumulate
+
+
+def _scalar(function: Callable[..., Any]) -> Any:
+    def evaluate(*args: Any) -> Any:
+        return np.asarray([[function(*args)]], object).view(Array)
+
+    evaluate.__name__ = function.__name__ if hasattr(function, "__name__") else "aggregate"
+    return wrap_func(evaluate)
+
+
 def overrides() -> dict[str, Any]:
     """Function name -> ``formulas``-compatible implementation, for the engine's registry."""
-    return {name: _rounding(name) for name in MODES}
+    functions = {name: _rounding(name) for name in MODES}
+    functions.update({
+        "SUM": _scalar(_aggregate(sum)),
+        "AVERAGE": _scalar(_aggregate(_average)),
+        "MIN": _scalar(_aggregate(lambda v: min(v, default=0.0))),
+        "MAX": _scalar(_aggregate(lambda v: max(v, default=0.0))),
+        "COUNT": _scalar(_aggregate(lambda v: float(len(v)), skip_errors=True)),
+        "SUMPRODUCT": _scalar(_sumproduct),
+        "SUMIF": wrap_func(functools.partial(xfilter, _filtered(sum))),
+        "SUMIFS": wrap_func(functools.partial(xfilters, _filtered(sum))),
+        "AVERAGEIF": wrap_func(functools.partial(xfilter, _filtered(_average))),
+        "AVERAGEIFS": wrap_func(functools.partial(xfilters, _filtered(_average))),
+    })
+    return functions
