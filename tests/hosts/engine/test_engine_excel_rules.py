@@ -9,6 +9,7 @@ from typing import Any
 import openpyxl
 import pytest
 from openpyxl.utils.cell import column_index_from_string, coordinate_from_string
+from openpyxl.workbook.defined_name import DefinedName
 
 from xlrating.functions import ExcelError
 from xlrating.hosts.engine import evaluate_workbook
@@ -129,3 +130,22 @@ def test_sumproduct_of_a_double_negated_condition_counts_the_matches(tmp_path: P
     cells.update({"B1": "=SUMPRODUCT(--(A2:A4>1))", "B2": "=SUMPRODUCT(--(A2:A4>1),A2:A4)"})
     evaluated = evaluate(tmp_path, {"S": cells})
     assert [value(evaluated, "S", f"B{r}") for r in (1, 2)] == [2.0, 5.0]
+
+
+# --- defined names ------------------------------------------------------------------------------------
+
+
+def test_a_sheet_local_name_hides_the_workbook_name_on_its_sheet_only(tmp_path: Path, path: str) -> None:
+    wb = openpyxl.Workbook()
+    s = wb.active
+    s.title = "S"
+    t = wb.create_sheet("T")
+    s["A1"], t["A1"] = 10, 20
+    wb.defined_names["Rate"] = DefinedName("Rate", attr_text="S!$A$1")
+    t.defined_names["Rate"] = DefinedName("Rate", attr_text="T!$A$1")
+    s["B1"] = t["B1"] = "=Rate*2"
+    s["B2"] = t["B2"] = "=SUM(Rate,1)"
+    wb.save(tmp_path / "names.xlsx")
+    evaluated = evaluate_workbook(str(tmp_path / "names.xlsx"))
+    assert [value(evaluated, "S", "B1"), value(evaluated, "S", "B2")] == [20.0, 11.0]
+    assert [value(evaluated, "T", "B1"), value(evaluated, "T", "B2")] == [40.0, 21.0]

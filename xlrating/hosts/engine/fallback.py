@@ -69,9 +69,10 @@ def input_areas(formula: str) -> list[tuple[str | None, int, int, int, int]]:
 class Fallback:
     """Compiles formula texts once and evaluates them against a grid."""
 
-    def __init__(self, grid: Grid, defined_names: dict[str, str]):
+    def __init__(self, grid: Grid, defined_names: dict[str | None, dict[str, str]]):
         self.grid = grid
-        self.names = defined_names  # NAME -> reference text, e.g. "Sheet1!$A$1:$A$9"
+        # SHEET (None: every other sheet) -> NAME -> reference text, e.g. "Sheet1!$A$1:$A$9"
+        self.names = defined_names
         self._compiled: dict[str, Any] = {}
 
     def compile(self, formula: str, row: int, col: int) -> Any:
@@ -85,7 +86,7 @@ class Fallback:
             area = ranges.ranges[0]
             target = self.grid.sheet(area["sheet"]) if area.get("sheet") else sheet
             return target, max(int(area["r1"]), 1), int(area["n1"]), int(area["r2"]), int(area["n2"])
-        reference = self.names.get(name.upper())
+        reference = self.names.get(sheet.name.upper(), self.names[None]).get(name.upper())
         if reference is None:
             # a sheet name formulas' tokenizer does not take ('!"'!A1): read it with ours
             sheet_name, _, address = name.rpartition("!")

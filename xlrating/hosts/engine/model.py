@@ -46,11 +46,17 @@ class Evaluated:
     stats: dict[str, int] = field(default_factory=lambda: {"vector": 0, "cell": 0})
 
 
-def _names(package: Package) -> dict[str, str]:
-    # sheet-local names are rare in rating sheets; a global definition wins, else any local one
-    names = {name: text for (name, local), text in package.defined_names.items() if local is not None}
-    names.update({name: text for (name, local), text in package.defined_names.items() if local is None})
-    return names
+def _names(package: Package) -> dict[str | None, dict[str, str]]:
+    """The defined names each sheet's formulas see, by upper-case sheet name (None: any other sheet).
+
+    As in Excel, a name local to a sheet hides the workbook-wide name of the same spelling there.
+    """
+    shared = {name: text for (name, scope), text in package.defined_names.items() if scope is None}
+    seen: dict[str | None, dict[str, str]] = {None: shared}
+    for (name, scope), text in package.defined_names.items():
+        if scope is not None:
+            seen.setdefault(scope, dict(shared))[name] = text
+    return seen
 
 
 def evaluate_workbook(path: str, *, limits: Limits | None = None) -> Evaluated:
@@ -69,7 +75,7 @@ def evaluate_workbook(path: str, *, limits: Limits | None = None) -> Evaluated:
         sheet.set_many(cells.values)
     for cells in package.sheets:
         sheet = grid.sheets[cells.name.upper()]
-        blocks.extend(build_blocks(sheet, cells, names, len(blocks)))
+        blocks.extend(build_blocks(sheet, cells, names.get(cells.name.upper(), names[None]), len(blocks)))
     for number, block in enumerate(blocks):  # ids index the dependency graph: unique across sheets
         block.id = number
     for block in blocks:

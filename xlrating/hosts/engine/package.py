@@ -67,7 +67,7 @@ class SheetCells:
 class Package:
     path: str
     sheets: list[SheetCells]
-    defined_names: dict[tuple[str, int | None], str]  # (NAME, local sheet index) -> reference text
+    defined_names: dict[tuple[str, str | None], str]  # (NAME, SHEET it is local to, or None) -> reference text
     workbook_part: str = "xl/workbook.xml"
     data: bytes = b""  # the checked bytes of the file: the writer copies from these, never re-reads the file
 
@@ -334,14 +334,22 @@ def read_package(path: str, *, limits: Limits | None = None) -> Package:
             rels = _rels(archive, workbook_part)
             strings = _shared_strings(archive, workbook_part)
             sheets = []
+            every_sheet: list[str] = []  # localSheetId counts chart sheets too
             for element in root.iter(f"{{{MAIN}}}sheet"):
+                every_sheet.append(element.get("name", ""))
                 part = rels.get(element.get(f"{{{REL}}}id"), "")
                 if part.endswith(".xml") and "worksheets/" in part:  # chart sheets and dialogs hold no cells
                     sheets.append(SheetCells(element.get("name", ""), part))
-            names: dict[tuple[str, int | None], str] = {}
+            names: dict[tuple[str, str | None], str] = {}
             for element in root.iter(f"{{{MAIN}}}definedName"):
                 local = element.get("localSheetId")
-                names[(element.get("name", "").upper(), int(local) if local is not None else None)] = element.text or ""
+                if local is None:
+                    scope = None
+                elif local.isdigit() and int(local) < len(every_sheet):
+                    scope = every_sheet[int(local)].upper()
+                else:
+                    continue  # scoped to a sheet the workbook does not have: no formula can see it
+                names[(element.get("name", "").upper(), scope)] = element.text or ""
             for sheet in sheets:
                 text = sheet.xml = archive.read(sheet.part).decode("utf-8")
                 if not _read_sheet_bulk(text, sheet, strings) and not _read_sheet_fast(text, sheet, strings):
