@@ -149,3 +149,14 @@ def test_a_sheet_local_name_hides_the_workbook_name_on_its_sheet_only(tmp_path: 
     evaluated = evaluate_workbook(str(tmp_path / "names.xlsx"))
     assert [value(evaluated, "S", "B1"), value(evaluated, "S", "B2")] == [20.0, 11.0]
     assert [value(evaluated, "T", "B1"), value(evaluated, "T", "B2")] == [40.0, 21.0]
+
+
+# --- which error wins ---------------------------------------------------------------------------------
+
+
+def test_aggregates_show_the_first_error_in_argument_order(tmp_path: Path, path: str) -> None:
+    cells = {"A1": "=NA()", "B1": "=1/0", "C1": "=SUM(A1*1,B1)", "C2": "=SUM(B1,A1*1)", "C3": "=MIN(A1+0,B1:B1)",
+             "C4": "=AVERAGE(B1*1,A1)", "C5": "=MAX(1,A1,B1)"}
+    evaluated = evaluate(tmp_path, {"S": cells})
+    codes = [value(evaluated, "S", f"C{r}").code for r in range(1, 6)]
+    assert codes == ["#N/A", "#DIV/0!", "#N/A", "#DIV/0!", "#N/A"]

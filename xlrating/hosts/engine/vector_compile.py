@@ -50,10 +50,10 @@ __all__ = ["KERNELS", "Context", "Unsupported", "compile_tree"]
 
 
 def _aggregate(name: str, args: tuple[Node, ...], compile_node: Callable[[Node], Program]) -> Program:
-    areas = [a for a in args if isinstance(a, Ref)]
-    if any(a.name for a in areas):
+    if any(isinstance(a, Ref) and a.name for a in args):
         raise Unsupported("defined name")
-    scalars = [compile_node(a) for a in args if not isinstance(a, Ref)]
+    # in the order written: the first error in argument order is the one Excel shows
+    parts: list[Ref | Program] = [a if isinstance(a, Ref) else compile_node(a) for a in args]
 
     def run(ctx: Context) -> Vec:
         total = np.zeros(ctx.n)
@@ -61,18 +61,19 @@ def _aggregate(name: str, args: tuple[Node, ...], compile_node: Callable[[Node],
         low = np.full(ctx.n, np.inf)
         high = np.full(ctx.n, -np.inf)
         err = np.zeros(ctx.n, dtype=np.int8)
-        for ref in areas:
-            area = _read_area(ctx, ref)
-            if name != "COUNT":
-                err = np.where(err != 0, err, area.first_error).astype(np.int8)
-            masked = np.where(area.numeric, area.values, 0.0)
-            total = total + masked.sum(axis=1)
-            count = count + area.numeric.sum(axis=1)
-            if name in ("MIN", "MAX") and area.values.shape[1]:
-                low = np.minimum(low, np.where(area.numeric, area.values, np.inf).min(axis=1))
-                high = np.maximum(high, np.where(area.numeric, area.values, -np.inf).max(axis=1))
-        for program in scalars:
-            v = _numeric(ctx, program(ctx))
+        for part in parts:
+            if isinstance(part, Ref):
+                area = _read_area(ctx, part)
+                if name != "COUNT":
+                    err = np.where(err != 0, err, area.first_error).astype(np.int8)
+                masked = np.where(area.numeric, area.values, 0.0)
+                total = total + masked.sum(axis=1)
+                count = count + area.numeric.sum(axis=1)
+                if name in ("MIN", "MAX") and area.values.shape[1]:
+                    low = np.minimum(low, np.where(area.numeric, area.values, np.inf).min(axis=1))
+                    high = np.maximum(high, np.where(area.numeric, area.values, -np.inf).max(axis=1))
+                continue
+            v = _numeric(ctx, part(ctx))
             if v.err is not None:
                 if name == "COUNT":
                     count = count - (v.err != 0)
