@@ -119,3 +119,31 @@ def differences(ours: dict[Any, Any], theirs: dict[Any, Any]) -> dict[Any, tuple
 
 def cell(col: int, row: int) -> str:
     return f"{column_letters(col)}{row}"
+
+
+def rules_book(path: Path) -> Path:
+    """Excel's rules the review found broken: rounding as shown, an omitted argument, text numbers in
+    ranges, the first error in argument order, a sheet-local name. (No TRUE/FALSE in ranges here:
+    LibreOffice counts them as 1/0, Excel skips them. No ``SUM(error cell, error expression)``:
+    LibreOffice lets the error of an expression win over an earlier referenced one.)"""
+    wb = openpyxl.Workbook()
+    ws = wb.active
+    ws.title = "S"
+    inputs = {"A1": 1.005, "A2": 0.285, "A3": 2.675, "A4": -2.5, "A5": 1234.5, "A6": "=0.1+0.2", "A7": 4.35,
+              "A8": 1, "A9": "3", "A10": 5, "A11": "abc", "A12": "=NA()", "A13": "=1/0", "A14": 9, "A15": 10}
+    for address, value in inputs.items():
+        ws[address] = value
+    formulas = ["=ROUND(A1,2)", "=ROUND(A2,2)", "=ROUND(A3,2)", "=ROUND(-A1,2)", "=ROUND(A4,0)", "=ROUND(A5,-1)",
+                "=ROUNDUP(A6,1)", "=ROUNDDOWN(A7,2)", "=ROUND(A14/3,)", "=SUM($A$8:A10)", "=MAX(A8:A9)",
+                "=AVERAGE(A8:A9)", "=MIN(A9:A11)", "=COUNT(A8:A13)", "=SUMPRODUCT(A8:A10)", '=SUMIF(A8:A11,">0")',
+                '=AVERAGEIF(A8:A11,">0")', "=SUM(A12*1,A13)", "=MAX(1,A12,A13)", "=SUMPRODUCT(--(A8:A10>1))",
+                "=Rate*2"]
+    for row, formula in enumerate(formulas, 1):
+        ws[f"B{row}"] = formula
+    local = wb.create_sheet("T")
+    local["A1"] = 20
+    local["B1"] = "=Rate*2"
+    wb.defined_names["Rate"] = DefinedName("Rate", attr_text="S!$A$15")
+    local.defined_names["Rate"] = DefinedName("Rate", attr_text="T!$A$1")
+    wb.save(path)
+    return path

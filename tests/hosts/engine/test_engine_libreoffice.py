@@ -9,7 +9,7 @@ from pathlib import Path
 
 import openpyxl
 import pytest
-from engine_books import differences, engine_values, native_book
+from engine_books import differences, engine_values, native_book, rules_book
 
 from xlrating.functions import ExcelError
 from xlrating.hosts.engine import convert_file
@@ -44,6 +44,14 @@ def test_native_formulas_equal_libreoffice_recalculating_on_load(tmp_path: Path)
     theirs = _values(recalculated, list(ours))
     assert len(ours) > 90
     assert differences(ours, theirs) == {}
+
+
+def test_rounding_text_in_ranges_error_order_and_local_names_equal_libreoffice(tmp_path: Path) -> None:
+    book = rules_book(tmp_path / "rules.xlsx")
+    ours = engine_values(book)
+    recalculated = lo_convert(book, tmp_path / "lo", make_profile(tmp_path / "profile"))
+    assert len(ours) > 20
+    assert differences(ours, _values(recalculated, list(ours))) == {}
 
 
 def test_the_libreoffice_peer_recomputes_instead_of_trusting_cached_values(tmp_path: Path) -> None:
