@@ -2,15 +2,19 @@
 
 from __future__ import annotations
 
+import datetime as dt
 import json
 import zipfile
 from pathlib import Path
 
 import openpyxl
+import pytest
 from engine_books import engine_values, native_book, same
 from openpyxl.styles import Font, PatternFill
 
 from xlrating.hosts.engine import convert_file
+from xlrating.hosts.engine.date_cells import as_date
+from xlrating.hosts.engine.registry import excel_serial
 
 
 def test_output_keeps_the_formulas_and_caches_every_value(tmp_path: Path) -> None:
@@ -183,3 +187,16 @@ def test_json_writes_cells_shown_as_dates_as_iso_dates(tmp_path: Path) -> None:
     convert_file(_dated_book(tmp_path / "dated.xlsx"), tmp_path / "dated.json", fmt="json")
     row = json.loads((tmp_path / "dated.json").read_text())["sheets"][0]["rows"][1]
     assert row == ["Spring Cup", "2025-03-01", "2025-03-02", "2025-03-01T18:30:00", 21]
+
+
+@pytest.mark.parametrize(("serial", "shown"), [
+    (1, "1900-01-01"), (59, "1900-02-28"), (61, "1900-03-01"), (45717, "2025-03-01"),
+    (45717.770833333336, "2025-03-01T18:30:00"), (0.5, "1899-12-31T12:00:00"), (-1, -1), (True, True), ("x", "x"),
+])
+def test_a_serial_shown_as_a_date_reads_as_excel_shows_it(serial: object, shown: object) -> None:
+    assert as_date(serial) == shown
+
+
+def test_dates_and_times_of_day_become_excel_serials() -> None:
+    assert excel_serial(dt.date(2025, 3, 1)) == 45717.0
+    assert excel_serial(dt.datetime(2025, 3, 1, 18, 0)) == 45717.75

@@ -9,17 +9,20 @@ from __future__ import annotations
 
 import datetime as dt
 import io
+import math
 import re
 import zipfile
 from typing import Any
 
 from openpyxl.styles.numbers import BUILTIN_FORMATS, is_date_format
 
+from xlrating.core.dates import from_excel_serial
+
 from .package import MAIN, Package, _rels, _xml, cell_position
 
 _CELL_TAG = re.compile(r"<c\s([^>]*?)/?>")
 _ATTRIBUTE = re.compile(r'\b(r|s)="([^"]*)"')
-_EXCEL_EPOCH = dt.datetime(1899, 12, 30)
+_DAY_BEFORE_SERIAL_1 = dt.date(1899, 12, 31)
 
 
 def date_styles(archive: zipfile.ZipFile, workbook_part: str) -> set[int]:
@@ -61,9 +64,12 @@ def as_date(value: Any) -> Any:
     """A number shown as a date, as ISO text (a date, or a date and time); anything else unchanged."""
     if isinstance(value, bool) or not isinstance(value, (int, float)) or not 0 <= value < 2958466:
         return value
-    moment = _EXCEL_EPOCH + dt.timedelta(days=float(value))
-    if value < 61:  # serials before 1900-03-01 count Excel's phantom 29 February 1900
-        moment += dt.timedelta(days=1)
-    if moment.time() == dt.time(0):
-        return moment.date().isoformat()
-    return moment.isoformat(timespec="seconds")
+    whole = math.floor(value)
+    if whole >= 61:
+        day = from_excel_serial(value)
+    else:  # serials before 1900-03-01 count Excel's phantom 29 February 1900: serial 1 is 1 January
+        day = _DAY_BEFORE_SERIAL_1 + dt.timedelta(days=whole)
+    time_of_day = dt.timedelta(days=float(value)) - dt.timedelta(days=whole)  # to the microsecond
+    if not time_of_day:
+        return day.isoformat()
+    return (dt.datetime.combine(day, dt.time()) + time_of_day).isoformat(timespec="seconds")

@@ -21,6 +21,7 @@ from formulas.tokens.function import Function
 from formulas.tokens.operand import Error as ErrorToken
 from formulas.tokens.operand import XlError
 
+from xlrating.core.dates import to_excel_serial
 from xlrating.functions import BY_NAME, ExcelError, ExcelFunction, call
 
 # How Excel stores a user-defined function in a cell formula: plainly (xlwings UDFs after a
@@ -80,18 +81,17 @@ def from_host(value: Any) -> Any:
         return ErrorToken.errors.get(value.code, XlError(value.code))
     if value is None:
         return sh.EMPTY
-    if isinstance(value, dt.datetime):
-        return excel_serial(value)
-    if isinstance(value, dt.date):
+    if isinstance(value, dt.date):  # a datetime too
         return excel_serial(value)
     return value
 
 
-def excel_serial(day: dt.date) -> float:
-    """A date as Excel's 1900-system serial number."""
-    base = dt.datetime(1899, 12, 30)
-    moment = day if isinstance(day, dt.datetime) else dt.datetime(day.year, day.month, day.day)
-    return (moment - base).total_seconds() / 86400.0
+def excel_serial(moment: dt.date) -> float:
+    """A date (and a datetime's time of day, as the fraction) as Excel's 1900-system serial number."""
+    if isinstance(moment, dt.datetime):
+        since_midnight = moment - dt.datetime.combine(moment.date(), dt.time(), moment.tzinfo)
+        return float(to_excel_serial(moment.date())) + since_midnight.total_seconds() / 86400.0
+    return float(to_excel_serial(moment))
 
 
 def _adapter(fn: ExcelFunction) -> Any:
