@@ -67,10 +67,7 @@ class Block:
             return self.listed[self.base + row - self.first]
         text = self.texts.get(row)
         if text is None:
-            from openpyxl.formula.translate import Translator  # only shared formulas need it
-
-            origin = f"{column_letters(self.col)}{self.anchor}"
-            text = Translator(self.source, origin=origin).translate_formula(f"{column_letters(self.col)}{row}")
+            text = translate(self.source, (self.anchor, self.col), (row, self.col))
         return text
 
     def where(self, row: int | None = None) -> str:
@@ -159,11 +156,13 @@ def _regions(block: Block) -> list[tuple[str, int, int, int, int]]:
     return regions
 
 
-def _translate(master: FormulaCell, row: int, col: int) -> str:
+def translate(formula: str, origin: tuple[int, int], target: tuple[int, int]) -> str:
+    """``formula`` written at ``origin`` (row, col) as Excel fills it to ``target``: what a shared
+    formula's follower holds."""
     from openpyxl.formula.translate import Translator  # only for shared formulas; keeps start-up light
 
-    origin = f"{column_letters(master.col)}{master.row}"
-    return str(Translator(master.text or "", origin=origin).translate_formula(f"{column_letters(col)}{row}"))
+    source = f"{column_letters(origin[1])}{origin[0]}"
+    return str(Translator(formula, origin=source).translate_formula(f"{column_letters(target[1])}{target[0]}"))
 
 
 def _filled_down_blocks(sheet: Sheet, cells: SheetCells, start_id: int) -> list[Block]:
@@ -216,7 +215,7 @@ def build_blocks(sheet: Sheet, cells: SheetCells, names: dict[str, str], start_i
         if follower:
             master = masters[f.shared]  # type: ignore[index]
             current.source = (master.text or "") if (master.row, master.col) == (row, col) else \
-                _translate(master, row, col)
+                translate(master.text or "", (master.row, master.col), (row, col))
             group = f.shared
         elif text is not None:
             current.source = text

@@ -73,7 +73,6 @@ class Fallback:
         self.grid = grid
         # SHEET (None: every other sheet) -> NAME -> reference text, e.g. "Sheet1!$A$1:$A$9"
         self.names = defined_names
-        self._compiled: dict[str, Any] = {}
 
     def compile(self, formula: str, row: int, col: int) -> Any:
         if needs_cell(formula):

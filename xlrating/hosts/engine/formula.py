@@ -6,9 +6,8 @@ so parsing is cheap and the tree can be compiled for whole columns (:mod:`.vecto
 for dependencies (:mod:`.schedule`). ``formulas`` drops the ``$`` anchors of references, so they
 are read back from each token's source text.
 
-Shapes: :func:`shape_key` rewrites a formula's cell references relative to its own cell (R1C1
-style) with one regular expression, so that all cells filled down a column share one key and
-only one of them needs parsing.
+Shapes: :class:`FilledDown` recognises the cells one formula was filled down to by comparing
+texts (relative row numbers shifted), so a block of them is parsed only once.
 """
 
 from __future__ import annotations
@@ -279,23 +278,3 @@ class FilledDown:
 
     def matches(self, text: str, row: int) -> bool:
         return text == self.text_at(row)
-
-
-def shape_key(formula: str, row: int, col: int) -> str:
-    """``formula`` with its A1 references rewritten relative to (row, col): the R1C1 shape."""
-    return r1c1(formula, row, col)
-
-
-def r1c1(formula: str, row: int, col: int) -> str:
-    """``formula`` with its A1 references rewritten relative to (row, col): the R1C1 shape."""
-    def relative(match: re.Match[str]) -> str:
-        if match.group(1) or match.group(2):
-            return match.group(0)
-        col_abs, letters, row_abs, digits = match.group(3, 4, 5, 6)
-        c = column_index(letters)
-        r = int(digits)
-        row_part = f"R{r}" if row_abs else f"R[{r - row}]"
-        col_part = f"C{c}" if col_abs else f"C[{c - col}]"
-        return row_part + col_part
-
-    return _TOKEN.sub(relative, formula)
