@@ -15,7 +15,9 @@ from typing import Any, Final
 from openpyxl.utils import get_column_letter
 
 from xlrating.core import checks
+from xlrating.core.dates import from_excel_serial
 from xlrating.core.errors import InvalidArgument
+from xlrating.core.tables import is_blank
 
 
 class _Invalid:
@@ -31,8 +33,8 @@ def a1(row: int, column: int) -> str:
     return f"{get_column_letter(column)}{row}"
 
 
-def is_empty(value: Any) -> bool:
-    return value is None or (isinstance(value, str) and not value.strip())
+# An empty cell: None or blank text (or NaN, which some readers give for an empty cell).
+is_empty = is_blank
 
 
 def text(value: Any) -> str | None:
@@ -89,7 +91,7 @@ def date(value: Any) -> dt.date | None | _Invalid:
     if isinstance(value, (int, float)) and not isinstance(value, bool):
         # A plausible serial (1954..2119); anything else is a mistyped number.
         if math.isfinite(value) and 20000 <= value <= 80000:
-            return dt.date(1899, 12, 30) + dt.timedelta(days=int(value))
+            return from_excel_serial(value)
         return INVALID
     if isinstance(value, str):
         candidate = value.strip()

@@ -8,20 +8,27 @@ rules in ``rules_*`` modules judge the values.
 - Results table: the first row (within the first :data:`HEADER_SEARCH_ROWS` rows of any sheet)
   whose cells name a Position column, an EMA ID or Last name column, and at least three known
   columns in all. The table runs down to the first row whose table cells are all empty.
-- Tournament block: cells anywhere outside the table whose text is a known label; the value is in
-  the next column of the same row. The first occurrence of a label wins.
+- Tournament block: cells outside the table whose text is a known label; the value is in the next
+  column of the same row (or, for labels across a row, the cell below). A label that heads another
+  table (``Name | Country | Club`` over rows of data) is not a tournament label. When a label
+  occurs more than once, an occurrence with a value beats an empty one, then labels in a block
+  (another label within two cells down the column or along the row) beat lone ones, then the
+  results sheet beats other sheets, then reading order; two different values are a conflict
+  (:attr:`BlockCell.conflict`).
 """
 
 from __future__ import annotations
 
+import datetime as dt
 import re
-import unicodedata
 from collections.abc import Iterable
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from functools import lru_cache
 from itertools import chain
 from typing import Any
 
+from xlrating.core.tables import is_blank
+from xlrating.sheets import cellvalues as cv
 from xlrating.sheets.reader import SheetGrid
 
 HEADER_SEARCH_ROWS = 100
@@ -69,11 +76,9 @@ def _index(table: dict[str, tuple[str, tuple[str, ...]]]) -> dict[str, str]:
 def normalise(text: str) -> str:
     """Lower case, accents and parenthesised notes dropped, ``#``/``No.`` read as "no",
     punctuation removed, spaces collapsed: ``"EMA #:"`` and ``"ema no"`` compare equal."""
-    text = unicodedata.normalize("NFKD", text)
-    text = "".join(ch for ch in text if not unicodedata.combining(ch)).lower()
-    text = re.sub(r"\([^)]*\)", " ", text).replace("#", " no ")
-    text = re.sub(r"[^a-z0-9]+", " ", text)
-    return " ".join(text.split())
+    # fold() drops accents and case; labels then keep only ASCII letters and digits.
+    folded = cv.fold(re.sub(r"\([^)]*\)", " ", text).replace("#", " no "))
+    return " ".join(re.sub(r"[^a-z0-9]+", " ", folded).split())
 
 
 _COLUMN_INDEX = _index(TABLE_COLUMNS)
@@ -98,9 +103,16 @@ class BlockCell:
     row: int
     column: int
 
+    conflict: BlockCell | None = None  # another occurrence of the field with a different value
+
     @property
     def value(self) -> Any:
         return self.grid.value(self.row, self.column)
+
+    @property
+    def filled(self) -> bool:
+        """The value cell holds a value or a formula (whose result may not be stored)."""
+        return not _empty_cell(self.grid, self.row, self.column)
 
 
 @dataclass
@@ -142,10 +154,11 @@ def _table_extent(grid: SheetGrid, header_row: int, columns: dict[str, int]) -> 
     header = grid.rows[header_row - 1]
     first = min(columns.values())
     last = max(columns.values())
-    # Unread header cells next to the table (e.g. a computed "Base rank") belong to it too.
-    while first > 1 and header[first - 2] not in (None, ""):
+    # Unread header cells next to the table (e.g. a computed "Base rank") belong to it too, but a
+    # tournament block placed right against the table does not.
+    while first > 1 and not is_blank(header[first - 2]):
         first -= 1
-    while last < len(header) and header[last] not in (None, ""):
+    while last < len(header) and not is_blank(header[last]) and not _starts_block(grid, header_row, last + 1):
         last += 1
     wanted = sorted(columns.values())
     row = header_row
@@ -159,20 +172,31 @@ def _table_extent(grid: SheetGrid, header_row: int, columns: dict[str, int]) -> 
     return layout
 
 
+def _starts_block(grid: SheetGrid, row: int, column: int) -> bool:
+    """Whether the header cell at (row, column) is the top of a tournament block down that column:
+    the cell below is a tournament label, or the cell is a label with nothing below it. A player
+    column headed "City" has players' cities below, so it stays part of the table."""
+    below = grid.value(row + 1, column)
+    if _is_label(below):
+        return True
+    return _is_label(grid.value(row, column)) and _empty_cell(grid, row + 1, column)
+
+
 def _blank(grid: SheetGrid, row: int, columns: list[int]) -> bool:
     cells = grid.rows[row - 1]
-    for c in columns:
-        if c <= len(cells):
-            value = cells[c - 1]
-            if value is not None and not (isinstance(value, str) and not value.strip()):
-                return False
+    if any(not is_blank(cells[c - 1]) for c in columns if c <= len(cells)):
+        return False
     # A formula whose result was never stored still means the row is in use.
     return not any((row, c) in grid.formulas for c in columns)
 
 
+def _is_label(value: Any) -> bool:
+    return _role(value, _FIELD_INDEX) is not None
+
+
 def find_block(grids: list[SheetGrid], layout: Layout | None) -> dict[str, BlockCell]:
-    """Tournament fields found outside the results table, first occurrence of each label."""
-    block: dict[str, BlockCell] = {}
+    """Tournament fields found outside the results table: the best occurrence of each label."""
+    found: dict[str, list[BlockCell]] = {}
     for grid in grids:
         table = layout if layout is not None and layout.grid is grid else None
         for r, cells in enumerate(grid.rows, start=1):
@@ -185,29 +209,85 @@ def find_block(grids: list[SheetGrid], layout: Layout | None) -> dict[str, Block
                 if value is None:
                     continue
                 role = _role(value, _FIELD_INDEX)
-                if role is not None and role not in block:
-                    block[role] = BlockCell(grid, r, c, str(value), *_value_cell(grid, r, c, table))
-    return block
+                if role is None or _heads_a_table(grid, r, c, table):
+                    continue
+                where = _value_cell(grid, r, c, table)
+                if where is not None:
+                    found.setdefault(role, []).append(BlockCell(grid, r, c, str(value), *where))
+    return {role: _choose(cells, layout) for role, cells in found.items()}
 
 
-def _value_cell(grid: SheetGrid, row: int, column: int, table: Layout | None) -> tuple[int, int]:
+def _choose(occurrences: list[BlockCell], layout: Layout | None) -> BlockCell:
+    """The occurrence to read (see the module docstring), with the first other occurrence whose
+    value differs as its ``conflict``. ``occurrences`` are in reading order; sorting is stable."""
+    results = layout.grid if layout is not None else None
+    ranked = sorted(occurrences, key=lambda o: (not o.filled, not _in_block(o.grid, o.label_row, o.label_column),
+                                                o.grid is not results))
+    chosen = ranked[0]
+    if is_blank(chosen.value):
+        return chosen
+    for other in ranked[1:]:
+        if not is_blank(other.value) and _comparable(other.value) != _comparable(chosen.value):
+            return replace(chosen, conflict=other)
+    return chosen
+
+
+def _comparable(value: Any) -> str:
+    """A value as compared between two occurrences: ``"Lyon"`` and ``" lyon"`` agree, as do a date
+    cell and its ISO text."""
+    if isinstance(value, dt.datetime):
+        value = value.date()
+    return cv.fold(cv.text(value) or "")
+
+
+def _in_block(grid: SheetGrid, row: int, column: int) -> bool:
+    """Another tournament label within two cells down the column or along the row."""
+    return any(_is_label(grid.value(row + d, column)) or _is_label(grid.value(row, column + d))
+               for d in (-2, -1, 1, 2))
+
+
+def _heads_a_table(grid: SheetGrid, row: int, column: int, table: Layout | None) -> bool:
+    """Whether the label at (row, column) is one header of another table (a registration list, a
+    list of countries): it sits in a run of two or more filled cells along its row, the two rows
+    below hold data (no labels) under that run, and no other label is above or below it (a block of
+    labels down a column is the tournament block, whatever its neighbours)."""
+    if any(_is_label(grid.value(row + d, column)) for d in (-2, -1, 1, 2)):
+        return False
+    first = last = column
+    while first > 1 and not is_blank(grid.value(row, first - 1)):
+        first -= 1
+    while not is_blank(grid.value(row, last + 1)):
+        last += 1
+    if last == first:
+        return False
+    return all(_data_row(grid, row + d, range(first, last + 1), table) for d in (1, 2))
+
+
+def _data_row(grid: SheetGrid, row: int, columns: range, table: Layout | None) -> bool:
+    values = [grid.value(row, c) for c in columns if not (table is not None and table.in_table(row, c))]
+    filled = [v for v in values if not is_blank(v)]
+    return len(filled) >= min(2, len(columns)) and not any(_is_label(v) for v in filled)
+
+
+def _value_cell(grid: SheetGrid, row: int, column: int, table: Layout | None) -> tuple[int, int] | None:
     """Where a label's value is: the next column (after the label's merged range, when the label
     is merged across cells); else, when that cell is empty or another label and the cell below
-    holds a value that is not itself a label, the cell below (labels across a row, values under)."""
+    holds a value that is not itself a label, the cell below (labels across a row, values under).
+    A cell holding a label is never a value: an empty value is the empty cell beside (or, between
+    labels across a row, below) the label; None when both neighbours are labels."""
     right = column + 1
     for min_row, min_col, max_row, max_col in grid.merged:
         if min_row <= row <= max_row and min_col <= column <= max_col:
             right = max_col + 1
-    if not _empty_cell(grid, row, right) and _role(grid.value(row, right), _FIELD_INDEX) is None:
+    right_is_label = _is_label(grid.value(row, right))
+    if not _empty_cell(grid, row, right) and not right_is_label:
         return row, right
-    below = grid.value(row + 1, column)
-    if (not _empty_cell(grid, row + 1, column) and _role(below, _FIELD_INDEX) is None
-            and not (table is not None and table.in_table(row + 1, column))):
+    below_usable = not _is_label(grid.value(row + 1, column)) and not (
+        table is not None and table.in_table(row + 1, column))
+    if below_usable and (right_is_label or not _empty_cell(grid, row + 1, column)):
         return row + 1, column
-    return row, right
+    return None if right_is_label else (row, right)
 
 
 def _empty_cell(grid: SheetGrid, row: int, column: int) -> bool:
-    value = grid.value(row, column)
-    empty = value is None or (isinstance(value, str) and not value.strip())
-    return empty and (row, column) not in grid.formulas
+    return is_blank(grid.value(row, column)) and (row, column) not in grid.formulas

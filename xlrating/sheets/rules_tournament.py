@@ -73,6 +73,7 @@ class _BlockReader:
 def check_tournament(block: dict[str, BlockCell], out: Collector, anchor: tuple[str, int, int]) -> Tournament:
     """Read and check the tournament block; ``anchor`` is where a missing field is reported."""
     read = _BlockReader(block, out, anchor)
+    _conflicts(block, out)
     t = Tournament()
     t.name = cv.text(read.raw("name", required=True, expected="the tournament's name"))
     t.ruleset = _ruleset(read)
@@ -93,6 +94,22 @@ def check_tournament(block: dict[str, BlockCell], out: Collector, anchor: tuple[
     return t
 
 
+def _conflicts(block: dict[str, BlockCell], out: Collector) -> None:
+    """A field given twice with different values: the sheet is ambiguous, so it is an error."""
+    for name, cell in block.items():
+        other = cell.conflict
+        if other is not None:
+            out.add("TOURNAMENT_FIELD_CONFLICT", cell.grid.name, cell.row, cell.column,
+                    field=BLOCK_FIELDS[name][0], value=cell.value, cell=_where(cell), other=other.value,
+                    other_cell=_where(other))
+
+
+def _where(cell: BlockCell) -> str:
+    sheet = cell.grid.name
+    quoted = sheet if sheet.replace("_", "").isalnum() else "'" + sheet.replace("'", "''") + "'"
+    return f"{quoted}!{cv.a1(cell.row, cell.column)}"
+
+
 def _ruleset(read: _BlockReader) -> str | None:
     value = read.raw("ruleset", required=True, expected="MCR or Riichi")
     if value is None:
@@ -107,7 +124,7 @@ def _dates(read: _BlockReader, t: Tournament) -> None:
     start, end = read.date("start_date"), read.date("end_date")
     if "start_date" not in read.block and "end_date" not in read.block:
         read.out.add("TOURNAMENT_FIELD_MISSING", *read.anchor, field="start and end date",
-                     label="Start date' and 'End date")
+                     label=f"{BLOCK_FIELDS['start_date'][0]!r} and {BLOCK_FIELDS['end_date'][0]!r}")
         return
     if read.block.get("start_date") is None:
         start = end  # a one-day event labelled with a single "Date"
