@@ -21,9 +21,9 @@ CATALOGUE: dict[str, tuple[Severity, str]] = {
                          "Position, EMA ID and Last name columns (or their usual synonyms) on some sheet")),
     "COLUMN_MISSING": ("error", "the results table has no {column} column; expected a header such as {synonyms}"),
     "TOURNAMENT_FIELD_MISSING": ("error", ("no {field} given for the tournament; expected a cell labelled "
-                                 "{label!r} with the value in the next column")),
-    "TOURNAMENT_FIELD_CONFLICT": ("error", ("{field} is given twice with different values: {value!r} at {cell} "
-                                  "and {other!r} at {other_cell}; expected one value (remove or correct one)")),
+                                 "{labels} with the value in the next column")),
+    "TOURNAMENT_FIELD_CONFLICT": ("error", ("{field} is given twice with different values: {value!r} at {at} "
+                                  "and {other!r} at {other_at}; expected one value (remove or correct one)")),
     "TOURNAMENT_VALUE_EMPTY": ("error", "{field} is labelled but its value cell is empty; expected {expected}"),
     "ROWS_AFTER_TABLE": ("warning", ("row {row} looks like a player row but comes after the blank row that ends "
                          "the results table, so it is not read; remove the blank row(s) above it")),

@@ -32,7 +32,7 @@ class _BlockReader:
         if cell is None:
             if required:
                 label = BLOCK_FIELDS[name][0]
-                self.out.add("TOURNAMENT_FIELD_MISSING", *self.anchor, field=label.lower(), label=label)
+                self.out.add("TOURNAMENT_FIELD_MISSING", *self.anchor, field=label.lower(), labels=repr(label))
             return None
         value = self.out.read(cell.grid, cell.row, cell.column)
         if value is UNREAD:
@@ -100,8 +100,15 @@ def _conflicts(block: dict[str, BlockCell], out: Collector) -> None:
         other = cell.conflict
         if other is not None:
             out.add("TOURNAMENT_FIELD_CONFLICT", cell.grid.name, cell.row, cell.column,
-                    field=BLOCK_FIELDS[name][0], value=cell.value, cell=_where(cell), other=other.value,
-                    other_cell=_where(other))
+                    field=BLOCK_FIELDS[name][0], value=_shown(cell.value), at=_where(cell), other=_shown(other.value),
+                    other_at=_where(other))
+
+
+def _shown(value: Any) -> str | None:
+    """A value as a message quotes it: dates as YYYY-MM-DD, numbers in their shortest form."""
+    if isinstance(value, dt.datetime):
+        value = value.date()
+    return value.isoformat() if isinstance(value, dt.date) else cv.text(value)
 
 
 def _where(cell: BlockCell) -> str:
@@ -124,7 +131,7 @@ def _dates(read: _BlockReader, t: Tournament) -> None:
     start, end = read.date("start_date"), read.date("end_date")
     if "start_date" not in read.block and "end_date" not in read.block:
         read.out.add("TOURNAMENT_FIELD_MISSING", *read.anchor, field="start and end date",
-                     label=f"{BLOCK_FIELDS['start_date'][0]!r} and {BLOCK_FIELDS['end_date'][0]!r}")
+                     labels=f"{BLOCK_FIELDS['start_date'][0]!r} and {BLOCK_FIELDS['end_date'][0]!r}")
         return
     if read.block.get("start_date") is None:
         start = end  # a one-day event labelled with a single "Date"
