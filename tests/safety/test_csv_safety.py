@@ -74,7 +74,10 @@ def _write_csv(path: Path, rows: list[list[object]]) -> None:
 
 def _cell_types(csv_path: Path, out: Path) -> list[tuple[object, str]]:
     """Open a CSV in a real spreadsheet (LibreOffice, default import) and list (value, type) per cell."""
-    subprocess.run(["soffice", "--headless", "--convert-to", "xlsx", "--outdir", str(out), str(csv_path)],
+    # A private profile: two LibreOffice runs sharing the default one (parallel test workers) can hang.
+    profile = (out / "lo-profile").resolve().as_uri()
+    subprocess.run(["soffice", f"-env:UserInstallation={profile}", "--headless", "--norestore", "--convert-to", "xlsx",
+                    "--outdir", str(out), str(csv_path)],
                    check=True, capture_output=True, timeout=120)
     sheet = openpyxl.load_workbook(out / (csv_path.stem + ".xlsx")).active
     return [(cell.value, cell.data_type) for row in sheet.iter_rows() for cell in row]
