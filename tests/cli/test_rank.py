@@ -59,7 +59,7 @@ def test_mers_xlsx_has_a_ranking_and_a_breakdown_sheet(tmp_path):
     assert book["Ranking"].freeze_panes == "A4"
 
 
-def test_xlsx_input_is_read_from_its_first_non_empty_row(tmp_path):
+def test_a_title_above_the_table_is_skipped_and_the_header_found(tmp_path):
     src = tmp_path / "results.xlsx"
     book = openpyxl.Workbook()
     ws = book.active
@@ -68,9 +68,10 @@ def test_xlsx_input_is_read_from_its_first_non_empty_row(tmp_path):
     for row in csv.reader((EXAMPLES / "dippouch_results.csv").open()):
         ws.append(row)
     book.save(src)
-    # A title row is not a header: the table must start at its header row.
-    result = run("rank", "dippouch", src)
-    assert result.exit_code == 2 and "row 1" in result.output
+    # A title above the table is skipped: the header is the first row naming every column.
+    out = tmp_path / "board.json"
+    assert run("rank", "dippouch", src, "-o", out).exit_code == 0
+    assert json.loads(out.read_text())[0]["player"] == "Ada Lovelace"
 
 
 def test_a_bad_cell_names_the_file_row_and_column(tmp_path):
@@ -182,3 +183,17 @@ def test_an_empty_leaderboard_csv_still_names_its_value_column(tmp_path):
     out = tmp_path / "board.csv"
     assert run("rank", "mers", src, "--as-of", "2024-06-01", "-o", out).exit_code == 0
     assert out.read_text().splitlines() == ["rank,player,total,count"]
+
+
+def test_a_bad_cell_below_a_title_is_reported_at_its_own_row(tmp_path):
+    src = tmp_path / "titled.csv"
+    src.write_text("Spring results\n\nevent,date,players,rounds,player,place\nA,2020-01-01,10,2,x,1\nA,2020-13-01,10,2,y,2\n")
+    result = run("rank", "dippouch", src)
+    assert result.exit_code == 2 and "row 5, column 'date'" in result.output
+
+
+def test_a_table_without_a_required_column_names_it_at_the_first_row(tmp_path):
+    src = tmp_path / "short.csv"
+    src.write_text("event,date,players,player,place\nA,2020-01-01,10,x,1\n")
+    result = run("rank", "dippouch", src)
+    assert result.exit_code == 2 and "row 1, column 'rounds'" in result.output

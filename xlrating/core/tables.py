@@ -110,24 +110,26 @@ def read_table(
     except StopIteration:
         raise TableError(header_row, None, "a header row naming the columns " + _names(columns)) from None
 
-    position: dict[str, int] = {}
-    normalised = [normalise_header(h) for h in header]
-    for column in columns:
-        for candidate in (column.name, *column.aliases):
-            wanted = normalise_header(candidate)
-            if wanted in normalised:
-                position[column.name] = normalised.index(wanted)
-                break
-        else:
-            if column.required:
-                raise TableError(
-                    header_row, column.name, "a column headed " + repr(column.name), _header_text(header)
-                )
+    # A title or notes above the table are skipped: the header is the first of the top rows that
+    # names every required column. When none does, the first row is reported as the header.
+    first = (header_row, header)
+    for _ in range(HEADER_SEARCH_ROWS):
+        if _missing_column(header, columns) is None:
+            break
+        try:
+            header, header_row = list(next(iterator)), header_row + 1
+        except StopIteration:
+            break
+    if _missing_column(header, columns) is not None:
+        missing = _missing_column(first[1], columns)
+        assert missing is not None
+        raise TableError(first[0], missing.name, "a column headed " + repr(missing.name), _header_text(first[1]))
+    position = _positions(header, columns)
 
     # Result tables repeat the same dates, names and codes on many rows: parse each distinct cell
     # value once per column.
-    plan: list[tuple[str, int | None, bool, Parser, dict[Any, Any]]] = [(column.name, position.get(column.name), column.required, kinds[column.kind], {})
-            for column in columns]
+    plan: list[tuple[str, int | None, bool, Parser, dict[Any, Any]]] = [
+        (column.name, position.get(column.name), column.required, kinds[column.kind], {}) for column in columns]
     records: list[dict[str, Any]] = []
     for offset, row in enumerate(iterator, start=1):
         row_number = header_row + offset
@@ -158,6 +160,28 @@ def read_table(
                 memo[key] = parsed
         records.append(record)
     return records
+
+
+HEADER_SEARCH_ROWS = 10
+
+
+def _positions(header: Sequence[Any], columns: Sequence[Column]) -> dict[str, int]:
+    """Column name -> index in ``header`` for the columns the header names (aliases included)."""
+    normalised = [normalise_header(h) for h in header]
+    position: dict[str, int] = {}
+    for column in columns:
+        for candidate in (column.name, *column.aliases):
+            wanted = normalise_header(candidate)
+            if wanted in normalised:
+                position[column.name] = normalised.index(wanted)
+                break
+    return position
+
+
+def _missing_column(header: Sequence[Any], columns: Sequence[Column]) -> Column | None:
+    """The first required column ``header`` does not name, or None."""
+    found = _positions(header, columns)
+    return next((c for c in columns if c.required and c.name not in found), None)
 
 
 def _names(columns: Sequence[Column]) -> str:
