@@ -148,6 +148,28 @@ def test_the_same_value_given_twice_is_not_a_conflict(tmp_path):
     assert result.findings == []
 
 
+def test_values_that_read_the_same_are_not_a_conflict(tmp_path):
+    wb = openpyxl.Workbook()
+    info = wb.active
+    info.title = "Info"
+    info.append(["Start date", "02.03.2024"])  # the date cell of the block, typed as text
+    info.append(["Country", "France"])  # FRA
+    info.append(["Qualification required", False])  # "No"
+    info.append(["MERS weight", "2"])
+    _results_with_block(wb)
+    result = validate(_save(wb, tmp_path))
+    assert result.findings == []
+
+
+def test_numbers_that_differ_are_a_conflict(tmp_path):
+    wb = openpyxl.Workbook()
+    info = wb.active
+    info.title = "Info"
+    info.append(["MERS weight", 1.5])
+    _results_with_block(wb)
+    assert "TOURNAMENT_FIELD_CONFLICT" in codes(validate(_save(wb, tmp_path)))
+
+
 def _across(tmp_path, empty):
     """Labels across row 1, values under them in row 2 (``empty`` labels without a value)."""
     wb = openpyxl.Workbook()

@@ -214,10 +214,10 @@ def find_block(grids: list[SheetGrid], layout: Layout | None) -> dict[str, Block
                 where = _value_cell(grid, r, c, table)
                 if where is not None:
                     found.setdefault(role, []).append(BlockCell(grid, r, c, str(value), *where))
-    return {role: _choose(cells, layout) for role, cells in found.items()}
+    return {role: _choose(role, cells, layout) for role, cells in found.items()}
 
 
-def _choose(occurrences: list[BlockCell], layout: Layout | None) -> BlockCell:
+def _choose(role: str, occurrences: list[BlockCell], layout: Layout | None) -> BlockCell:
     """The occurrence to read (see the module docstring), with the first other occurrence whose
     value differs as its ``conflict``. ``occurrences`` are in reading order; sorting is stable."""
     results = layout.grid if layout is not None else None
@@ -227,14 +227,27 @@ def _choose(occurrences: list[BlockCell], layout: Layout | None) -> BlockCell:
     if is_blank(chosen.value):
         return chosen
     for other in ranked[1:]:
-        if not is_blank(other.value) and _comparable(other.value) != _comparable(chosen.value):
+        if not is_blank(other.value) and _comparable(role, other.value) != _comparable(role, chosen.value):
             return replace(chosen, conflict=other)
     return chosen
 
 
-def _comparable(value: Any) -> str:
-    """A value as compared between two occurrences: ``"Lyon"`` and ``" lyon"`` agree, as do a date
-    cell and its ISO text."""
+_READERS = {"start_date": cv.date, "end_date": cv.date, "effective_date": cv.date, "qualification": cv.flag,
+            "days": cv.whole, "players": cv.whole, "countries": cv.whole, "weight": cv.number}
+
+
+def _comparable(role: str, value: Any) -> Any:
+    """A field's value as the validator reads it, to compare two occurrences: a date cell and
+    ``02.03.2024`` agree, as do ``No`` and FALSE, ``FRA`` and ``France``, ``"Lyon"`` and ``" lyon"``."""
+    reader = _READERS.get(role)
+    if reader is not None:
+        parsed = reader(value)
+        if parsed is not None and parsed is not cv.INVALID:
+            return parsed
+    if role == "country" and isinstance(value, str):
+        from xlrating.sheets.rules_players import country_code  # rules_players builds on this module
+
+        return country_code(value)
     if isinstance(value, dt.datetime):
         value = value.date()
     return cv.fold(cv.text(value) or "")
