@@ -145,3 +145,8 @@ def test_a_bad_table_cell_is_a_value_error_naming_row_and_column():
 
 def test_too_many_arguments_is_a_value_error():
     assert call("DCI_K", ["casual", 1]).code == "#VALUE!"
+
+
+def test_text_that_python_but_not_a_spreadsheet_reads_as_a_number_is_refused():
+    assert call("MERS_BASE_RANK", ["1_000", 1]).code == "#VALUE!"
+    assert call("MERS_BASE_RANK", ["inf", 1]).code == "#VALUE!"

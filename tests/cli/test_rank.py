@@ -161,7 +161,7 @@ def test_rank_never_writes_into_a_sqlite_file_it_reads(tmp_path):
         db.execute("CREATE TABLE notes (text TEXT)")
     before = hashlib.sha256(other.read_bytes()).hexdigest()
     result = run("rank", "mers", "--db", other, "--ruleset", "MCR")
-    assert result.exit_code == 2 and "schema version 0" in result.output
+    assert result.exit_code == 2 and "not an xlrating store" in result.output
     assert hashlib.sha256(other.read_bytes()).hexdigest() == before
 
 
@@ -197,3 +197,30 @@ def test_a_table_without_a_required_column_names_it_at_the_first_row(tmp_path):
     src.write_text("event,date,players,player,place\nA,2020-01-01,10,x,1\n")
     result = run("rank", "dippouch", src)
     assert result.exit_code == 2 and "row 1, column 'rounds'" in result.output
+
+
+def test_a_semicolon_csv_with_a_title_line_is_read(tmp_path):
+    src = tmp_path / "titled.csv"
+    src.write_text("Spring results, 2020\nevent;date;players;rounds;player;place\nA;2020-01-01;10;2;x;1\n")
+    assert run("rank", "dippouch", src).exit_code == 0
+
+
+def test_a_missing_column_below_a_title_is_reported_at_the_header_row(tmp_path):
+    src = tmp_path / "t3.csv"
+    src.write_text("title\nevent,date,players\nA,2020-01-01,10\n")
+    result = run("rank", "dippouch", src)
+    assert result.exit_code == 2 and "row 2, column 'rounds'" in result.output
+
+
+def test_sheet_with_a_csv_input_is_refused(tmp_path):
+    result = run("rank", "dippouch", EXAMPLES / "dippouch_results.csv", "--sheet", "Results")
+    assert result.exit_code == 2 and "--sheet" in result.output
+
+
+def test_rank_on_an_empty_database_says_so(tmp_path):
+    import sqlite3
+
+    empty = tmp_path / "empty.db"
+    sqlite3.connect(empty).close()
+    result = run("rank", "mers", "--db", empty, "--ruleset", "MCR")
+    assert result.exit_code == 2 and "ingest" in result.output

@@ -236,3 +236,8 @@ def test_an_ema_id_that_lost_its_leading_zero_is_an_error_naming_the_repaired_id
 def test_an_eight_digit_text_id_and_a_dash_for_no_id_are_read_as_they_are():
     rows = [HEADER, ["T", "2024-01-01", 10, 1, "MCR", "04060059", 1], ["T", "2024-01-01", 10, 1, "MCR", "-", 2]]
     assert [r.player for r in mers.results_from_table(rows)] == ["04060059", None]
+
+
+def test_an_eight_digit_id_stored_as_a_number_is_the_same_id():
+    (r,) = mers.results_from_table([HEADER, ["T", "2024-01-01", 10, 1, "MCR", 11010023, 1]])
+    assert r.player == "11010023"

@@ -18,13 +18,13 @@ NO_ID = frozenset({"", "-"})
 
 def repaired(value: Any) -> str | None:
     """The 8-digit text that ``value`` stands for when it is an ID that lost leading zeros (a
-    number, or digits short of 8), else None."""
+    number under 10,000,000, or digits short of 8), else None."""
     if isinstance(value, bool):
         return None
     if isinstance(value, float) and math.isfinite(value) and value.is_integer():
         value = int(value)
     if isinstance(value, int):
-        return f"{value:0{DIGITS}d}" if 0 <= value < 10**DIGITS else None
+        return f"{value:0{DIGITS}d}" if 0 <= value < 10 ** (DIGITS - 1) else None
     if isinstance(value, str) and value.strip().isdigit() and len(value.strip()) < DIGITS:
         return value.strip().zfill(DIGITS)
     return None
@@ -38,6 +38,10 @@ def player_id(name: str, value: Any) -> str | None:
     if fixed is not None:
         raise InvalidArgument(name, f"an EMA ID as 8-digit text: {value!r} has lost its leading zero, "
                               f"it should read '{fixed}' (format the column as Text)", value)
+    if isinstance(value, float) and value.is_integer():
+        value = int(value)
+    if isinstance(value, int) and not isinstance(value, bool) and len(str(value)) == DIGITS:
+        return str(value)  # all eight digits are there: the same ID, stored as a number
     if not isinstance(value, str):
         raise InvalidArgument(name, "a player (an EMA ID as 8-digit text)", value)
     text = value.strip()

@@ -40,11 +40,14 @@ def number_from_text(value: Any) -> Any:
     ``"2.5"`` -> 2.5); any other value is returned as it is."""
     if isinstance(value, str):
         text = value.strip()
-        try:
-            return float(text) if any(c in text for c in ".eEnN") else int(text)
-        except ValueError:
-            return value
+        if _NUMBER_TEXT.fullmatch(text):
+            return float(text) if any(c in text for c in ".eE") else int(text)
+        return value
     return value
+
+
+# What a spreadsheet reads as a number: sign, digits, decimal point, exponent (no "1_000", no "inf").
+_NUMBER_TEXT = re.compile(r"[+-]?(?:\d+(?:\.\d*)?|\.\d+)(?:[eE][+-]?\d+)?")
 
 
 def _numeric(name: str, value: Any) -> Any:
@@ -111,19 +114,22 @@ def read_table(
         raise TableError(header_row, None, "a header row naming the columns " + _names(columns)) from None
 
     # A title or notes above the table are skipped: the header is the first of the top rows that
-    # names every required column. When none does, the first row is reported as the header.
-    first = (header_row, header)
+    # names every required column. When none does, the row naming the most of them is reported.
+    closest = (header_row, header)
     for _ in range(HEADER_SEARCH_ROWS):
         if _missing_column(header, columns) is None:
             break
+        if len(_positions(header, columns)) > len(_positions(closest[1], columns)):
+            closest = (header_row, header)
         try:
             header, header_row = list(next(iterator)), header_row + 1
         except StopIteration:
             break
     if _missing_column(header, columns) is not None:
-        missing = _missing_column(first[1], columns)
+        missing = _missing_column(closest[1], columns)
         assert missing is not None
-        raise TableError(first[0], missing.name, "a column headed " + repr(missing.name), _header_text(first[1]))
+        raise TableError(closest[0], missing.name, "a column headed " + repr(missing.name),
+                         _header_text(closest[1]))
     position = _positions(header, columns)
 
     # Result tables repeat the same dates, names and codes on many rows: parse each distinct cell

@@ -30,6 +30,8 @@ def read_table_file(path: str | Path, *, sheet: str | None = None) -> TableSourc
     file = Path(path)
     suffix = file.suffix.lower()
     if suffix == ".csv":
+        if sheet is not None:
+            raise UnreadableWorkbook(file, f"--sheet {sheet!r} names a worksheet, but a .csv file has none")
         return read_csv(file)
     if suffix in WORKBOOK_SUFFIXES:
         return _from_workbook(file, sheet)
@@ -43,10 +45,18 @@ def read_csv(file: Path) -> TableSource:
         text = data.decode("utf-8-sig")
     except UnicodeDecodeError as exc:
         raise UnreadableWorkbook(file, f"not UTF-8 text (byte {exc.start}); save the CSV as UTF-8") from None
-    first_line = text.split("\n", 1)[0]
-    delimiter = ";" if first_line.count(";") > first_line.count(",") else ","
+    delimiter = _delimiter(text)
     rows = [row for row in csv.reader(io.StringIO(text), delimiter=delimiter)]
     return _trimmed(file.name, rows)
+
+
+def _delimiter(text: str) -> str:
+    """``;`` or ``,``: whichever a line near the top uses most (a header names several columns; a
+    title above it may hold a stray comma)."""
+    lines = [line for line in text.splitlines()[:20] if line.strip()]
+    semicolons = max((line.count(";") for line in lines), default=0)
+    commas = max((line.count(",") for line in lines), default=0)
+    return ";" if semicolons > commas else ","
 
 
 def _from_workbook(file: Path, sheet: str | None) -> TableSource:

@@ -73,6 +73,12 @@ class SQLiteStore:
                 self._db = sqlite3.connect(f"{Path(path).resolve().as_uri()}?mode=ro", uri=True,
                                            isolation_level=None, timeout=30)
                 version = self._schema_version()
+                if version == 0:
+                    holds = self._db.execute("SELECT count(*) FROM sqlite_master").fetchone()[0]
+                    raise StoreError(f"{path}: a SQLite database that is not an xlrating store (it holds other "
+                                     f"tables); choose another file with --db" if holds else
+                                     f"{path}: an empty database, not a results store; ingest result sheets "
+                                     f"into it first")
                 if version != SCHEMA_VERSION:
                     raise StoreError(f"{path}: store schema version {version}, this xlrating reads "
                                      f"{SCHEMA_VERSION}; ingest a sheet into it once to upgrade it")
