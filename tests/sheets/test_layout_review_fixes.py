@@ -233,3 +233,19 @@ def test_shared_cell_helpers_keep_their_readings():
     assert cv.is_empty("  ") and cv.is_empty(None) and not cv.is_empty(0)
     assert normalise("Nb. of Players (total) #:") == "nb of players no"
     assert normalise("Pays / Città") == "pays citta"
+
+
+def test_a_block_across_a_row_on_its_own_sheet_survives_a_notes_row_below_it(tmp_path):
+    wb = openpyxl.Workbook()
+    info = wb.active
+    info.title = "Info"
+    for c, (label, value) in enumerate(BLOCK, start=1):
+        info.cell(1, c, label)
+        info.cell(2, c, value)
+    info.cell(3, 1, "note")
+    info.cell(3, 2, "see the rules")
+    results = wb.create_sheet("Results")
+    _put_table(results, 1)
+    result = validate(_save(wb, tmp_path))
+    assert "TOURNAMENT_FIELD_MISSING" not in codes(result)
+    assert result.submission.tournament.name == "Test Open"

@@ -273,7 +273,15 @@ def _heads_a_table(grid: SheetGrid, row: int, column: int, table: Layout | None)
         last += 1
     if last == first:
         return False
+    # Four or more tournament fields along one row are the block laid out across (whatever notes
+    # follow below it), not the header of a list such as "Name | Country | Club".
+    fields = {_role(grid.value(row, c), _FIELD_INDEX) for c in range(first, last + 1)} - {None}
+    if len(fields) >= BLOCK_ACROSS_FIELDS:
+        return False
     return all(_data_row(grid, row + d, range(first, last + 1), table) for d in (1, 2))
+
+
+BLOCK_ACROSS_FIELDS = 4
 
 
 def _data_row(grid: SheetGrid, row: int, columns: range, table: Layout | None) -> bool:
