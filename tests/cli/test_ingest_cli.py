@@ -6,23 +6,18 @@ from __future__ import annotations
 import datetime as dt
 import hashlib
 
+from cli_sheets import ROWS, save_sheet
 from click.testing import CliRunner
 
 from xlrating.cli import main
-from xlrating.sheets.builders import build_workbook
 from xlrating.store import open_store
 
 BLOCK = [("Tournament name", "Ingest Open"), ("Ruleset", "MCR"), ("Start date", dt.date(2024, 9, 7)),
          ("End date", dt.date(2024, 9, 8)), ("Days", 2), ("Players", 3), ("Countries", 2), ("MERS weight", 2)]
-HEADER = ["Position", "EMA ID", "Last name", "First name", "Country"]
-ROWS = [[1, "04000001", "Abel", "Ann", "FRA"], [2, "05000002", "Berg", "Bo", "GER"],
-        [3, "04000003", "Cole", "Cy", "FRA"]]
 
 
 def _save(tmp_path, name, rows=ROWS):
-    path = tmp_path / name
-    build_workbook(BLOCK, HEADER, rows).save(path)
-    return str(path)
+    return save_sheet(tmp_path / name, BLOCK, rows)
 
 
 def _ingest(*args, env=None):

@@ -6,22 +6,17 @@ import datetime as dt
 import json
 
 import openpyxl
+from cli_sheets import ROWS, save_sheet
 from click.testing import CliRunner
 
 from xlrating.cli import main
-from xlrating.sheets.builders import build_workbook
 
 BLOCK = [("Tournament name", "CLI Cup"), ("Ruleset", "Riichi"), ("Start date", dt.date(2025, 5, 10)),
          ("End date", dt.date(2025, 5, 10)), ("Days", 1), ("Players", 3), ("Countries", 2), ("MERS weight", 1)]
-HEADER = ["Position", "EMA ID", "Last name", "First name", "Country"]
-ROWS = [[1, "04000001", "Abel", "Ann", "FRA"], [2, "05000002", "Berg", "Bo", "GER"],
-        [3, "04000003", "Cole", "Cy", "FRA"]]
 
 
 def _save(tmp_path, name, rows=ROWS):
-    path = tmp_path / name
-    build_workbook(BLOCK, HEADER, rows).save(path)
-    return str(path)
+    return save_sheet(tmp_path / name, BLOCK, rows)
 
 
 def _run(*args):
