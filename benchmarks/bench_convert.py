@@ -12,7 +12,7 @@ ours. Each engine runs as a fresh process (what a user runs), measured with ``/u
 - ours: ``xlrating convert book.xlsx -o out.xlsx`` (the full command: start-up, the safe_open
   package checks, reading, evaluating and writing the workbook with cached values);
 - LibreOffice: ``soffice --convert-to xlsx`` on the native workbook with recalculation on load
-  forced (a private profile, see xlrating.hosts.engine.libreoffice);
+  forced (a private profile, see xlrating.engine.libreoffice);
 - plain formulas: ``ExcelModel().loads().finish().calculate()`` and ``write()`` on the native
   workbook with ``--formulas-rows`` rows (default 400, i.e. 2,000 formula cells); its time and
   memory are extrapolated linearly to the full size, and the table says so.
@@ -167,7 +167,7 @@ def main() -> None:
 
     lo = None
     if shutil.which("soffice"):
-        from xlrating.hosts.engine.libreoffice import make_profile
+        from xlrating.engine.libreoffice import make_profile
 
         profile = make_profile(work / "lo_profile")
         command = ["soffice", f"-env:UserInstallation={profile.resolve().as_uri()}", "--headless", "--norestore",

@@ -28,7 +28,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from openpyxl.utils.exceptions import IllegalCharacterError
 
-from xlrating.hosts.engine import ConversionError, convert_file
+from xlrating.engine import ConversionError, convert_file
 from xlrating.sheets.builders import build_workbook
 from xlrating.sheets.safe_open import UnreadableWorkbook
 from xlrating.sheets.validator import validate_file

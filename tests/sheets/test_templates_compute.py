@@ -12,7 +12,7 @@ import pytest
 from xlrating.sheets.safe_open import load_workbook
 from xlrating.sheets.templates import build, calculators, ema_results
 
-engine = pytest.importorskip("xlrating.hosts.engine")
+engine = pytest.importorskip("xlrating.engine")
 
 
 def _computed(tmp_path: Path, name: str, sheet: str, inputs: dict[str, Any]) -> Any:

@@ -16,7 +16,7 @@ import click
 from xlrating.cli.common import EXIT_INVALID, EXIT_OK, fail
 
 if TYPE_CHECKING:
-    from xlrating.hosts.engine.batch import Job, Outcome
+    from xlrating.engine.batch import Job, Outcome
     from xlrating.sheets.limits import Limits
 
 
@@ -40,7 +40,7 @@ def convert(files: tuple[str, ...], out: str, fmt: str | None, values_only: bool
     _xldudf_DIPPOUCH_VALUE, _xll.DIPPOUCH_VALUE, xlrating.DIPPOUCH_VALUE). Array results spill
     down and right from their cell and are written as array formulas.
     """
-    from xlrating.hosts.engine.batch import UsageError, convert_limits, expand_inputs, plan, run
+    from xlrating.engine.batch import UsageError, convert_limits, expand_inputs, plan, run
 
     if values_only and fmt in ("csv", "json"):
         fail("--values-only applies to .xlsx output; csv and json hold values only anyway")

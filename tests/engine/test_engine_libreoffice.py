@@ -12,9 +12,9 @@ import pytest
 from engine_books import differences, engine_values, native_book, rules_book
 
 from xlrating.functions import ExcelError
-from xlrating.hosts.engine import convert_file
-from xlrating.hosts.engine.libreoffice import convert as lo_convert
-from xlrating.hosts.engine.libreoffice import make_profile
+from xlrating.engine import convert_file
+from xlrating.engine.libreoffice import convert as lo_convert
+from xlrating.engine.libreoffice import make_profile
 
 pytestmark = [pytest.mark.libreoffice,
               pytest.mark.skipif(shutil.which("soffice") is None, reason="LibreOffice (soffice) is not installed")]

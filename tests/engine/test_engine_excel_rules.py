@@ -12,9 +12,9 @@ from openpyxl.utils.cell import column_index_from_string, coordinate_from_string
 from openpyxl.workbook.defined_name import DefinedName
 
 from xlrating.functions import ExcelError
-from xlrating.hosts.engine import evaluate_workbook
-from xlrating.hosts.engine.rounding import excel_round
-from xlrating.hosts.engine.vector import Unsupported
+from xlrating.engine import evaluate_workbook
+from xlrating.engine.rounding import excel_round
+from xlrating.engine.vector import Unsupported
 
 
 @pytest.fixture(params=["fast", "cell by cell"])
@@ -24,7 +24,7 @@ def path(request: pytest.FixtureRequest, monkeypatch: pytest.MonkeyPatch) -> str
         def refuse(tree: Any) -> Any:
             raise Unsupported("test: everything cell by cell")
 
-        monkeypatch.setattr("xlrating.hosts.engine.model.compile_tree", refuse)
+        monkeypatch.setattr("xlrating.engine.model.compile_tree", refuse)
     return str(request.param)
 
 

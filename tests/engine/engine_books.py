@@ -10,8 +10,8 @@ import openpyxl
 from openpyxl.workbook.defined_name import DefinedName
 
 from xlrating.functions import ExcelError
-from xlrating.hosts.engine import evaluate_workbook
-from xlrating.hosts.engine.formula import column_letters
+from xlrating.engine import evaluate_workbook
+from xlrating.engine.formula import column_letters
 
 
 def native_book(path: Path, rows: int = 12) -> Path:

@@ -15,7 +15,7 @@ from pathlib import Path
 import pytest
 
 from xlrating.functions import ExcelError
-from xlrating.hosts.engine import evaluate_workbook
+from xlrating.engine import evaluate_workbook
 
 NS = 'xmlns="http://schemas.openxmlformats.org/spreadsheetml/2006/main"'
 REL_NS = 'xmlns:r="http://schemas.openxmlformats.org/officeDocument/2006/relationships"'
@@ -97,7 +97,7 @@ def test_every_cached_number_in_the_package_is_what_we_compute(tmp_path: Path) -
 
 
 def test_a_sheet_with_namespace_prefixes_is_read_and_written_the_same(tmp_path: Path) -> None:
-    from xlrating.hosts.engine import convert_file
+    from xlrating.engine import convert_file
 
     book = excel_like_book(tmp_path / "sdk.xlsx", prefix="x")
     assert b"<x:c r=" in zipfile.ZipFile(book).read("xl/worksheets/sheet1.xml")

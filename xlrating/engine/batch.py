@@ -73,7 +73,7 @@ class Job:
 
 def plan(sources: list[Path], out: str, fmt: str | None, values_only: bool) -> list[Job]:
     """Where each input goes (see ``xlrating convert --help``); raises :class:`UsageError`."""
-    from xlrating.hosts.engine import output_suffix
+    from xlrating.engine import output_suffix
 
     if not sources:
         raise UsageError("no workbook matched the inputs")
@@ -110,7 +110,7 @@ class Outcome:
 
 def convert_one(job: Job, limits: Limits | None = None) -> Outcome:
     """Convert one workbook; never raises (the failure is the outcome's message)."""
-    from xlrating.hosts.engine import ConversionError, convert_file
+    from xlrating.engine import ConversionError, convert_file
     from xlrating.sheets.safe_open import UnreadableWorkbook
 
     start = time.perf_counter()

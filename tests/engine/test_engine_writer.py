@@ -12,9 +12,9 @@ import pytest
 from engine_books import engine_values, native_book, same
 from openpyxl.styles import Font, PatternFill
 
-from xlrating.hosts.engine import convert_file
-from xlrating.hosts.engine.date_cells import as_date
-from xlrating.hosts.engine.registry import excel_serial
+from xlrating.engine import convert_file
+from xlrating.engine.date_cells import as_date
+from xlrating.engine.registry import excel_serial
 
 
 def test_output_keeps_the_formulas_and_caches_every_value(tmp_path: Path) -> None:
@@ -153,8 +153,8 @@ def test_full_recalculation_on_load_is_not_forced(tmp_path: Path) -> None:
 
 
 def test_the_writer_copies_the_checked_bytes_not_the_file_again(tmp_path: Path) -> None:
-    from xlrating.hosts.engine import evaluate_workbook
-    from xlrating.hosts.engine.writer import write_xlsx
+    from xlrating.engine import evaluate_workbook
+    from xlrating.engine.writer import write_xlsx
 
     book = native_book(tmp_path / "book.xlsx")
     evaluated = evaluate_workbook(str(book))
