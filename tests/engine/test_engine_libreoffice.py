@@ -19,7 +19,7 @@ from xlrating.engine.libreoffice import make_profile
 pytestmark = [pytest.mark.libreoffice,
               pytest.mark.skipif(shutil.which("soffice") is None, reason="LibreOffice (soffice) is not installed")]
 
-TEMPLATES = Path(__file__).resolve().parents[3] / "workbook_templates"
+TEMPLATES = Path(__file__).resolve().parents[2] / "workbook_templates"
 
 
 def _values(path: Path, cells: list[tuple[str, str]]) -> dict[tuple[str, str], object]:
