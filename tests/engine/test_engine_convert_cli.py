@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import zipfile
 from pathlib import Path
 
 import openpyxl
@@ -66,15 +67,40 @@ def test_a_broken_workbook_fails_alone_and_the_exit_status_is_1(tmp_path: Path) 
     wb = openpyxl.Workbook()
     wb.active.title = "Board"
     wb.active["C4"] = "=NO_SUCH_FUNCTION(1)"
-    wb.save(tmp_path / "unsupported.xlsx")
-    result = _run(str(tmp_path / "good.xlsx"), str(tmp_path / "broken.xlsx"), str(tmp_path / "unsupported.xlsx"),
+    wb.save(tmp_path / "unknown.xlsx")
+    result = _run(str(tmp_path / "good.xlsx"), str(tmp_path / "broken.xlsx"), str(tmp_path / "unknown.xlsx"),
                   "-o", str(tmp_path / "out"))
     assert result.exit_code == 1
     assert _cached(tmp_path / "out" / "good.xlsx") == 85.0
     assert "broken.xlsx:" in result.output
-    assert "unsupported.xlsx: Board!C4: function NO_SUCH_FUNCTION is not supported" in result.output
-    assert "converted 1 of 3 workbooks" in result.output and "2 failed" in result.output
+    assert "converted 2 of 3 workbooks" in result.output and "1 failed" in result.output
+    assert openpyxl.load_workbook(tmp_path / "out" / "unknown.xlsx", data_only=True)["Board"]["C4"].value == "#NAME?"
     assert "Traceback" not in result.output
+
+
+def _not_computed_book(path: Path) -> Path:
+    wb = openpyxl.Workbook()
+    wb.active.title = "Board"
+    wb.active["A1"] = 4
+    wb.active["B1"] = '=CELL("width",A1)'
+    wb.active["C1"] = "=A1*2"
+    wb.save(path)
+    return path
+
+
+def test_a_cell_not_computed_is_a_warning_left_for_excel_and_strict_makes_it_a_failure(tmp_path: Path) -> None:
+    book = _not_computed_book(tmp_path / "width.xlsx")
+    result = _run(str(book), "-o", str(tmp_path / "out.xlsx"))
+    assert result.exit_code == 0
+    assert 'warning: ' in result.output and 'width.xlsx: Board!B1: CELL("width")' in result.output
+    assert "1 warning in 1 workbook" in result.output
+    out = tmp_path / "out.xlsx"
+    values = openpyxl.load_workbook(out, data_only=True)["Board"]
+    assert values["B1"].value is None and values["C1"].value == 8  # no invented value; the rest computed
+    assert openpyxl.load_workbook(out)["Board"]["B1"].value == '=CELL("width",A1)'
+    with zipfile.ZipFile(out) as package:
+        assert b'fullCalcOnLoad="1"' in package.read("xl/workbook.xml")  # Excel computes it on open
+    assert _run(str(book), "-o", str(tmp_path / "strict.xlsx"), "--strict").exit_code == 1
 
 
 def test_a_missing_file_is_a_failed_conversion_not_bad_usage(tmp_path: Path) -> None:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import random
+import re
 from pathlib import Path
 
 import numpy as np
@@ -11,8 +12,8 @@ import pytest
 from engine_books import differences, engine_values, formulas_values, native_book, same
 
 from xlrating.functions import BY_NAME, ExcelError, call
-from xlrating.engine import ConversionError, evaluate_workbook, vector_compile
-from xlrating.engine.grid import ERROR_BY_INDEX, Grid
+from xlrating.engine import evaluate_workbook, vector_compile
+from xlrating.engine.grid import ERROR_BY_INDEX, Grid, NotComputed
 from xlrating.engine.vector import Context, Unsupported
 from xlrating.engine.vector_compile import KERNELS
 
@@ -127,22 +128,48 @@ def test_columns_that_feed_each_other_are_evaluated_row_by_row(tmp_path: Path) -
         assert values[("Sheet", f"D{r}")] == rating
 
 
-def test_circular_reference_fails_naming_the_cell(tmp_path: Path) -> None:
+def test_circular_reference_without_iteration_is_0_as_excel_shows_it_with_a_warning(tmp_path: Path) -> None:
     wb = openpyxl.Workbook()
     wb.active["A1"] = "=B1+1"
     wb.active["B1"] = "=A1*2"
+    wb.active["C1"] = "=A1+10"
     wb.save(tmp_path / "loop.xlsx")
-    with pytest.raises(ConversionError, match=r"Sheet!(A1|B1): circular reference"):
-        evaluate_workbook(str(tmp_path / "loop.xlsx"))
+    evaluated = evaluate_workbook(str(tmp_path / "loop.xlsx"))
+    sheet = evaluated.grid.sheet("Sheet")
+    assert (sheet.get(1, 1), sheet.get(1, 2), sheet.get(1, 3)) == (0.0, 0.0, 10.0)
+    assert len(evaluated.warnings) == 1
+    assert re.match(r"Sheet!(A1|B1): circular reference through 2 cell\(s\): Excel shows 0", evaluated.warnings[0])
 
 
-def test_unknown_function_fails_naming_sheet_cell_and_function(tmp_path: Path) -> None:
+def test_circular_reference_iterates_when_the_workbook_enables_iterative_calculation(tmp_path: Path) -> None:
+    wb = openpyxl.Workbook()
+    wb.calculation.iterate = True
+    wb.calculation.iterateCount = 100
+    wb.calculation.iterateDelta = 0.000001
+    wb.active["A1"] = "=B1/2+1"  # A = A/4 + 1: converges to 4/3
+    wb.active["B1"] = "=A1/2"
+    wb.save(tmp_path / "iterate.xlsx")
+    evaluated = evaluate_workbook(str(tmp_path / "iterate.xlsx"))
+    sheet = evaluated.grid.sheet("Sheet")
+    assert sheet.get(1, 1) == pytest.approx(4 / 3, abs=1e-5)
+    assert sheet.get(1, 2) == pytest.approx(2 / 3, abs=1e-5)
+    assert evaluated.warnings == []
+
+
+def test_a_function_excel_does_not_know_is_name_error_in_its_cell_only(tmp_path: Path) -> None:
     wb = openpyxl.Workbook()
     wb.active.title = "Board"
+    wb.active.append([1, 2, 3])
     wb.active["C7"] = "=NOT_A_FUNCTION(1)"
+    wb.active["C8"] = '=IFERROR(SUMM(A1:C1), "x")'
+    wb.active["C9"] = "=ISERROR(C7)"
+    wb.active["C10"] = "=SUM(A1:C1)"
     wb.save(tmp_path / "unknown.xlsx")
-    with pytest.raises(ConversionError, match=r"Board!C7: function NOT_A_FUNCTION is not supported"):
-        evaluate_workbook(str(tmp_path / "unknown.xlsx"))
+    evaluated = evaluate_workbook(str(tmp_path / "unknown.xlsx"))
+    sheet = evaluated.grid.sheet("Board")
+    assert sheet.get(7, 3) == ExcelError("#NAME?")
+    assert (sheet.get(8, 3), sheet.get(9, 3), sheet.get(10, 3)) == ("x", True, 6.0)
+    assert evaluated.warnings == []
 
 
 def test_indirect_of_constant_text_is_a_plain_reference(tmp_path: Path) -> None:
@@ -154,13 +181,15 @@ def test_indirect_of_constant_text_is_a_plain_reference(tmp_path: Path) -> None:
     assert engine_values(tmp_path / "indirect.xlsx") == {("Sheet", "A1"): 3.0}
 
 
-def test_dynamic_references_are_refused_with_a_reason(tmp_path: Path) -> None:
+def test_indirect_of_a_computed_text_reads_the_cells_it_names(tmp_path: Path) -> None:
     wb = openpyxl.Workbook()
     wb.active["A1"] = "=SUM(INDIRECT(B1))"
-    wb.active["B1"] = "C1:C3"
+    wb.active["B1"] = '="C1:C"&D1'
+    wb.active["D1"] = 3
+    for row in (1, 2, 3, 4):
+        wb.active.cell(row, 3, row * 10)
     wb.save(tmp_path / "dynamic.xlsx")
-    with pytest.raises(ConversionError, match=r"Sheet!A1: INDIRECT .* not supported"):
-        evaluate_workbook(str(tmp_path / "dynamic.xlsx"))
+    assert evaluate_workbook(str(tmp_path / "dynamic.xlsx")).grid.sheet("Sheet").get(1, 1) == 60.0
 
 
 def test_an_error_in_an_input_cell_propagates(tmp_path: Path) -> None:
@@ -292,12 +321,18 @@ def test_a_long_running_total_is_ordered_without_a_cell_graph(tmp_path: Path) ->
     assert evaluated.grid.sheet("Sheet").get(3000, 2) == float(sum(r % 7 for r in range(1, 3001)))
 
 
-def test_a_reference_into_another_workbook_is_refused(tmp_path: Path) -> None:
+def test_a_reference_into_another_workbook_is_left_for_excel_with_a_warning(tmp_path: Path) -> None:
     wb = openpyxl.Workbook()
     wb.active["A1"] = "=[1]Sheet1!A1*2"
+    wb.active["A2"] = "=A1+1"
+    wb.active["A3"] = "=5*2"
     wb.save(tmp_path / "linked.xlsx")
-    with pytest.raises(ConversionError, match=r"Sheet!A1: \[1\]Sheet1!A1 refers to another workbook"):
-        evaluate_workbook(str(tmp_path / "linked.xlsx"))
+    evaluated = evaluate_workbook(str(tmp_path / "linked.xlsx"))
+    sheet = evaluated.grid.sheet("Sheet")
+    assert isinstance(sheet.get(1, 1), NotComputed) and isinstance(sheet.get(2, 1), NotComputed)
+    assert sheet.get(3, 1) == 10.0
+    assert evaluated.warnings[0] == "Sheet!A1: [1]Sheet1!A1 refers to another workbook, which convert cannot read"
+    assert evaluated.warnings[1].startswith("Sheet!A2: reads Sheet!A1, which was not computed")
 
 
 def test_odd_sheet_names_and_undefined_names_behave_as_in_excel(tmp_path: Path) -> None:

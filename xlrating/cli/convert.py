@@ -1,7 +1,8 @@
 """``xlrating convert FILE... -o OUT``: recalculate workbooks headlessly, xlrating functions included.
 
-Exit status: 0 every workbook converted, 1 some failed (each named with the sheet, cell and why;
-the others are still written), 2 bad usage.
+Exit status: 0 every workbook converted (warnings allowed), 1 some failed (each named with the
+sheet, cell and why; the others are still written) or, with ``--strict``, some cell was not
+computed, 2 bad usage.
 """
 
 from __future__ import annotations
@@ -32,13 +33,19 @@ if TYPE_CHECKING:
 @click.option("--values-only", is_flag=True, help="Write an .xlsx with the values in place of the formulas.")
 @click.option("-j", "--jobs", type=click.IntRange(min=1), default=1, show_default=True,
               help="Workbooks converted in parallel (worker processes).")
-@click.option("--quiet", "-q", is_flag=True, help="No progress bar; only failures and the summary.")
-def convert(files: tuple[str, ...], out: str, fmt: str | None, values_only: bool, jobs: int, quiet: bool) -> None:
+@click.option("--quiet", "-q", is_flag=True, help="No progress bar; only failures, warnings and the summary.")
+@click.option("--strict", is_flag=True,
+              help="Exit 1 when any cell was not computed as Excel would (the warnings), not only on failures.")
+def convert(files: tuple[str, ...], out: str, fmt: str | None, values_only: bool, jobs: int, quiet: bool,
+            strict: bool) -> None:
     """Recalculate workbooks without Excel: FILE is a workbook, a folder of workbooks or a glob.
 
     Formulas may use xlrating's functions under any name Excel stores them as (DIPPOUCH_VALUE,
     _xldudf_DIPPOUCH_VALUE, _xll.DIPPOUCH_VALUE, xlrating.DIPPOUCH_VALUE). Array results spill
-    down and right from their cell and are written as array formulas.
+    down and right from their cell and are written as array formulas. A cell the engine cannot
+    compute as Excel would is named in a warning and left without a value (Excel and LibreOffice
+    compute it on open); the rest of the workbook is converted. XLRATING_MAX_SECONDS (default
+    600) limits the time per workbook.
     """
     from xlrating.engine.batch import UsageError, convert_limits, expand_inputs, plan, run
 
@@ -55,13 +62,27 @@ def convert(files: tuple[str, ...], out: str, fmt: str | None, values_only: bool
     failed = [o for o in outcomes if not o.ok]
     for outcome in failed:
         click.echo(f"failed: {outcome.message}", err=True)
+    warned = [o for o in outcomes if o.warnings]
+    for outcome in warned:
+        for line in outcome.warnings[:MAX_WARNINGS_SHOWN]:
+            click.echo(f"warning: {outcome.job.source}: {line}", err=True)
+        if len(outcome.warnings) > MAX_WARNINGS_SHOWN:
+            click.echo(f"warning: {outcome.job.source}: ... and {len(outcome.warnings) - MAX_WARNINGS_SHOWN} more",
+                       err=True)
     elapsed = time.perf_counter() - start
     done = len(outcomes) - len(failed)
     summary = f"converted {done} of {len(outcomes)} workbook{'s' if len(outcomes) != 1 else ''} in {elapsed:.2f} s"
     if failed:
         summary += f"; {len(failed)} failed"
+    if warned:
+        cells = sum(len(o.warnings) for o in warned)
+        summary += (f"; {cells} warning{'s' if cells != 1 else ''} in {len(warned)} workbook"
+                    f"{'s' if len(warned) != 1 else ''} (cells left for Excel to compute on open)")
     click.echo(summary, err=True)
-    sys.exit(EXIT_INVALID if failed else EXIT_OK)
+    sys.exit(EXIT_INVALID if failed or (strict and warned) else EXIT_OK)
+
+
+MAX_WARNINGS_SHOWN = 20
 
 
 def _run_with_progress(work: list[Job], jobs: int, limits: Limits, quiet: bool,

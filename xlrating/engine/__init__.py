@@ -14,9 +14,9 @@ Recalculates workbooks that use xlrating's functions and ordinary Excel function
 - :mod:`.batch` converts many files (``xlrating convert``); :mod:`.libreoffice` drives LibreOffice
   as a peer for the tests and the benchmark.
 
-Not supported (the workbook fails with a message naming the cell): OFFSET and INDIRECT of a
-computed text, references into other workbooks, structured table references, data tables, named
-LAMBDAs, and functions neither Excel's (as ``formulas`` implements them) nor ours.
+One cell never sinks a workbook: what the engine cannot compute as Excel would (references into
+other workbooks, data tables, an Excel function it does not implement) is left without a value and
+named in the warnings; a function Excel does not know either is ``#NAME?``, as in Excel.
 """
 
 from __future__ import annotations
@@ -40,16 +40,20 @@ def output_suffix(source: Path, fmt: str, values_only: bool) -> str:
 
 
 def convert_file(source: str | Path, target: str | Path, *, fmt: str = "xlsx", values_only: bool = False,
-                 limits: Limits | None = None) -> list[Path]:
+                 limits: Limits | None = None, warnings: list[str] | None = None) -> list[Path]:
     """Recalculate ``source`` and write it to ``target`` in ``fmt``; the paths written.
 
-    Raises :class:`ConversionError` (a formula that cannot be evaluated, naming sheet and cell) or
+    ``warnings``, when given, receives one line per cell not computed as Excel would ("Sheet!A1:
+    why"); those cells are written without a value, for Excel or LibreOffice to compute on open.
+    Raises :class:`ConversionError` (the time limit, naming the cell) or
     :class:`xlrating.sheets.safe_open.UnreadableWorkbook`.
     """
     from . import writer
 
     source, target = Path(source), Path(target)
     evaluated = evaluate_workbook(str(source), limits=limits)
+    if warnings is not None:
+        warnings.extend(evaluated.warnings)
     if fmt == "csv":
         return writer.write_csv(evaluated, target)
     if fmt == "json":

@@ -106,6 +106,7 @@ class Outcome:
     message: str
     seconds: float
     written: tuple[Path, ...] = ()
+    warnings: tuple[str, ...] = ()  # "Sheet!A1: why" for each cell not computed as Excel would
 
 
 def convert_one(job: Job, limits: Limits | None = None) -> Outcome:
@@ -114,10 +115,12 @@ def convert_one(job: Job, limits: Limits | None = None) -> Outcome:
     from xlrating.sheets.safe_open import UnreadableWorkbook
 
     start = time.perf_counter()
+    warnings: list[str] = []
     try:
         job.target.parent.mkdir(parents=True, exist_ok=True)
-        written = convert_file(job.source, job.target, fmt=job.fmt, values_only=job.values_only, limits=limits)
-        return Outcome(job, True, "", time.perf_counter() - start, tuple(written))
+        written = convert_file(job.source, job.target, fmt=job.fmt, values_only=job.values_only, limits=limits,
+                               warnings=warnings)
+        return Outcome(job, True, "", time.perf_counter() - start, tuple(written), tuple(warnings))
     except UnreadableWorkbook as exc:
         message = f"{job.source}: {exc.reason}"
     except ConversionError as exc:

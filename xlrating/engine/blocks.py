@@ -31,11 +31,10 @@ from .formula import (
 )
 from .grid import Sheet
 from .package import FormulaCell, SheetCells, cell_position
-from .registry import builtin_name, is_known_function, our_function
+from .registry import builtin_name, our_function
 
 # Functions whose result is one value whatever ranges they are given.
 SCALAR_FUNCTIONS = frozenset(["SUM", "AVERAGE", "MIN", "MAX", "COUNT", "COUNTA", "COUNTBLANK", "COUNTIF", "COUNTIFS", "SUMIF", "SUMIFS", "AVERAGEIF", "AVERAGEIFS", "RANK", "RANK.EQ", "RANK.AVG", "VLOOKUP", "HLOOKUP", "XLOOKUP", "MATCH", "XMATCH", "INDEX", "SUMPRODUCT", "LARGE", "SMALL", "MEDIAN", "MODE", "STDEV", "STDEV.S", "STDEV.P", "STDEVA", "VAR", "VAR.S", "VAR.P", "PRODUCT", "AND", "OR", "XOR", "CONCATENATE", "CONCAT", "TEXTJOIN", "ROWS", "COLUMNS", "AVERAGEA", "MAXA", "MINA", "PERCENTILE", "QUARTILE", "ISREF", "NPV", "IRR"])
-DYNAMIC_FUNCTIONS = frozenset(("OFFSET", "INDIRECT"))
 
 
 @dataclass
@@ -111,30 +110,16 @@ def _resolve_names(node: Node, names: dict[str, str]) -> Node:
     return node
 
 
-def _is_lambda(name: str) -> bool:
-    """LAMBDA, LET and Excel's eta-reduced ``_xleta.NAME``: tokens ``formulas`` compiles itself."""
-    return builtin_name(name) in ("LAMBDA", "LET") or name.upper().startswith("_XLETA.")
-
-
-def _check(tree: Node) -> str | None:
-    for node in walk(tree):
-        if isinstance(node, Call):
-            name = builtin_name(node.name)
-            if name in DYNAMIC_FUNCTIONS:
-                return f"{name} (a reference known only when computed) is not supported"
-            if not is_known_function(node.name) and not _is_lambda(node.name):
-                return f"function {node.name} is not supported"
-    return None
-
-
-def _formulas_can_read(block: Block) -> bool:
-    """A formula our tree builder cannot read but ``formulas`` compiles (LET, LAMBDA): evaluated
-    cell by cell, reading what its compiled inputs name. False if ``formulas`` cannot either."""
+def _formulas_can_read(block: Block, names: dict[str, str]) -> bool:
+    """A formula our tree builder cannot read but ``formulas`` compiles (LET, LAMBDA, a named
+    formula or LAMBDA): evaluated cell by cell, reading what its compiled inputs name. False if
+    ``formulas`` cannot either."""
     from .fallback import CellFailure, input_areas
+    from .names import expand_names
 
     try:
         for row in range(block.first, block.last + 1):
-            for sheet, r1, c1, r2, c2 in input_areas(block.text(row)):
+            for sheet, r1, c1, r2, c2 in input_areas(expand_names(block.text(row), names)):
                 block.regions.append(((sheet or block.sheet.name).upper(), c1, c2, r1, r2))
     except CellFailure:
         block.regions.clear()
@@ -244,10 +229,9 @@ def build_blocks(sheet: Sheet, cells: SheetCells, names: dict[str, str], start_i
             block.problem = str(exc)
             continue
         except FormulaSyntaxError as exc:
-            if not _formulas_can_read(block):  # formulas itself may still manage (LET, LAMBDA ...)
+            if not _formulas_can_read(block, names):  # formulas itself may still manage (LET, LAMBDA ...)
                 block.problem = str(exc)
             continue
-        block.problem = _check(block.tree)
         block.spill = block.array_ref or _extent(block.tree)
         block.spill = (min(block.spill[0], MAX_ROW), min(block.spill[1], MAX_COL))
         block.regions = _regions(block)

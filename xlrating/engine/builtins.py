@@ -23,6 +23,7 @@ import schedula as sh
 from formulas.functions import Array, _text2num, wrap_func, wrap_ufunc, xfilter, xfilters
 from formulas.tokens.operand import Error, XlError
 
+from . import references
 from .functions import implementations
 from .rounding import MODES, excel_round
 
@@ -162,4 +163,5 @@ def overrides() -> dict[str, Any]:
         "AVERAGEIFS": wrap_func(functools.partial(xfilters, _filtered(_average))),
     })
     functions.update(implementations())
+    functions.update(references.FUNCTIONS)
     return functions

@@ -3,29 +3,51 @@
 Used for whatever the vectorised path does not cover (lookups, text functions, array results,
 our table functions ...) and for rows the vectorised path deferred. Each distinct formula text is
 compiled once by :class:`~.registry.EngineParser`; the compiled function's inputs (``formulas``
-names them by their references) are filled from the :class:`~.grid.Grid`.
+names them by their references) are filled from the :class:`~.grid.Grid`. Defined names that stand
+for formulas or LAMBDAs are expanded in the text first (:mod:`.names`).
+
+Every area read, by a compiled input or by a reference computed while the formula runs (OFFSET,
+INDIRECT: :mod:`.references`), goes through :meth:`Fallback.read`: formula cells there that are not
+computed yet are computed first (the evaluator's ``demand``), whole columns and rows cost only the
+used range, and a cell the engine could not compute makes the reading formula not computed too.
 """
 
 from __future__ import annotations
 
+import contextvars
 import functools
+import math
+import re
+from collections.abc import Callable
+from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
 import schedula as sh
 from formulas.cell import CELL
+from formulas.errors import BaseError
 from formulas.ranges import Ranges
 from formulas.tokens.operand import Error as ErrorToken
 
 from xlrating.functions import ExcelError
 
-from .formula import MAX_ROW, FormulaSyntaxError, Ref, column_letters, parse
-from .grid import Grid, Sheet
+from .formula import MAX_COL, MAX_ROW, FormulaSyntaxError, Ref, column_letters, parse
+from .grid import Grid, NotComputed, Sheet
+from .names import expand_names
 from .registry import EngineParser, UnknownFunction, from_host, to_host
 
 
 class CellFailure(Exception):
     """A formula the engine cannot evaluate; the message says why."""
+
+
+class Abort(BaseError):
+    """Stops a formula from inside a function ``formulas`` calls (its wrappers turn other exceptions
+    into #VALUE!): ``reason`` is re-raised or returned by :meth:`Fallback.evaluate`."""
+
+    def __init__(self, reason: Exception | NotComputed):
+        super().__init__()
+        self.reason = reason
 
 
 @functools.lru_cache(maxsize=4096)
@@ -61,31 +83,53 @@ def input_areas(formula: str) -> list[tuple[str | None, int, int, int, int]]:
     areas = []
     for ranges in compile_formula(formula).inputs.values():
         for area in getattr(ranges, "ranges", None) or ():
-            areas.append((area.get("sheet") or None, max(int(area["r1"]), 1), int(area["n1"]), int(area["r2"]),
-                          int(area["n2"])))
+            areas.append((area.get("sheet") or None, max(int(area["r1"]), 1), max(int(area["n1"]), 1),
+                          int(area["r2"]), int(area["n2"])))
     return areas
+
+
+@dataclass
+class Position:
+    """The cell a formula is being computed in: what OFFSET, INDIRECT, CELL ... are relative to."""
+
+    fallback: Fallback
+    sheet: Sheet
+    row: int
+    col: int
+
+
+CURRENT: contextvars.ContextVar[Position] = contextvars.ContextVar("xlrating_engine_position")
+_PLAIN_NAME = re.compile(r"^[^!]+![$A-Za-z0-9:]+$")
 
 
 class Fallback:
     """Compiles formula texts once and evaluates them against a grid."""
 
-    def __init__(self, grid: Grid, defined_names: dict[str | None, dict[str, str]]):
+    def __init__(self, grid: Grid, defined_names: dict[str | None, dict[str, str]], package: Any = None):
         self.grid = grid
         # SHEET (None: every other sheet) -> NAME -> reference text, e.g. "Sheet1!$A$1:$A$9"
         self.names = defined_names
+        self.package = package
+        # computes the formula cells of (SHEET, r1, c1, r2, c2) not computed yet; set by the evaluator
+        self.demand: Callable[[str, int, int, int, int], None] | None = None
+        # (SHEET, row, col) -> formula text, for FORMULATEXT and ISFORMULA; set by the evaluator
+        self.formula_text: Callable[[str, int, int], str | None] = lambda sheet, row, col: None
 
     def compile(self, formula: str, row: int, col: int) -> Any:
         if needs_cell(formula):
             return compile_formula(formula, f"{column_letters(col)}{row}")
         return compile_formula(formula)
 
+    def names_for(self, sheet: Sheet) -> dict[str, str]:
+        return self.names.get(sheet.name.upper(), self.names[None])
+
     def _area(self, name: str, ranges: Any, sheet: Sheet) -> tuple[Sheet | None, int, int, int, int] | Any:
         """The sheet and rectangle an input names, or the error value to feed instead."""
         if ranges is not None and ranges is not sh.NONE and getattr(ranges, "ranges", None):
             area = ranges.ranges[0]
             target = self.grid.sheet(area["sheet"]) if area.get("sheet") else sheet
-            return target, max(int(area["r1"]), 1), int(area["n1"]), int(area["r2"]), int(area["n2"])
-        reference = self.names.get(sheet.name.upper(), self.names[None]).get(name.upper())
+            return target, max(int(area["r1"]), 1), max(int(area["n1"]), 1), int(area["r2"]), int(area["n2"])
+        reference = self.names_for(sheet).get(name.upper())
         if reference is None:
             # a sheet name formulas' tokenizer does not take ('!"'!A1): read it with ours
             sheet_name, _, address = name.rpartition("!")
@@ -103,7 +147,33 @@ class Fallback:
         except Exception:  # noqa: BLE001 - a defined name that is no reference
             return ErrorToken.errors["#REF!"]
         target = self.grid.sheet(area["sheet"]) if area.get("sheet") else sheet
-        return target, max(int(area["r1"]), 1), int(area["n1"]), int(area["r2"]), int(area["n2"])
+        return target, max(int(area["r1"]), 1), max(int(area["n1"]), 1), int(area["r2"]), int(area["n2"])
+
+    def read(self, target: Sheet, r1: int, c1: int, r2: int, c2: int, seen_from: Sheet) -> Ranges:
+        """The area as a ``formulas`` reference holding its values (computed first where needed)."""
+        if r2 >= MAX_ROW:  # whole columns: only the rows the sheet uses
+            r2 = max(r1, min(r2, target.size - 2))
+        if c2 >= MAX_COL:  # whole rows: only the columns the sheet uses
+            c2 = max(c1, min(c2, max(target.columns, default=c1)))
+        if self.demand is not None:
+            try:
+                self.demand(target.name.upper(), r1, c1, r2, c2)
+            except Abort:
+                raise
+            except Exception as exc:  # noqa: BLE001 - carried through formulas' wrappers, re-raised by evaluate
+                raise Abort(exc) from None
+        values = np.empty((r2 - r1 + 1, c2 - c1 + 1), dtype=object)
+        for i, r in enumerate(range(r1, r2 + 1)):
+            for j, c in enumerate(range(c1, c2 + 1)):
+                v = target.get(r, c)
+                if isinstance(v, NotComputed):
+                    where = f"{target.name}!{column_letters(c)}{r}"
+                    raise Abort(NotComputed(reason=f"reads {where}, which was not computed ({v.reason})"
+                                            if "which was not computed" not in v.reason else v.reason))
+                values[i, j] = sh.EMPTY if v is None else from_host(v)
+        label = "'" + target.name.replace("'", "''") + "'!" if target is not seen_from else ""
+        ref = f"{label}{column_letters(c1)}{r1}:{column_letters(c2)}{r2}"
+        return Ranges().push(ref, values)
 
     def _input(self, name: str, ranges: Any, sheet: Sheet) -> Any:
         found = self._area(name, ranges, sheet)
@@ -112,26 +182,40 @@ class Fallback:
         target, r1, c1, r2, c2 = found
         if target is None:
             return ErrorToken.errors["#REF!"]
-        if r2 >= MAX_ROW:  # whole columns: only the rows the sheet uses
-            r2 = max(r1, target.size - 2)
-        values = np.empty((r2 - r1 + 1, c2 - c1 + 1), dtype=object)
-        for i, r in enumerate(range(r1, r2 + 1)):
-            for j, c in enumerate(range(c1, c2 + 1)):
-                v = target.get(r, c)
-                values[i, j] = sh.EMPTY if v is None else from_host(v)
-        label = "'" + target.name.replace("'", "''") + "'!" if target is not sheet else ""
-        ref = f"{label}{column_letters(c1)}{r1}:{column_letters(c2)}{r2}"
-        return Ranges().push(ref, values)
+        return self.read(target, r1, c1, r2, c2, sheet)
 
     def evaluate(self, formula: str, sheet: Sheet, row: int, col: int) -> Any:
-        """The value of ``formula`` in ``sheet`` at (row, col): a host value, or a list of rows for an array."""
+        """The value of ``formula`` in ``sheet`` at (row, col): a host value, a list of rows for an
+        array, or :class:`NotComputed` when it reads a cell that was not computed."""
+        formula = expand_names(formula, self.names_for(sheet))
         function = self.compile(formula, row, col)
-        inputs = [self._input(name, ranges, sheet) for name, ranges in function.inputs.items()]
+        token = CURRENT.set(Position(self, sheet, row, col))
         try:
+            inputs = [self._input(name, ranges, sheet) for name, ranges in function.inputs.items()]
             result = function(*inputs)
+        except RecursionError:
+            raise CellFailure("the formula is nested too deeply to evaluate") from None
         except Exception as exc:  # noqa: BLE001 - formulas raises for a few unimplemented cases
-            return ExcelError("#VALUE!", f"{type(exc).__name__}: {exc}")
+            stop = _abort_in(exc)
+            if stop is None:
+                return ExcelError("#VALUE!", f"{type(exc).__name__}: {exc}")
+            if isinstance(stop.reason, NotComputed):
+                return stop.reason
+            raise stop.reason from None
+        finally:
+            CURRENT.reset(token)
         return result_value(result)
+
+
+def _abort_in(exc: BaseException | None) -> Abort | None:
+    """The :class:`Abort` behind an exception (schedula wraps what a function raises)."""
+    seen = 0
+    while exc is not None and seen < 16:
+        if isinstance(exc, Abort):
+            return exc
+        exc = exc.__cause__ or exc.__context__
+        seen += 1
+    return None
 
 
 def result_value(result: Any) -> Any:
@@ -151,4 +235,6 @@ def _scalar(value: Any) -> Any:
         return 0.0  # a formula showing an empty cell shows 0
     if isinstance(value, ExcelError):
         return ExcelError(value.code)
+    if isinstance(value, float) and not math.isfinite(value):
+        return ExcelError("#NUM!")  # Excel has no infinity or NaN
     return value

@@ -6,6 +6,7 @@ values that are not numbers (text, booleans, errors). Rows are 1-based; row 0 is
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
@@ -17,6 +18,17 @@ EMPTY, NUMBER, TEXT, BOOL, ERROR = 0, 1, 2, 3, 4
 # error code <-> small integer for the vectorised path (0 means no error)
 ERROR_INDEX = {code: i + 1 for i, code in enumerate(ERROR_CODES)}
 ERROR_BY_INDEX = {i: code for code, i in ERROR_INDEX.items()}
+
+
+@dataclass(frozen=True)
+class NotComputed(ExcelError):
+    """A formula cell the engine could not compute, with the reason (``where``: the cell it depends on
+    that was not computed, or the cell itself). It is written without a cached value, so Excel and
+    LibreOffice compute it on open; a formula reading it is not computed either, never given a value
+    made up from it."""
+
+    code: str = "#N/A"
+    reason: str = ""
 
 
 def error_index(code: str) -> int:

@@ -9,10 +9,20 @@ range (so it stays live in Excel, which shows the cached table at once). A spill
 holds a value or a formula gives ``#SPILL!``, as in Excel. LibreOffice recalculates array formulas
 on load whatever its settings, so a spilled table of *our* functions shows ``#NAME?`` there (it
 has no xlrating functions); ordinary cells show our cached values.
+
+One cell never sinks a workbook: a formula the engine cannot compute (or one reading such a cell)
+is left :class:`~.grid.NotComputed`, named in :attr:`Evaluated.warnings`, and written without a
+value so that Excel and LibreOffice compute it on open. Circular references are iterated when the
+workbook enables iterative calculation, as Excel does; otherwise their cells are 0, as Excel shows
+them, with a warning. Cells read by a reference known only when computed (OFFSET, INDIRECT) are
+computed on demand, before the formula reading them goes on.
 """
 
 from __future__ import annotations
 
+import math
+import time
+from bisect import bisect_right
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -23,9 +33,9 @@ from xlrating.sheets.limits import Limits
 
 from .blocks import Block, build_blocks
 from .fallback import CellFailure, Fallback
-from .grid import BOOL, ERROR, ERROR_BY_INDEX, NUMBER, TEXT, Grid
+from .grid import BOOL, ERROR, ERROR_BY_INDEX, NUMBER, TEXT, Grid, NotComputed
 from .package import Package, read_package
-from .schedule import CircularReference, block_order, cell_order
+from .schedule import Cycle, block_order, cell_order
 from .vector import Context, Unsupported, is_text
 from .vector_compile import compile_tree
 
@@ -34,16 +44,28 @@ class ConversionError(Exception):
     """A workbook that cannot be recalculated; the message names the sheet, the cell and why."""
 
 
+class TimeLimit(ConversionError):
+    """The workbook took longer than its time limit (``max_seconds``)."""
+
+
 @dataclass
 class Evaluated:
     """A recalculated workbook: the package as read, every cell's value in ``grid``, the formula
-    blocks, the spilled arrays, and how many formula cells each path computed (``stats``)."""
+    blocks, the spilled arrays, how many formula cells each path computed (``stats``), and a
+    warning per cell the engine did not compute as Excel would (``warnings``: "Sheet!A1: why")."""
 
     package: Package
     grid: Grid
     blocks: list[Block]
     spills: dict[tuple[str, int, int], tuple[int, int]] = field(default_factory=dict)  # anchor -> (h, w)
     stats: dict[str, int] = field(default_factory=lambda: {"vector": 0, "cell": 0})
+    warnings: list[str] = field(default_factory=list)
+    not_computed: list[tuple[str, int, int, int, int]] = field(default_factory=list)  # (SHEET, row, col, ..)
+
+    @property
+    def complete(self) -> bool:
+        """Whether every formula got the value Excel would show (no warnings)."""
+        return not self.warnings
 
 
 def _names(package: Package) -> dict[str | None, dict[str, str]]:
@@ -60,10 +82,12 @@ def _names(package: Package) -> dict[str | None, dict[str, str]]:
 
 
 def evaluate_workbook(path: str, *, limits: Limits | None = None) -> Evaluated:
-    """Recalculate every formula of the workbook at ``path``; raises :class:`ConversionError`.
+    """Recalculate every formula of the workbook at ``path``.
 
-    ``limits``: the size limits of :mod:`xlrating.sheets.safe_open` (default: its defaults).
+    ``limits``: the size limits of :mod:`xlrating.sheets.safe_open` (default: its defaults) and the
+    time limit (``max_seconds``: :class:`TimeLimit`, naming the cell being computed).
     """
+    limits = limits or Limits()
     package = read_package(path, limits=limits)
     grid = Grid()
     names = _names(package)
@@ -78,46 +102,91 @@ def evaluate_workbook(path: str, *, limits: Limits | None = None) -> Evaluated:
         blocks.extend(build_blocks(sheet, cells, names.get(cells.name.upper(), names[None]), len(blocks)))
     for number, block in enumerate(blocks):  # ids index the dependency graph: unique across sheets
         block.id = number
-    for block in blocks:
-        if block.problem:
-            raise ConversionError(f"{block.where()}: {block.problem}")
     result = Evaluated(package, grid, blocks)
-    _Evaluator(result, Fallback(grid, names)).run()
+    evaluator = _Evaluator(result, Fallback(grid, names, package), limits.max_seconds)
+    evaluator.fallback.demand = evaluator.demand
+    evaluator.fallback.formula_text = evaluator.formula_text
+    evaluator.run()
     return result
 
 
 class _Evaluator:
-    def __init__(self, result: Evaluated, fallback: Fallback):
+    def __init__(self, result: Evaluated, fallback: Fallback, seconds: float):
         self.result = result
         self.grid = result.grid
         self.fallback = fallback
-        self._formula_columns: dict[tuple[str, int], list[tuple[int, int]]] | None = None
+        self.deadline = time.monotonic() + seconds
+        self.seconds = seconds
+        # formula cells by (SHEET, col): sorted first rows and their blocks, for on-demand evaluation
+        self._columns: dict[tuple[str, int], tuple[list[int], list[Block]]] = {}
+        for b in sorted(result.blocks, key=lambda b: b.first):
+            firsts, members = self._columns.setdefault((b.sheet.name.upper(), b.col), ([], []))
+            firsts.append(b.first)
+            members.append(b)
+        self.done = {b.id: np.zeros(b.size, dtype=bool) for b in result.blocks}
+        self.computing: set[tuple[int, int]] = set()  # cells being computed (on demand), outermost first
+        self.current = ""  # the cell (or block) being computed, for the time limit's message
+        self.not_computed = result.not_computed  # (SHEET, row, col, row, col) of each cell left out
+
+    # --- bookkeeping ----------------------------------------------------------------------------
+
+    def _check_time(self) -> None:
+        if time.monotonic() > self.deadline:
+            raise TimeLimit(f"{self.current}: still computing after the time limit of {self.seconds:g} s "
+                            f"(max_seconds, XLRATING_MAX_SECONDS)")
 
     def _is_formula(self, sheet: str, row: int, col: int) -> bool:
-        """Whether a cell holds a formula (the index is built on the first spill that needs it)."""
-        if self._formula_columns is None:
-            self._formula_columns = {}
-            for b in self.result.blocks:
-                self._formula_columns.setdefault((b.sheet.name.upper(), b.col), []).append((b.first, b.last))
-        return any(first <= row <= last for first, last in self._formula_columns.get((sheet, col), ()))
+        return self._block_at(sheet, row, col) is not None
+
+    def _block_at(self, sheet: str, row: int, col: int) -> Block | None:
+        found = self._columns.get((sheet, col))
+        if found is None:
+            return None
+        firsts, members = found
+        i = bisect_right(firsts, row) - 1
+        if i >= 0 and members[i].last >= row:
+            return members[i]
+        return None
+
+    def formula_text(self, sheet: str, row: int, col: int) -> str | None:
+        """The formula of a cell as stored (None: not a formula), for FORMULATEXT and ISFORMULA."""
+        block = self._block_at(sheet, row, col)
+        return None if block is None else block.text(row)
+
+    def _warn(self, where: str, reason: str) -> None:
+        self.result.warnings.append(f"{where}: {reason}")
+
+    def _give_up(self, block: Block, row: int, reason: str) -> None:
+        """Leave one cell not computed, with a warning naming it and why."""
+        block.sheet.set(row, block.col, NotComputed(reason=reason))
+        self.done[block.id][row - block.first] = True
+        self.not_computed.append((block.sheet.name.upper(), row, block.col, row, block.col))
+        self._warn(block.where(row), reason)
+
+    def _reads_not_computed(self, block: Block) -> bool:
+        return any(sheet == nc_sheet and c1 <= nc_col <= c2 and top <= nc_row <= bottom
+                   for sheet, c1, c2, top, bottom in block.regions
+                   for nc_sheet, nc_row, nc_col, _, _ in self.not_computed)
+
+    # --- the schedule ---------------------------------------------------------------------------
 
     def run(self) -> None:
-        try:
-            for group, cell_level in block_order(self.result.blocks):
+        for group, cell_level in block_order(self.result.blocks):
+            for block in group:
+                self._compile(block)
+            if cell_level:
+                for step in cell_order(group):
+                    if isinstance(step, Cycle):
+                        self._cycle(step)
+                    else:
+                        self._rows(step[0], np.array([step[1]]))
+            else:
                 for block in group:
-                    self._compile(block)
-                if cell_level:
-                    for block, row in cell_order(group):
-                        self._rows(block, np.array([row]))
-                else:
-                    for block in group:
-                        self._rows(block, np.arange(block.first, block.last + 1))
-        except CircularReference as exc:
-            raise ConversionError(str(exc)) from None
+                    self._rows(block, np.arange(block.first, block.last + 1))
 
     @staticmethod
     def _compile(block: Block) -> None:
-        if block.program is not None or block.tree is None or block.array_ref is not None:
+        if block.program is not None or block.tree is None or block.array_ref is not None or block.problem:
             return
         try:
             block.program = compile_tree(block.tree)
@@ -125,9 +194,19 @@ class _Evaluator:
             block.program = None
 
     def _rows(self, block: Block, rows: np.ndarray) -> None:
+        self.current = block.where(int(rows[0]))
+        self._check_time()
+        if block.problem:
+            for row in rows.tolist():
+                if not self.done[block.id][row - block.first]:
+                    self._give_up(block, row, block.problem)
+            return
+        if block.program is not None and self.not_computed and self._reads_not_computed(block):
+            block.program = None  # cell by cell, so that exactly the cells reading them are left out
         if block.program is None:
             for row in rows.tolist():
-                self._cell(block, row)
+                if not self.done[block.id][row - block.first]:
+                    self._cell(block, row)
             return
         ctx = Context(self.grid, block.sheet, rows, block.anchor)
         try:
@@ -139,6 +218,7 @@ class _Evaluator:
         done = ~ctx.defer
         self._store(block, rows[done], vec.num[done], None if vec.err is None else vec.err[done], vec.is_bool,
                     None if vec.text is None else vec.text[done], None if vec.empty is None else vec.empty[done])
+        self.done[block.id][rows[done] - block.first] = True
         self.result.stats["vector"] += int(done.sum())
         for row in rows[ctx.defer].tolist():
             self._cell(block, row)
@@ -168,6 +248,10 @@ class _Evaluator:
             column.num[rows[texts]] = 0.0
             for row, value in zip(rows[texts].tolist(), text[texts].tolist()):
                 column.other[row] = value
+        overflow = (column.kind[rows] == NUMBER) & ~np.isfinite(column.num[rows])
+        if overflow.any():  # Excel has no infinity or NaN: a result past its range is #NUM!
+            err = np.zeros(len(rows), dtype=np.int8) if err is None else err.copy()
+            err[overflow & (err == 0)] = ERROR_INDEX_NUM
         if err is not None and err.any():
             failed = err != 0
             column.kind[rows[failed]] = ERROR
@@ -176,15 +260,81 @@ class _Evaluator:
                 column.other[row] = ExcelError(ERROR_BY_INDEX[code])
 
     def _cell(self, block: Block, row: int) -> None:
+        key = (block.id, row)
+        self.computing.add(key)
         try:
             value = self.fallback.evaluate(block.text(row), block.sheet, row, block.col)
         except CellFailure as exc:
-            raise ConversionError(f"{block.where(row)}: {exc}") from None
+            self._give_up(block, row, str(exc))
+            return
+        finally:
+            self.computing.discard(key)
         self.result.stats["cell"] += 1
-        if isinstance(value, list):
+        self.done[block.id][row - block.first] = True
+        if isinstance(value, NotComputed):
+            block.sheet.set(row, block.col, value)
+            self.not_computed.append((block.sheet.name.upper(), row, block.col, row, block.col))
+            self._warn(block.where(row), value.reason)
+        elif isinstance(value, list):
             self._spill(block, row, value)
         else:
             block.sheet.set(row, block.col, value)
+
+    def demand(self, sheet: str, r1: int, c1: int, r2: int, c2: int) -> None:
+        """Compute the formula cells of an area that are not computed yet (read through a reference
+        known only when computed, or one the schedule could not see); a cell already being
+        computed is a circular reference and keeps its current value, as Excel shows it."""
+        self._check_time()
+        for col in range(c1, c2 + 1):
+            found = self._columns.get((sheet, col))
+            if found is None:
+                continue
+            for block in found[1]:
+                if block.last < r1 or block.first > r2:
+                    continue
+                lo, hi = max(r1, block.first), min(r2, block.last)
+                pending = np.flatnonzero(~self.done[block.id][lo - block.first:hi - block.first + 1])
+                for offset in pending.tolist():
+                    row = lo + offset
+                    if (block.id, row) in self.computing:
+                        self._warn(block.where(row), "circular reference: the formula depends on its own "
+                                   "value; Excel shows 0 unless iterative calculation is enabled")
+                        continue
+                    if len(self.computing) > MAX_DEMAND_DEPTH:
+                        raise CellFailure(f"a chain of more than {MAX_DEMAND_DEPTH} cells computed on demand")
+                    self._compile(block)
+                    if block.problem:
+                        self._give_up(block, row, block.problem)
+                    else:
+                        self._cell(block, row)
+
+    def _cycle(self, cycle: Cycle) -> None:
+        """A circular reference: iterated as Excel does when the workbook enables it (at most
+        ``count`` rounds, until no value changes by more than ``delta``), else every cell is 0."""
+        settings = self.result.package.calc
+        self.current = cycle.where()
+        if not settings.iterate:
+            for block, row in cycle.cells:
+                block.sheet.set(row, block.col, 0.0)
+                self.done[block.id][row - block.first] = True
+            self._warn(cycle.where(), f"circular reference through {len(cycle.cells)} cell(s): Excel shows 0 "
+                       "(the workbook does not enable iterative calculation)")
+            return
+        for block, row in cycle.cells:  # the cells start empty (0) and are read as they are, never demanded
+            self.done[block.id][row - block.first] = True
+        for _ in range(settings.count):
+            self._check_time()
+            change = 0.0
+            for block, row in cycle.cells:
+                before = block.sheet.get(row, block.col)
+                self._cell(block, row)
+                after = block.sheet.get(row, block.col)
+                if isinstance(before, float) and isinstance(after, float):
+                    change = max(change, abs(after - before))
+                elif before != after:
+                    change = math.inf
+            if change <= settings.delta:
+                break
 
     def _spill(self, block: Block, row: int, rows: list[list[Any]]) -> None:
         sheet = block.sheet
@@ -207,4 +357,7 @@ class _Evaluator:
         self.result.spills[(sheet.name.upper(), row, block.col)] = (height, width)
 
 
-__all__ = ["ConversionError", "Evaluated", "evaluate_workbook"]
+MAX_DEMAND_DEPTH = 2_000
+ERROR_INDEX_NUM = next(i for i, code in ERROR_BY_INDEX.items() if code == "#NUM!")
+
+__all__ = ["ConversionError", "Evaluated", "TimeLimit", "evaluate_workbook"]

@@ -70,6 +70,34 @@ class Package:
     defined_names: dict[tuple[str, str | None], str]  # (NAME, SHEET it is local to, or None) -> reference text
     workbook_part: str = "xl/workbook.xml"
     data: bytes = b""  # the checked bytes of the file: the writer copies from these, never re-reads the file
+    calc: CalcSettings = field(default_factory=lambda: CalcSettings())
+    every_sheet: list[str] = field(default_factory=list)  # all sheet names in order, chart sheets too
+
+
+@dataclass(frozen=True)
+class CalcSettings:
+    """The workbook's calculation settings (``<calcPr>``) that change values: iterative calculation
+    of circular references, at most ``count`` rounds until no value changes by more than ``delta``
+    (Excel's defaults: off, 100, 0.001)."""
+
+    iterate: bool = False
+    count: int = 100
+    delta: float = 0.001
+
+
+def _calc_settings(root: Any) -> CalcSettings:
+    element = root.find(f"{{{MAIN}}}calcPr")
+    if element is None:
+        return CalcSettings()
+
+    def number(name: str, default: float) -> float:
+        try:
+            return float(element.get(name, default))
+        except ValueError:
+            return default
+
+    return CalcSettings(element.get("iterate", "0").lower() in ("1", "true"),
+                        max(1, min(int(number("iterateCount", 100)), 32_767)), number("iterateDelta", 0.001))
 
 
 def _parser() -> Any:
@@ -358,4 +386,4 @@ def read_package(path: str, *, limits: Limits | None = None) -> Package:
                     _read_sheet(archive, sheet, strings)
     except (zipfile.BadZipFile, KeyError, etree.XMLSyntaxError, ValueError, IndexError) as exc:
         raise UnreadableWorkbook(path, f"damaged workbook package ({type(exc).__name__}: {exc})") from None
-    return Package(path, sheets, names, workbook_part, data)
+    return Package(path, sheets, names, workbook_part, data, _calc_settings(root), every_sheet)

@@ -148,15 +148,41 @@ class EngineFunction(Function):
             return functions[name]
         if builtin_name(name) in functions:
             return functions[builtin_name(name)]
-        raise UnknownFunction(self.name)
+        if is_excel_function(name):
+            raise UnknownFunction(self.name)  # Excel computes it; the engine does not (yet)
+        return _NAME_ERROR  # Excel does not know it either: #NAME? in the cell, as Excel shows
+
+
+def _name_error(*_: Any) -> Any:
+    return ErrorToken.errors["#NAME?"]
+
+
+_NAME_ERROR = wrap_func(_name_error)
+
+
+@functools.lru_cache(maxsize=1)
+def excel_functions() -> frozenset[str]:
+    """Every function name Excel knows (``data/excel_functions.txt``, from Microsoft's reference)."""
+    from importlib.resources import files
+
+    text = files("xlrating.engine.data").joinpath("excel_functions.txt").read_text(encoding="utf-8")
+    return frozenset(line.strip().upper() for line in text.splitlines() if line.strip() and not line.startswith("#"))
+
+
+def is_excel_function(name: str) -> bool:
+    """Whether Excel itself has a function of this name (stored with or without ``_xlfn.``)."""
+    upper = name.upper()
+    if upper.startswith(("_XLUDF.", "_XLDUDF_")):  # Excel's marks for functions it does not know
+        return False
+    return builtin_name(upper) in excel_functions()
 
 
 class UnknownFunction(Exception):
-    """A formula calls a function neither Excel's built-ins (in ``formulas``) nor ours provide."""
+    """A formula calls one of Excel's functions that the engine does not compute."""
 
     def __init__(self, name: str):
         self.name = name
-        super().__init__(f"function {name} is not supported")
+        super().__init__(f"Excel's function {builtin_name(name)} is not computed by xlrating")
 
 
 class EngineParser(Parser):

@@ -4,27 +4,21 @@ Block B depends on block A when a reference of B (over all of B's rows) overlaps
 cells A's array result may spill into. Blocks are evaluated in topological order of the strongly
 connected components of that graph. A component of one block that does not read itself is
 evaluated for all its rows at once; a block reading its own column (a running total) or blocks
-reading each other (rating before / rating after) are ordered cell by cell. A cycle between cells
-is a circular reference.
+reading each other (rating before / rating after) are ordered cell by cell. Cells in a cycle (a
+circular reference) come together as one :class:`Cycle`, after everything they read outside it.
 """
 
 from __future__ import annotations
 
-import graphlib
 from bisect import bisect_left, bisect_right
 from collections import defaultdict
 from collections.abc import Iterator
+from dataclasses import dataclass
 
 from .blocks import Block
 from .formula import Ref, column_letters, walk
 
 MAX_SPILL_WIDTH = 64
-
-
-class CircularReference(Exception):
-    def __init__(self, where: str):
-        self.where = where
-        super().__init__(f"{where}: circular reference (the formula depends on its own value)")
 
 
 def _intervals(blocks: list[Block]) -> dict[tuple[str, int], list[tuple[int, int, int]]]:
@@ -125,8 +119,20 @@ def _reads_only_rows_above(block: Block) -> bool:
     return True
 
 
-def cell_order(group: list[Block]) -> list[tuple[Block, int]]:
-    """The cells of mutually dependent blocks in an order that evaluates inputs first."""
+@dataclass
+class Cycle:
+    """Cells that read each other (a circular reference), in the order they are first reached."""
+
+    cells: list[tuple[Block, int]]
+
+    def where(self) -> str:
+        block, row = self.cells[0]
+        return f"{block.sheet.name}!{column_letters(block.col)}{row}"
+
+
+def cell_order(group: list[Block]) -> list[tuple[Block, int] | Cycle]:
+    """The cells of mutually dependent blocks in an order that evaluates inputs first; cells that
+    depend on each other in a circle come as one :class:`Cycle`."""
     if len(group) == 1 and _reads_only_rows_above(group[0]):
         block = group[0]
         return [(block, row) for row in range(block.first, block.last + 1)]
@@ -138,33 +144,37 @@ def cell_order(group: list[Block]) -> list[tuple[Block, int]]:
     for cells in members.values():
         cells.sort()
     rows_of = {key: [row for row, _ in cells] for key, cells in members.items()}
-    sorter: graphlib.TopologicalSorter[tuple[int, int]] = graphlib.TopologicalSorter()
+    edges: dict[tuple[int, int], set[tuple[int, int]]] = {}
     lookup = {}
+    nodes: list[tuple[int, int]] = []
+
+    def covered(sheet: str, c1: int, c2: int, top: int, bottom: int) -> Iterator[tuple[int, int]]:
+        for (cell_sheet, col), cells in members.items():
+            if cell_sheet == sheet and c1 <= col <= c2:
+                rows = rows_of[(cell_sheet, col)]
+                yield from ((bid, r) for r, bid in cells[bisect_left(rows, top):bisect_right(rows, bottom)])
+
     for b in group:
         refs = [n for n in walk(b.tree) if isinstance(n, Ref) and not n.name] if b.tree is not None else []
         areas = [(ref, (ref.sheet or b.sheet.name).upper()) for ref in refs]
         for row in range(b.first, b.last + 1):
-            lookup[(b.id, row)] = (b, row)
-            deps: list[tuple[int, int]] = []
+            key = (b.id, row)
+            lookup[key] = (b, row)
+            nodes.append(key)
+            deps: set[tuple[int, int]] = set()
             shift = row - b.anchor
             for ref, sheet in areas:
                 top = ref.r1 + (shift if ref.rel_r1 else 0)
                 bottom = ref.r2 + (shift if ref.rel_r2 else 0)
-                for (cell_sheet, col), cells in members.items():
-                    if cell_sheet != sheet or not ref.c1 <= col <= ref.c2:
-                        continue
-                    rows = rows_of[(cell_sheet, col)]
-                    deps.extend((bid, r) for r, bid in cells[bisect_left(rows, top):bisect_right(rows, bottom)])
+                deps.update(covered(sheet, ref.c1, ref.c2, top, bottom))
             if b.tree is None:  # read by formulas only: depend on whatever its inputs cover, whole rows
                 for sheet, c1, c2, top, bottom in b.regions:
-                    for (cell_sheet, col), cells in members.items():
-                        if cell_sheet == sheet and c1 <= col <= c2:
-                            rows = rows_of[(cell_sheet, col)]
-                            deps.extend((bid, r) for r, bid in cells[bisect_left(rows, top):bisect_right(rows, bottom)])
-            sorter.add((b.id, row), *deps)
-    try:
-        return [lookup[key] for key in sorter.static_order() if key in lookup]
-    except graphlib.CycleError as exc:
-        bid, row = exc.args[1][0]
-        block = next(b for b in group if b.id == bid)
-        raise CircularReference(f"{block.sheet.name}!{column_letters(block.col)}{row}") from None
+                    deps.update(covered(sheet, c1, c2, top, bottom))
+            edges[key] = deps
+    steps: list[tuple[Block, int] | Cycle] = []
+    for component in _components(nodes, edges):  # type: ignore[arg-type]
+        if len(component) == 1 and component[0] not in edges[component[0]]:
+            steps.append(lookup[component[0]])
+        else:
+            steps.append(Cycle([lookup[key] for key in sorted(component)]))
+    return steps

@@ -16,6 +16,7 @@ from __future__ import annotations
 import csv
 import io
 import json
+import math
 import re
 import zipfile
 from collections import defaultdict
@@ -29,7 +30,7 @@ from xlrating.sheets.csv_safety import neutralise_cell
 
 from .date_cells import as_date, date_cells
 from .formula import column_letters
-from .grid import NUMBER
+from .grid import NUMBER, NotComputed
 from .model import Evaluated
 from .package import cell_position
 
@@ -57,11 +58,15 @@ def number_text(value: float) -> str:
 
 def _value_xml(value: Any, formula: bool, prefix: str) -> tuple[str | None, str]:
     """(t attribute, XML after the formula) for a cell value."""
+    if isinstance(value, NotComputed):  # no cached value: Excel and LibreOffice compute it on open
+        return None, ""
     if isinstance(value, ExcelError):
         return "e", f"<{prefix}v>{escape(value.code)}</{prefix}v>"
     if isinstance(value, bool):
         return "b", f"<{prefix}v>{int(value)}</{prefix}v>"
     if isinstance(value, (int, float)):
+        if not math.isfinite(value):  # never a number a spreadsheet must repair: Excel's #NUM!
+            return "e", f"<{prefix}v>#NUM!</{prefix}v>"
         return None, f"<{prefix}v>{number_text(value)}</{prefix}v>"
     if value is None:
         return None, ""
@@ -257,9 +262,7 @@ def write_xlsx(evaluated: Evaluated, target: str | Path, *, values_only: bool = 
                 xml = sheet.xml if sheet.xml is not None else data.decode("utf-8")
                 data = _edit_sheet(xml, edit).encode("utf-8")
             elif name == evaluated.package.workbook_part:
-                # every value is fresh: a forced full recalculation on load would only replace ours
-                # with #NAME? in an Excel without the add-in
-                data = re.sub(rb'\sfullCalcOnLoad="(?:1|true)"', b"", data)
+                data = _calculation_on_load(data, bool(evaluated.not_computed))
             elif name == "[Content_Types].xml" or name.endswith(".rels"):
                 text = data.decode("utf-8")
                 text = re.sub(r"<(\w+:)?(Override|Relationship)\b[^>]*calcChain[^>]*/>", "", text)
@@ -271,9 +274,31 @@ def write_xlsx(evaluated: Evaluated, target: str | Path, *, values_only: bool = 
             out.writestr(info, data, compress_type=zipfile.ZIP_DEFLATED, compresslevel=1)
 
 
+def _calculation_on_load(workbook_xml: bytes, recalculate: bool) -> bytes:
+    """The workbook part with a full recalculation on load only where a cell was left without a
+    value. When every value is fresh, a forced recalculation would only replace ours with #NAME? in
+    an Excel without the add-in; when some are missing, Excel and LibreOffice must compute them."""
+    data = re.sub(rb'\sfullCalcOnLoad="(?:1|true|0|false)"', b"", workbook_xml)
+    if not recalculate:
+        return data
+    if re.search(rb"<(\w+:)?calcPr\b", data):
+        return re.sub(rb"<((?:\w+:)?calcPr)\b", rb'<\1 fullCalcOnLoad="1"', data, count=1)
+    # calcPr comes after the sheets and defined names, before the other optional elements
+    for element in (b"definedNames", b"externalReferences", b"functionGroups", b"sheets"):
+        found = re.search(rb"</(\w+:)?" + element + rb">|<(\w+:)?" + element + rb"\s*/>", data)
+        if found is not None:
+            break
+    else:
+        return data
+    prefix = next((g for g in found.groups() if g), b"")
+    return data[:found.end()] + b"<" + prefix + b'calcPr fullCalcOnLoad="1"/>' + data[found.end():]
+
+
 # --- CSV and JSON --------------------------------------------------------------------------------
 
 def _plain(value: Any) -> Any:
+    if isinstance(value, NotComputed):
+        return None
     if isinstance(value, ExcelError):
         return value.code
     if isinstance(value, float) and value.is_integer() and abs(value) < 1e15:

@@ -54,6 +54,10 @@ class Limits:
     cell formats; each record costs openpyxl 1-2 KB, so 600,000 of them in a 2 MB file would take
     1.3 GB and 15 s."""
 
+    max_seconds: int = 600
+    """Seconds to recalculate one workbook (``xlrating convert``); past it the conversion stops,
+    naming the cell it was computing."""
+
     @classmethod
     def from_env(cls, environ: Mapping[str, str] | None = None) -> Limits:
         """The defaults, overridden by any ``XLRATING_<FIELD>`` variable in ``environ``.

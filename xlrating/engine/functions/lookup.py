@@ -1,7 +1,91 @@
-"""Excel's lookup functions where the engine computes them itself (see :mod:`xlrating.engine.functions`)."""
+"""Excel's lookup functions where ``formulas`` differs from Excel (see :mod:`xlrating.engine.functions`).
+
+- XLOOKUP returned one value even when ``return_array`` is several columns (rows) wide: Excel returns
+  the whole matching row (column), which spills (Microsoft Support, "XLOOKUP function", "return
+  multiple values"). It also took a ``return_array`` of another length than ``lookup_array`` and a
+  2-D ``lookup_array``; Excel gives #VALUE!.
+- XMATCH searched a 2-D ``lookup_array`` flattened; Excel requires a single row or column (#VALUE!).
+
+The matching itself (match modes, wildcards, binary search) is ``formulas``' XMATCH, which agrees
+with Microsoft's examples.
+
+Limitation: ``formulas`` hands an omitted argument over as 0, so ``XLOOKUP(x, a, b, , 1)`` (if_not_found
+left out) and ``XLOOKUP(x, a, b, 0, 1)`` look alike; both give 0 when nothing matches (Excel gives
+#N/A for the first).
+"""
 
 from __future__ import annotations
 
 from typing import Any
 
-FUNCTIONS: dict[str, Any] = {}
+import numpy as np
+from formulas.functions import Array, get_functions, wrap_func
+from formulas.tokens.operand import XlError
+
+from .dynamic_arrays import NA, fail, grid, spilled
+
+_MISSING = object()
+
+
+def _vector(lookup_array: Any) -> np.ndarray:
+    """A lookup_array as a 2-D array; #VALUE! unless it is a single row or column."""
+    table = grid(lookup_array)
+    if 1 not in table.shape:
+        raise fail("#VALUE!")
+    return table
+
+
+def _position(lookup_value: Any, lookup_array: Any, modes: tuple[Any, ...]) -> Any:
+    """``formulas``' XMATCH of one value: the 1-based position or an error value."""
+    found = get_functions()["XMATCH"](lookup_value, lookup_array, *modes)
+    return np.ravel(found)[0]
+
+
+def xxmatch(lookup_value: Any, lookup_array: Any, *modes: Any) -> Any:
+    """XMATCH(lookup_value, lookup_array, [match_mode], [search_mode]): the position of ``lookup_value``
+    in the single row or column ``lookup_array``. Microsoft Support, "XMATCH function"."""
+    _vector(lookup_array)
+    return get_functions()["XMATCH"](lookup_value, lookup_array, *modes)
+
+
+def _slices(lookup: np.ndarray, returned: np.ndarray) -> bool:
+    """Whether XLOOKUP returns rows of ``returned`` (a one-column lookup_array as tall as it) rather
+    than columns (a one-row lookup_array as wide); other shapes are #VALUE!."""
+    if lookup.shape[1] == 1 and returned.shape[0] == lookup.shape[0]:
+        return True
+    if lookup.shape[0] == 1 and returned.shape[1] == lookup.shape[1]:
+        return False
+    raise fail("#VALUE!")
+
+
+def _not_found(if_not_found: Any) -> Array:
+    return spilled(grid(NA if if_not_found is _MISSING else if_not_found))
+
+
+def xxlookup(lookup_value: Any, lookup_array: Any, return_array: Any, if_not_found: Any = _MISSING,
+             *modes: Any) -> Any:
+    """XLOOKUP(lookup_value, lookup_array, return_array, [if_not_found], [match_mode], [search_mode]):
+    the row (column) of ``return_array`` at the position of ``lookup_value`` in the one-column (one-row)
+    ``lookup_array``; nothing found: ``if_not_found``, else #N/A. Several lookup values: one result
+    each, the first cell of its row (column). Microsoft Support, "XLOOKUP function"."""
+    lookup, returned = _vector(lookup_array), grid(return_array)
+    by_rows = _slices(lookup, returned)
+    if grid(lookup_value).size > 1:
+        fallback = () if if_not_found is _MISSING else (if_not_found,)
+        if modes and not fallback:
+            fallback = (NA,)
+        return get_functions()["XLOOKUP"](lookup_value, lookup_array, return_array, *fallback, *modes)
+    value = grid(lookup_value)[0, 0]
+    if isinstance(value, XlError):
+        return spilled(grid(value))
+    position = _position(lookup_value, lookup_array, modes)
+    if isinstance(position, XlError):
+        return _not_found(if_not_found) if str(position) == "#N/A" else spilled(grid(position))
+    index = int(position) - 1
+    return spilled(returned[index:index + 1, :] if by_rows else returned[:, index:index + 1])
+
+
+FUNCTIONS: dict[str, Any] = {
+    "XLOOKUP": wrap_func(xxlookup),
+    "XMATCH": wrap_func(xxmatch),
+}

@@ -1,0 +1,760 @@
+"""Conformance: how often each engine computes the value Excel computed, on workbooks Excel saved.
+
+    python benchmarks/conformance.py [--extra DIR] [--engines ours,formulas,libreoffice]
+                                     [--timeout 300] [--details FILE.json] [--verbose] [--only GLOB]
+
+The workbooks: the 65 test workbooks of xlcalculator 0.5.0 (``tests/resources/*.xlsx|*.xlsm`` of
+its sdist, downloaded from PyPI with ``pip download`` into ``benchmarks/.cache/`` on the first run
+and reused afterwards), plus every .xlsx/.xlsm in each ``--extra DIR``. ``--only GLOB`` keeps the
+workbooks whose file name matches.
+
+The oracle: every formula cell (a ``<c>`` with an ``<f>`` child, followers of shared formulas
+included) that Excel saved with a cached ``<v>``, typed by the cell's ``t`` attribute: a number,
+a text (shared string or formula string; the empty text too), a boolean or an error code.
+
+The input each engine sees: a copy of the workbook whose formula cells have lost their cached
+``<v>`` and ``t`` (and so have the other cells covered by an array formula's ``ref``); every other
+zip member is kept as it is. Each engine then recalculates it, one workbook per subprocess with a
+``--timeout``, two at a time (LibreOffice one at a time, on one private profile):
+
+- ours: ``python -m xlrating convert STRIPPED -o OUT`` (exit status 0 = converted), then the
+  cached values of OUT;
+- formulas, plain, as a new user runs it: ``ExcelModel().loads(path).finish(circular=True)`` and
+  ``calculate()``; the values are read from the solution itself (each cell's Ranges value, an
+  XlError as its code, EMPTY as no value), which is what ``ExcelModel.write`` would save, minus a
+  round trip through openpyxl;
+- libreoffice: ``xlrating.engine.libreoffice.convert`` (recalculation forced on load) to .xlsx,
+  then its cached values. Skipped with a note when ``soffice`` is not installed.
+
+Every oracle cell is compared: numbers within 1e-9 relative (1e-12 absolute near 0), booleans,
+texts exactly, errors by code; a different type or a missing value is a mismatch. A workbook the
+engine failed (non-zero exit, timeout, unreadable output) counts all its oracle cells as
+mismatches. Prints one table (engine, workbooks failed, formula cells equal to Excel's, wall
+time), then for each engine the functions in the formulas of the mismatched cells (top 25).
+``--details FILE.json`` writes every mismatch and every failed workbook; ``--verbose`` prints the
+counts per workbook.
+"""
+
+from __future__ import annotations
+
+import argparse
+import fnmatch
+import json
+import math
+import os
+import posixpath
+import re
+import signal
+import subprocess
+import sys
+import tarfile
+import tempfile
+import time
+import zipfile
+from collections import Counter
+from collections.abc import Callable, Iterator, Mapping
+from concurrent.futures import ThreadPoolExecutor
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, NamedTuple
+
+from lxml import etree
+
+ROOT = Path(__file__).resolve().parents[1]
+CACHE = Path(__file__).resolve().parent / ".cache"
+XLCALCULATOR = ("xlcalculator", "0.5.0")
+ENGINES = ("ours", "formulas", "libreoffice")
+WORKBOOK_SUFFIXES = (".xlsx", ".xlsm")
+WORKER_FLAG = "--worker"
+PARALLEL = 2
+TOP_FUNCTIONS = 25
+REL_TOL, ABS_TOL = 1e-9, 1e-12
+
+OFFICE_DOCUMENT = "/officeDocument"
+WORKSHEET = "/worksheet"
+SHARED_STRINGS = "/sharedStrings"
+FUNCTION_NAME = re.compile(r"([A-Z][A-Z0-9._]*)\(")
+FUNCTION_PREFIXES = re.compile(r"_xl(?:fn|ws)\.")
+ESCAPED_CHARACTER = re.compile(r"_x([0-9A-Fa-f]{4})_")
+CELL_REFERENCE = re.compile(r"\$?([A-Za-z]{1,3})\$?(\d+)")
+FORMULAS_KEY = re.compile(r"^'\[(?P<book>[^\]]+)\](?P<sheet>.*)'!(?P<ref>[A-Z]+\d+(?::[A-Z]+\d+)?)$")
+
+
+# --- cell values ------------------------------------------------------------------------------
+
+class Cached(NamedTuple):
+    """A cell value with its Excel type: kind is number, text, bool, error (value: the code) or
+    date (an ISO text, ``t="d"``)."""
+
+    kind: str
+    value: float | str | bool
+
+    def as_json(self) -> dict[str, Any]:
+        return {"type": self.kind, "value": self.value}
+
+
+CellKey = tuple[str, str]  # (sheet name in upper case, cell reference such as "B7")
+Values = dict[CellKey, Cached]
+
+
+def same_value(expected: Cached, got: Cached | None) -> bool:
+    """Whether an engine's value equals Excel's: numbers within the tolerances, the rest exactly;
+    a different type (a number against a boolean) or no value is a mismatch."""
+    if got is None or got.kind != expected.kind:
+        return False
+    if expected.kind == "number":
+        return math.isclose(float(expected.value), float(got.value), rel_tol=REL_TOL, abs_tol=ABS_TOL)
+    return expected.value == got.value
+
+
+def function_names(formula: str) -> set[str]:
+    """The functions a formula calls, without the _xlfn./_xlws. prefixes Excel stores."""
+    return set(FUNCTION_NAME.findall(FUNCTION_PREFIXES.sub("", formula)))
+
+
+def unescape_text(text: str) -> str:
+    """OOXML strings carry characters XML cannot hold as ``_xHHHH_``."""
+    return ESCAPED_CHARACTER.sub(lambda m: chr(int(m.group(1), 16)), text)
+
+
+def column_number(letters: str) -> int:
+    number = 0
+    for letter in letters.upper():
+        number = number * 26 + ord(letter) - ord("A") + 1
+    return number
+
+
+def column_letters(number: int) -> str:
+    letters = ""
+    while number:
+        number, rest = divmod(number - 1, 26)
+        letters = chr(ord("A") + rest) + letters
+    return letters
+
+
+def parse_reference(reference: str) -> tuple[int, int]:
+    """("B7") -> (row 7, column 2)."""
+    match = CELL_REFERENCE.fullmatch(reference.strip())
+    if match is None:
+        raise ValueError(f"not a cell reference: {reference!r}")
+    return int(match.group(2)), column_number(match.group(1))
+
+
+def cells_of_range(reference: str) -> Iterator[str]:
+    """Every cell of "A1:B3" (or of "A1"), row by row."""
+    first, _, last = reference.partition(":")
+    (top, left), (bottom, right) = parse_reference(first), parse_reference(last or first)
+    for row in range(top, bottom + 1):
+        for column in range(left, right + 1):
+            yield f"{column_letters(column)}{row}"
+
+
+# --- reading a workbook package -----------------------------------------------------------------
+
+def xml_parser() -> etree.XMLParser:
+    """No entity expansion, no DTD, no network: safe on untrusted workbooks."""
+    return etree.XMLParser(resolve_entities=False, load_dtd=False, no_network=True, remove_comments=False)
+
+
+def parse_member(package: zipfile.ZipFile, name: str) -> etree._Element:
+    return etree.fromstring(package.read(name), parser=xml_parser())
+
+
+def relationships(package: zipfile.ZipFile, part: str) -> list[tuple[str, str, str]]:
+    """(id, type, target part) of a part's relationships; internal targets resolved to part names."""
+    folder, base = posixpath.split(part)
+    rels_name = posixpath.join(folder, "_rels", base + ".rels")
+    if rels_name not in package.namelist():
+        return []
+    result = []
+    for rel in parse_member(package, rels_name).iter("{*}Relationship"):
+        target = rel.get("Target", "")
+        if rel.get("TargetMode") != "External":
+            target = target.lstrip("/") if target.startswith("/") else posixpath.normpath(posixpath.join(folder, target))
+        result.append((rel.get("Id", ""), rel.get("Type", ""), target))
+    return result
+
+
+def workbook_part(package: zipfile.ZipFile) -> str:
+    for _, kind, target in relationships(package, ""):
+        if kind.endswith(OFFICE_DOCUMENT):
+            return target
+    raise ValueError("no workbook part (officeDocument relationship)")
+
+
+def relationship_id(element: etree._Element) -> str | None:
+    """The r:id attribute, whatever the relationships namespace (transitional or strict)."""
+    for name, value in element.attrib.items():
+        if etree.QName(name).localname == "id" and etree.QName(name).namespace:
+            return str(value)
+    return None
+
+
+def worksheet_parts(package: zipfile.ZipFile) -> list[tuple[str, str]]:
+    """(sheet name, worksheet part) in workbook order; chart sheets and macro sheets left out."""
+    book = workbook_part(package)
+    targets = {rid: target for rid, kind, target in relationships(package, book) if kind.endswith(WORKSHEET)}
+    sheets = []
+    for sheet in parse_member(package, book).iter("{*}sheet"):
+        target = targets.get(relationship_id(sheet) or "")
+        if target is not None and target in package.namelist():
+            sheets.append((sheet.get("name", ""), target))
+    return sheets
+
+
+def shared_strings(package: zipfile.ZipFile) -> list[str]:
+    """The shared string table; a rich text is its runs joined, phonetic hints left out."""
+    book = workbook_part(package)
+    parts = [target for _, kind, target in relationships(package, book) if kind.endswith(SHARED_STRINGS)]
+    if not parts or parts[0] not in package.namelist():
+        return []
+    strings = []
+    for item in parse_member(package, parts[0]).iter("{*}si"):
+        texts = [t.text or "" for t in item.iter("{*}t")
+                 if etree.QName(t.getparent()).localname != "rPh"]
+        strings.append(unescape_text("".join(texts)))
+    return strings
+
+
+def iter_cells(sheet: etree._Element) -> Iterator[tuple[str, etree._Element]]:
+    """(reference, <c>) of a worksheet, the reference worked out when ``r`` is left out."""
+    row_number = 0
+    for row in sheet.iter("{*}row"):
+        row_number = int(row.get("r") or row_number + 1)
+        column = 0
+        for cell in row.iterchildren("{*}c"):
+            reference = cell.get("r")
+            if reference:
+                column = parse_reference(reference)[1]
+            else:
+                column += 1
+                reference = f"{column_letters(column)}{row_number}"
+            yield reference.upper(), cell
+
+
+def child(element: etree._Element, name: str) -> etree._Element | None:
+    return element.find("{*}" + name)
+
+
+def cached_value(cell: etree._Element, strings: list[str]) -> Cached | None:
+    """A cell's saved value typed by its ``t`` attribute; None when it has none."""
+    kind = cell.get("t", "n")
+    if kind == "inlineStr":
+        inline = child(cell, "is")
+        if inline is None:
+            return None
+        return Cached("text", unescape_text("".join(t.text or "" for t in inline.iter("{*}t")
+                                                    if etree.QName(t.getparent()).localname != "rPh")))
+    value = child(cell, "v")
+    if value is None:
+        return None
+    text = value.text or ""
+    if kind == "s":
+        return Cached("text", strings[int(text)])
+    if kind == "str":
+        return Cached("text", unescape_text(text))
+    if kind == "b":
+        return Cached("bool", text.strip() in ("1", "true"))
+    if kind == "e":
+        return Cached("error", text.strip())
+    if kind == "d":
+        return Cached("date", text.strip())
+    if not text.strip():
+        return None
+    return Cached("number", float(text))
+
+
+@dataclass(frozen=True)
+class OracleCell:
+    sheet: str
+    cell: str
+    formula: str
+    expected: Cached
+
+    @property
+    def key(self) -> CellKey:
+        return self.sheet.upper(), self.cell
+
+
+def formula_text(formula: etree._Element, shared: dict[str, str]) -> str:
+    """A formula's text; a shared formula's follower takes its anchor's (same functions)."""
+    if formula.text:
+        return formula.text
+    if formula.get("t") == "shared":
+        return shared.get(formula.get("si", ""), "")
+    return ""
+
+
+def read_oracle(path: Path) -> list[OracleCell]:
+    """Excel's cached values of a workbook's formula cells."""
+    oracle = []
+    with zipfile.ZipFile(path) as package:
+        strings = shared_strings(package)
+        for sheet_name, part in worksheet_parts(package):
+            cells = [(ref, cell, f) for ref, cell in iter_cells(parse_member(package, part))
+                     if (f := child(cell, "f")) is not None]
+            shared = {f.get("si", ""): f.text for _, _, f in cells if f.get("t") == "shared" and f.text}
+            for reference, cell, formula in cells:
+                value = cached_value(cell, strings)
+                if value is not None:
+                    oracle.append(OracleCell(sheet_name, reference, formula_text(formula, shared), value))
+    return oracle
+
+
+def read_values(path: Path) -> Values:
+    """Every cached value of a workbook (an engine's output), by (SHEET, cell)."""
+    values: Values = {}
+    with zipfile.ZipFile(path) as package:
+        strings = shared_strings(package)
+        for sheet_name, part in worksheet_parts(package):
+            for reference, cell in iter_cells(parse_member(package, part)):
+                value = cached_value(cell, strings)
+                if value is not None:
+                    values[sheet_name.upper(), reference] = value
+    return values
+
+
+# --- the stripped input -------------------------------------------------------------------------
+
+def array_covered_cells(sheet: etree._Element) -> set[str]:
+    """The cells an array formula's ``ref`` covers, its anchor left out."""
+    covered: set[str] = set()
+    for reference, cell in iter_cells(sheet):
+        formula = child(cell, "f")
+        if formula is not None and formula.get("t") == "array" and formula.get("ref"):
+            covered.update(cells_of_range(formula.get("ref", "")))
+            covered.discard(reference)
+    return covered
+
+
+def strip_sheet(sheet: etree._Element) -> None:
+    """Remove the cached value (``<v>`` and ``t``) of formula cells and of the other cells of
+    array formulas."""
+    covered = array_covered_cells(sheet)
+    for reference, cell in iter_cells(sheet):
+        is_formula = child(cell, "f") is not None
+        if not is_formula and reference not in covered:
+            continue
+        value = child(cell, "v")
+        if value is not None:
+            cell.remove(value)
+        cell.attrib.pop("t", None)
+
+
+def strip_cached_values(source: Path, target: Path) -> None:
+    """Copy a workbook without the cached values of its computed cells, every other zip member
+    (and every worksheet's other content) as it was."""
+    with zipfile.ZipFile(source) as package:
+        parts = {part for _, part in worksheet_parts(package)}
+        target.parent.mkdir(parents=True, exist_ok=True)
+        with zipfile.ZipFile(target, "w") as out:
+            for info in package.infolist():
+                data = package.read(info)
+                if info.filename in parts:
+                    data = stripped_sheet_bytes(data)
+                out.writestr(info, data)
+
+
+def stripped_sheet_bytes(data: bytes) -> bytes:
+    tree = etree.ElementTree(etree.fromstring(data, parser=xml_parser()))
+    strip_sheet(tree.getroot())
+    docinfo = tree.docinfo
+    return bytes(etree.tostring(tree, xml_declaration=True, encoding=docinfo.encoding or "UTF-8",
+                                standalone=docinfo.standalone))
+
+
+# --- the workbooks ------------------------------------------------------------------------------
+
+@dataclass(frozen=True)
+class Workbook:
+    label: str  # source/file name, unique
+    path: Path
+
+
+def xlcalculator_workbooks(cache: Path) -> list[Path]:
+    """xlcalculator's test workbooks from its sdist on PyPI, downloaded once into ``cache``."""
+    name, version = XLCALCULATOR
+    folder = cache / f"{name}-{version}-resources"
+    if not folder.is_dir() or not any(folder.iterdir()):
+        extract_resources(download_sdist(cache), folder)
+    return sorted(p for p in folder.iterdir() if p.suffix.lower() in WORKBOOK_SUFFIXES)
+
+
+def download_sdist(cache: Path) -> Path:
+    name, version = XLCALCULATOR
+    cache.mkdir(parents=True, exist_ok=True)
+    existing = sorted(cache.glob(f"{name}-{version}.tar.gz"))
+    if existing:
+        return existing[0]
+    print(f"downloading the {name} {version} sdist from PyPI into {cache} ...", file=sys.stderr)
+    subprocess.run([sys.executable, "-m", "pip", "download", "--no-deps", "--no-binary", ":all:",
+                    f"{name}=={version}", "-d", str(cache)], check=True, stdout=subprocess.DEVNULL)
+    found = sorted(cache.glob(f"{name}-{version}.tar.gz"))
+    if not found:
+        raise RuntimeError(f"pip download left no {name}-{version}.tar.gz in {cache}")
+    return found[0]
+
+
+def extract_resources(sdist: Path, folder: Path) -> None:
+    """The ``tests/resources/*.xlsx|*.xlsm`` of the sdist, by base name (no paths from the tar)."""
+    folder.mkdir(parents=True, exist_ok=True)
+    with tarfile.open(sdist) as archive:
+        for member in archive.getmembers():
+            parent, base = posixpath.split(member.name)
+            if (member.isfile() and parent.endswith("tests/resources")
+                    and base.lower().endswith(WORKBOOK_SUFFIXES)):
+                stream = archive.extractfile(member)
+                if stream is not None:
+                    (folder / base).write_bytes(stream.read())
+
+
+def collect_workbooks(extra: list[Path], only: list[str]) -> list[Workbook]:
+    sources = [("xlcalculator", xlcalculator_workbooks(CACHE))]
+    for folder in extra:
+        if not folder.is_dir():
+            raise SystemExit(f"--extra {folder}: not a folder")
+        sources.append((folder.name, sorted(p for p in folder.iterdir() if p.suffix.lower() in WORKBOOK_SUFFIXES)))
+    books = [Workbook(f"{source}/{p.name}", p) for source, paths in sources for p in paths
+             if not only or any(fnmatch.fnmatch(p.name, pattern) for pattern in only)]
+    labels = Counter(book.label for book in books)
+    return [book if labels[book.label] == 1 else Workbook(f"{book.label}#{i}", book.path)
+            for i, book in enumerate(books)]
+
+
+# --- running the engines ------------------------------------------------------------------------
+
+@dataclass
+class Outcome:
+    """One engine on one workbook: its values, or why it failed."""
+
+    values: Values | None
+    error: str | None = None
+    seconds: float = 0.0
+
+
+def run_command(command: list[str], timeout: float) -> tuple[int, str]:
+    """Run a command in its own process group, killing the whole group on timeout."""
+    process = subprocess.Popen(command, cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
+                               text=True, start_new_session=True)
+    try:
+        output, _ = process.communicate(timeout=timeout)
+    except subprocess.TimeoutExpired:
+        os.killpg(process.pid, signal.SIGKILL)
+        process.communicate()
+        return -1, f"timed out after {timeout:g} s"
+    return process.returncode, output
+
+
+def failure_line(output: str) -> str:
+    """The line of a failed run's output that says why: the last one naming an error or a
+    failure (a traceback's exception, xlrating's "failed: ..."), else the last one."""
+    lines = [line.strip() for line in output.splitlines() if line.strip()]
+    telling = [line for line in lines if line.startswith("failed") or "Error" in line or "error" in line]
+    return (telling or lines or [""])[-1][:300]
+
+
+def outcome_of(command: list[str], output: Path, timeout: float,
+               reader: Callable[[Path], Values]) -> Outcome:
+    started = time.perf_counter()
+    status, text = run_command(command, timeout)
+    seconds = time.perf_counter() - started
+    if status != 0:
+        reason = text if status == -1 else f"exit status {status}: {failure_line(text)}"
+        return Outcome(None, reason, seconds)
+    try:
+        return Outcome(reader(output), None, seconds)
+    except Exception as error:  # noqa: BLE001 - any unreadable output is a failed workbook
+        return Outcome(None, f"unreadable output: {type(error).__name__}: {error}"[:300], seconds)
+
+
+def run_ours(stripped: Path, work: Path, timeout: float) -> Outcome:
+    output = work / ("ours" + stripped.suffix)
+    command = [sys.executable, "-m", "xlrating", "convert", str(stripped), "-o", str(output), "-q"]
+    return outcome_of(command, output, timeout, read_values)
+
+
+def run_formulas(stripped: Path, work: Path, timeout: float) -> Outcome:
+    output = work / "formulas.json"
+    command = [sys.executable, str(Path(__file__).resolve()), WORKER_FLAG, "formulas", str(stripped), str(output)]
+    return outcome_of(command, output, timeout, read_worker_values)
+
+
+def run_libreoffice(stripped: Path, work: Path, timeout: float, profile: Path) -> Outcome:
+    folder = work / "libreoffice"
+    command = [sys.executable, str(Path(__file__).resolve()), WORKER_FLAG, "libreoffice", str(stripped),
+               str(folder), str(profile), str(timeout)]
+    return outcome_of(command, folder / (stripped.stem + ".xlsx"), timeout + 30, read_values)
+
+
+def read_worker_values(path: Path) -> Values:
+    rows = json.loads(path.read_text(encoding="utf-8"))
+    return {(sheet, cell): Cached(kind, value) for sheet, cell, kind, value in rows}
+
+
+def run_engine(engine: str, inputs: list[Path], work: Path, timeout: float) -> list[Outcome]:
+    """One engine on every workbook; LibreOffice one at a time (a profile is single-user)."""
+    folders = [work / engine / f"{i:03d}" for i in range(len(inputs))]
+    for folder in folders:
+        folder.mkdir(parents=True, exist_ok=True)
+    if engine == "libreoffice":
+        profile = work / "libreoffice-profile"
+        make_libreoffice_profile(profile)
+        return [run_libreoffice(p, f, timeout, profile) for p, f in zip(inputs, folders)]
+    runner = run_ours if engine == "ours" else run_formulas
+    with ThreadPoolExecutor(PARALLEL) as pool:
+        return list(pool.map(lambda pair: runner(pair[0], pair[1], timeout), zip(inputs, folders)))
+
+
+def make_libreoffice_profile(folder: Path) -> None:
+    sys.path.insert(0, str(ROOT))
+    from xlrating.engine.libreoffice import make_profile
+
+    make_profile(folder)
+
+
+def libreoffice_available() -> bool:
+    sys.path.insert(0, str(ROOT))
+    from xlrating.engine.libreoffice import soffice
+
+    return soffice() is not None
+
+
+# --- the workers (run as subprocesses of this script) -------------------------------------------
+
+def formulas_worker(source: Path, output: Path) -> None:
+    """Plain formulas on one workbook; writes [sheet, cell, kind, value] rows of its solution."""
+    import formulas
+
+    model = formulas.ExcelModel().loads(str(source)).finish(circular=True)
+    solution = model.calculate()
+    rows = [[sheet, cell, value.kind, value.value]
+            for (sheet, cell), value in formulas_values(solution, source.name).items()]
+    output.write_text(json.dumps(rows), encoding="utf-8")
+
+
+def formulas_values(solution: Mapping[Any, Any], book: str) -> Values:
+    """The cells of ``book`` in a formulas solution: single-cell keys first, then the cells of
+    range keys (array formulas) not already given."""
+    single: Values = {}
+    spread: Values = {}
+    for key, ranges in solution.items():
+        match = FORMULAS_KEY.match(key) if isinstance(key, str) else None
+        if match is None or match["book"].upper() != book.upper() or not hasattr(ranges, "value"):
+            continue
+        sheet = match["sheet"].replace("''", "'").upper()
+        cells = list(cells_of_range(match["ref"]))
+        flat = list(getattr(ranges.value, "flat", []))
+        if len(flat) != len(cells):
+            continue
+        target = single if len(cells) == 1 else spread
+        for cell, raw in zip(cells, flat):
+            value = formulas_cell_value(raw)
+            if value is not None:
+                target.setdefault((sheet, cell), value)
+    return spread | single
+
+
+def formulas_cell_value(raw: Any) -> Cached | None:
+    """A formulas value as Excel types it (EMPTY: no value, as ExcelModel.write leaves it)."""
+    import numpy as np
+    import schedula as sh
+    from formulas.tokens.operand import XlError
+
+    if hasattr(raw, "value") and getattr(raw.value, "shape", None) == (1, 1):
+        raw = raw.value[0, 0]
+    if raw is sh.EMPTY:
+        return None
+    if isinstance(raw, XlError):
+        return Cached("error", str(raw))
+    if isinstance(raw, np.generic):
+        raw = raw.item()
+    if isinstance(raw, bool):
+        return Cached("bool", raw)
+    if isinstance(raw, (int, float)):
+        return Cached("number", float(raw))
+    if isinstance(raw, str):
+        return Cached("text", raw)
+    return Cached("text", f"<{type(raw).__name__}: {raw!r}>"[:200])
+
+
+def libreoffice_worker(source: Path, folder: Path, profile: Path, timeout: float) -> None:
+    sys.path.insert(0, str(ROOT))
+    from xlrating.engine.libreoffice import convert
+
+    convert(source, folder, profile, fmt="xlsx", timeout=timeout)
+
+
+def run_worker(arguments: list[str]) -> int:
+    engine, *rest = arguments
+    if engine == "formulas":
+        formulas_worker(Path(rest[0]), Path(rest[1]))
+    elif engine == "libreoffice":
+        libreoffice_worker(Path(rest[0]), Path(rest[1]), Path(rest[2]), float(rest[3]))
+    else:
+        raise SystemExit(f"unknown worker {engine}")
+    return 0
+
+
+# --- scoring and the report ---------------------------------------------------------------------
+
+@dataclass
+class Mismatch:
+    workbook: str
+    cell: OracleCell
+    got: Cached | None
+
+    def as_json(self, engine: str) -> dict[str, Any]:
+        return {"engine": engine, "workbook": self.workbook, "sheet": self.cell.sheet, "cell": self.cell.cell,
+                "formula": self.cell.formula, "expected": self.cell.expected.as_json(),
+                "got": None if self.got is None else self.got.as_json()}
+
+
+@dataclass
+class EngineScore:
+    engine: str
+    seconds: float = 0.0
+    total: int = 0
+    equal: int = 0
+    failed: dict[str, str] = field(default_factory=dict)
+    mismatches: list[Mismatch] = field(default_factory=list)
+    per_workbook: dict[str, tuple[int, int]] = field(default_factory=dict)  # label -> (equal, total)
+
+    def add(self, workbook: str, oracle: list[OracleCell], outcome: Outcome) -> None:
+        if outcome.values is None:
+            self.failed[workbook] = outcome.error or "failed"
+        values = outcome.values or {}
+        equal = 0
+        for cell in oracle:
+            got = values.get(cell.key)
+            if outcome.values is not None and same_value(cell.expected, got):
+                equal += 1
+            else:
+                self.mismatches.append(Mismatch(workbook, cell, got))
+        self.total += len(oracle)
+        self.equal += equal
+        self.per_workbook[workbook] = (equal, len(oracle))
+
+
+def mismatch_functions(mismatches: list[Mismatch]) -> Counter[str]:
+    """Mismatched cells per function in their formulas ("(no function)" for pure operators)."""
+    counts: Counter[str] = Counter()
+    for mismatch in mismatches:
+        counts.update(function_names(mismatch.cell.formula) or {"(no function)"})
+    return counts
+
+
+def percent(part: int, whole: int) -> str:
+    return f"{100 * part / whole:.1f}%" if whole else "-"
+
+
+def format_table(header: list[str], rows: list[list[str]]) -> str:
+    widths = [max(len(row[i]) for row in [header, *rows]) for i in range(len(header))]
+    lines = [" | ".join(text.ljust(widths[i]) for i, text in enumerate(row)) for row in [header, *rows]]
+    lines.insert(1, "-+-".join("-" * w for w in widths))
+    return "\n".join(lines)
+
+
+def print_report(scores: list[EngineScore], workbooks: int, verbose: bool) -> None:
+    rows = [[s.engine, f"{len(s.failed)} of {workbooks}", f"{s.equal} of {s.total}", percent(s.equal, s.total),
+             f"{s.seconds:.1f} s"] for s in scores]
+    print(format_table(["engine", "workbooks failed", "formula cells equal to Excel's", "%", "wall time"], rows))
+    for score in scores:
+        print(f"\n{score.engine}: functions behind the {len(score.mismatches)} mismatched cells "
+              f"(cells per function, top {TOP_FUNCTIONS})")
+        for name, count in mismatch_functions(score.mismatches).most_common(TOP_FUNCTIONS):
+            print(f"  {name:<24} {count}")
+        for workbook, reason in score.failed.items():
+            print(f"  failed {workbook}: {reason}")
+    if verbose:
+        print_per_workbook(scores)
+
+
+def print_per_workbook(scores: list[EngineScore]) -> None:
+    labels = list(scores[0].per_workbook) if scores else []
+    rows = []
+    for label in labels:
+        total = scores[0].per_workbook[label][1]
+        rows.append([label, str(total)] + [
+            ("FAILED " if label in s.failed else "") + f"{s.per_workbook[label][0]}" for s in scores])
+    print()
+    print(format_table(["workbook", "formula cells"] + [s.engine for s in scores], rows))
+
+
+def write_details(path: Path, scores: list[EngineScore]) -> None:
+    document = {
+        "mismatches": [m.as_json(s.engine) for s in scores for m in s.mismatches],
+        "failed_workbooks": [{"engine": s.engine, "workbook": w, "reason": r}
+                             for s in scores for w, r in s.failed.items()],
+    }
+    path.write_text(json.dumps(document, indent=1, ensure_ascii=False), encoding="utf-8")
+
+
+# --- main ---------------------------------------------------------------------------------------
+
+def parse_arguments(argv: list[str]) -> argparse.Namespace:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0] if __doc__ else None)
+    parser.add_argument("--extra", action="append", type=Path, default=[], metavar="DIR",
+                        help="also every .xlsx/.xlsm in DIR (repeatable)")
+    parser.add_argument("--engines", default=",".join(ENGINES),
+                        help=f"comma-separated, among {', '.join(ENGINES)} (default: all)")
+    parser.add_argument("--timeout", type=float, default=300, help="seconds per workbook (default 300)")
+    parser.add_argument("--details", type=Path, metavar="FILE.json", help="write every mismatch here")
+    parser.add_argument("--only", action="append", default=[], metavar="GLOB",
+                        help="only workbooks whose file name matches (repeatable)")
+    parser.add_argument("--verbose", action="store_true", help="counts per workbook")
+    arguments = parser.parse_args(argv)
+    arguments.engines = [e.strip() for e in arguments.engines.split(",") if e.strip()]
+    unknown = set(arguments.engines) - set(ENGINES)
+    if unknown:
+        parser.error(f"unknown engines: {', '.join(sorted(unknown))}")
+    return arguments
+
+
+def prepare(workbooks: list[Workbook], work: Path) -> tuple[list[Workbook], list[list[OracleCell]], list[Path]]:
+    """The oracle and the stripped input of each workbook (unreadable workbooks left out)."""
+    kept, oracles, inputs = [], [], []
+    for i, book in enumerate(workbooks):
+        stripped = work / "inputs" / f"{i:03d}" / book.path.name
+        try:
+            oracle = read_oracle(book.path)
+            strip_cached_values(book.path, stripped)
+        except (OSError, ValueError, KeyError, zipfile.BadZipFile, etree.XMLSyntaxError) as error:
+            print(f"skipping {book.label}: {error}", file=sys.stderr)
+            continue
+        kept.append(book)
+        oracles.append(oracle)
+        inputs.append(stripped)
+    return kept, oracles, inputs
+
+
+def main(argv: list[str] | None = None) -> int:
+    argv = sys.argv[1:] if argv is None else argv
+    if argv[:1] == [WORKER_FLAG]:
+        return run_worker(argv[1:])
+    arguments = parse_arguments(argv)
+    engines = arguments.engines
+    if "libreoffice" in engines and not libreoffice_available():
+        print("note: LibreOffice (soffice) is not installed; skipping the libreoffice engine", file=sys.stderr)
+        engines = [e for e in engines if e != "libreoffice"]
+    with tempfile.TemporaryDirectory(prefix="conformance-") as temporary:
+        work = Path(temporary)
+        books, oracles, inputs = prepare(collect_workbooks(arguments.extra, arguments.only), work)
+        print(f"{len(books)} workbooks, {sum(map(len, oracles))} formula cells with a value cached by Excel",
+              file=sys.stderr)
+        scores = []
+        for engine in engines:
+            started = time.perf_counter()
+            outcomes = run_engine(engine, inputs, work, arguments.timeout)
+            score = EngineScore(engine, seconds=time.perf_counter() - started)
+            for book, oracle, outcome in zip(books, oracles, outcomes):
+                score.add(book.label, oracle, outcome)
+            scores.append(score)
+            print(f"{engine}: {score.seconds:.1f} s", file=sys.stderr)
+    print_report(scores, len(books), arguments.verbose)
+    if arguments.details:
+        write_details(arguments.details, scores)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

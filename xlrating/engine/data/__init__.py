@@ -1,0 +1,1 @@
+"""Reference data of the engine (Excel function names)."""

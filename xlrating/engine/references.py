@@ -1,0 +1,344 @@
+"""Functions that need the workbook, not only their arguments: references known only when computed
+(OFFSET, INDIRECT) and what Excel tells about cells and sheets (CELL, INFO, SHEET, SHEETS,
+FORMULATEXT, ISFORMULA, ADDRESS).
+
+They run inside :meth:`xlrating.engine.fallback.Fallback.evaluate`, which sets
+:data:`~.fallback.CURRENT` to the cell being computed. A reference they compute is read through
+:meth:`~.fallback.Fallback.read`: formula cells there are computed first (on demand), so a cell
+reading ``OFFSET(A1, B1, 0)`` gets the value Excel shows even though which cell it reads is only
+known once ``B1`` is. Behaviour follows Microsoft's function reference pages (OFFSET, INDIRECT,
+CELL, INFO, SHEET, SHEETS, FORMULATEXT, ISFORMULA, ADDRESS).
+
+What only the Excel application knows (CELL's "format", "width" or "color", INFO's "osversion" or
+"directory") is never made up: the cell is left :class:`~.grid.NotComputed`, with a warning.
+"""
+
+from __future__ import annotations
+
+import collections
+import os
+import re
+from typing import Any
+
+import numpy as np
+import schedula as sh
+from formulas.functions import COMPILING, wrap_func, wrap_impure_func, wrap_ufunc
+from formulas.ranges import Ranges
+from formulas.tokens.operand import Error, XlError
+
+from .fallback import CURRENT, Abort, Position
+from .formula import MAX_COL, MAX_ROW, FormulaSyntaxError, Ref, column_letters, parse
+from .grid import NotComputed, Sheet
+
+
+class _Failed(Exception):
+    def __init__(self, error: str):
+        self.error = error
+
+
+def _error(code: str) -> Any:
+    return Error.errors[code]
+
+
+def _value(arg: Any) -> Any:
+    """A scalar argument as a plain value (the top-left of a range or array); errors raise."""
+    if isinstance(arg, Ranges):
+        arg = arg.value
+    if isinstance(arg, np.ndarray):
+        arg = arg.ravel()[0] if arg.size else sh.EMPTY
+    if isinstance(arg, XlError):
+        raise _Failed(str(arg))
+    return arg
+
+
+def _number(arg: Any, default: float | None = None) -> float:
+    value = _value(arg)
+    if value is sh.EMPTY or value is None:
+        if default is None:
+            return 0.0
+        return default
+    if isinstance(value, bool):
+        return float(value)
+    if isinstance(value, (int, float, np.integer, np.floating)):
+        return float(value)
+    try:
+        return float(str(value).strip())
+    except ValueError:
+        raise _Failed("#VALUE!") from None
+
+
+def _area(reference: Ranges, position: Position) -> tuple[Sheet, int, int, int, int]:
+    """The sheet and rectangle of a ``formulas`` reference (its first area)."""
+    area = reference.ranges[0]
+    sheet = position.fallback.grid.sheet(area["sheet"]) if area.get("sheet") else position.sheet
+    if sheet is None:
+        raise _Failed("#REF!")
+    r1, r2 = max(int(area["r1"]), 1), int(area["r2"])
+    c1, c2 = max(int(area["n1"]), 1), int(area["n2"])
+    return sheet, r1, c1, r2 or MAX_ROW, c2 or MAX_COL
+
+
+def _read(position: Position, sheet: Sheet, r1: int, c1: int, r2: int, c2: int) -> Ranges:
+    if not (1 <= r1 <= r2 <= MAX_ROW and 1 <= c1 <= c2 <= MAX_COL):
+        raise _Failed("#REF!")
+    return position.fallback.read(sheet, r1, c1, r2, c2, position.sheet)
+
+
+def _guarded(function: Any) -> Any:
+    """Excel's error for bad arguments (:class:`_Failed`) as the function's result."""
+    def evaluate(*args: Any) -> Any:
+        try:
+            return function(CURRENT.get(), *args)
+        except _Failed as failed:
+            return _error(failed.error)
+
+    evaluate.__name__ = function.__name__
+    return evaluate
+
+
+# --- OFFSET and INDIRECT ------------------------------------------------------------------------
+
+def offset(position: Position, reference: Any, rows: Any, cols: Any, height: Any = None, width: Any = None) -> Any:
+    """OFFSET(reference, rows, cols, [height], [width]): the area ``rows`` below and ``cols`` right of
+    ``reference``, of its size unless given; off the sheet or a size of 0 is #REF!."""
+    if not isinstance(reference, Ranges) or not reference.ranges:
+        return _error("#VALUE!")
+    sheet, r1, c1, r2, c2 = _area(reference, position)
+    down, right = int(_number(rows)), int(_number(cols))
+    tall = int(_number(height, r2 - r1 + 1)) if height is not None else r2 - r1 + 1
+    wide = int(_number(width, c2 - c1 + 1)) if width is not None else c2 - c1 + 1
+    if tall == 0 or wide == 0:
+        raise _Failed("#REF!")
+    top, left = r1 + down, c1 + right
+    # a negative height or width extends up or left from the moved corner (Excel 365)
+    bottom, right_end = top + tall - 1, left + wide - 1
+    top, bottom = min(top, bottom), max(top, bottom)
+    left, right_end = min(left, right_end), max(left, right_end)
+    return _read(position, sheet, top, left, bottom, right_end)
+
+
+_R1C1 = re.compile(r"^R(\[-?\d+\]|\d+)?C(\[-?\d+\]|\d+)?(?::R(\[-?\d+\]|\d+)?C(\[-?\d+\]|\d+)?)?$", re.IGNORECASE)
+
+
+def _r1c1_part(text: str | None, here: int) -> int:
+    if not text:
+        return here
+    if text.startswith("["):
+        return here + int(text[1:-1])
+    return int(text)
+
+
+def _split_sheet(text: str) -> tuple[str | None, str]:
+    if "!" not in text:
+        return None, text
+    sheet, _, address = text.rpartition("!")
+    if sheet.startswith("'") and sheet.endswith("'"):
+        sheet = sheet[1:-1].replace("''", "'")
+    return sheet, address
+
+
+def indirect(position: Position, text: Any, a1: Any = None) -> Any:
+    """INDIRECT(ref_text, [a1]): the reference a text names, in A1 style or (``a1`` FALSE) R1C1 style,
+    relative to the formula's cell; a defined name of a reference works too. Anything else is #REF!."""
+    ref_text = _value(text)
+    if not isinstance(ref_text, str) or not ref_text.strip():
+        raise _Failed("#REF!")
+    ref_text = ref_text.strip()
+    a1_style = True if a1 is None or _value(a1) is sh.EMPTY else bool(_number(a1))
+    if not a1_style:
+        sheet_name, address = _split_sheet(ref_text)
+        match = _R1C1.match(address)
+        if match is None:
+            raise _Failed("#REF!")
+        r1 = _r1c1_part(match.group(1), position.row)
+        c1 = _r1c1_part(match.group(2), position.col)
+        r2 = _r1c1_part(match.group(3), position.row) if match.group(3) or match.group(4) else r1
+        c2 = _r1c1_part(match.group(4), position.col) if match.group(3) or match.group(4) else c1
+        if match.group(1) is None and match.group(3) is None:
+            r1, r2 = 1, MAX_ROW  # C2: a whole column
+        sheet = position.fallback.grid.sheet(sheet_name) if sheet_name else position.sheet
+        if sheet is None:
+            raise _Failed("#REF!")
+        return _read(position, sheet, min(r1, r2), min(c1, c2), max(r1, r2), max(c1, c2))
+    names = position.fallback.names_for(position.sheet)
+    target = names.get(ref_text.upper())
+    if target is not None:
+        ref_text = target.lstrip("=")
+    try:
+        node = parse("=" + ref_text)
+    except FormulaSyntaxError:
+        raise _Failed("#REF!") from None
+    if not isinstance(node, Ref) or node.name:
+        raise _Failed("#REF!")
+    sheet = position.fallback.grid.sheet(node.sheet) if node.sheet else position.sheet
+    if sheet is None:
+        raise _Failed("#REF!")
+    return _read(position, sheet, node.r1, node.c1, node.r2, node.c2)
+
+
+# --- cells and sheets ----------------------------------------------------------------------------
+
+def _excel_text(formula: str) -> str:
+    """A formula as Excel shows it: without the file format's ``_xlfn.``/``_xlws.``/``_xlpm.`` marks."""
+    return re.sub(r"_xl(?:fn|ws|pm)\.", "", formula, flags=re.IGNORECASE)
+
+
+def _cell_of(position: Position, reference: Any) -> tuple[Sheet, int, int]:
+    if reference is None:
+        return position.sheet, position.row, position.col
+    if not isinstance(reference, Ranges) or not reference.ranges:
+        raise _Failed("#VALUE!")
+    sheet, r1, c1, _, _ = _area(reference, position)
+    return sheet, r1, c1
+
+
+def formulatext(position: Position, reference: Any) -> Any:
+    """FORMULATEXT(reference): the formula of the top-left cell as Excel shows it; #N/A if none."""
+    sheet, row, col = _cell_of(position, reference)
+    text = position.fallback.formula_text(sheet.name.upper(), row, col)
+    return _error("#N/A") if text is None else _excel_text(text)
+
+
+def isformula(position: Position, reference: Any) -> Any:
+    """ISFORMULA(reference): whether the top-left cell holds a formula."""
+    sheet, row, col = _cell_of(position, reference)
+    return position.fallback.formula_text(sheet.name.upper(), row, col) is not None
+
+
+def _sheet_names(position: Position) -> list[str]:
+    package = position.fallback.package
+    names = list(package.every_sheet) if package is not None and package.every_sheet else []
+    return names or [s.name for s in position.fallback.grid.order]
+
+
+def sheet(position: Position, value: Any = None) -> Any:
+    """SHEET([value]): the number of a sheet (of a reference, or named by a text), this one if omitted."""
+    names = [n.upper() for n in _sheet_names(position)]
+    if value is None:
+        wanted = position.sheet.name.upper()
+    elif isinstance(value, Ranges) and value.ranges:
+        wanted = _area(value, position)[0].name.upper()
+    else:
+        text = _value(value)
+        if not isinstance(text, str):
+            raise _Failed("#N/A")
+        wanted = text.upper()
+    if wanted not in names:
+        raise _Failed("#N/A")
+    return float(names.index(wanted) + 1)
+
+
+def sheets(position: Position, reference: Any = None) -> Any:
+    """SHEETS([reference]): the sheets a reference spans (1 for one sheet); every sheet if omitted."""
+    if reference is None:
+        return float(len(_sheet_names(position)))
+    if not isinstance(reference, Ranges):
+        raise _Failed("#VALUE!")
+    return 1.0
+
+
+def _address_sheet(name: str) -> str:
+    """A sheet name as Excel writes it before ``!``: quoted when it is not a plain word."""
+    plain = re.fullmatch(r"[A-Za-z_][A-Za-z0-9_.]*", name) is not None
+    looks_like_cell = re.fullmatch(r"[A-Za-z]{1,3}\d+|R\d*C\d*", name, re.IGNORECASE) is not None
+    return name if plain and not looks_like_cell else "'" + name.replace("'", "''") + "'"
+
+
+def address(row: Any, col: Any, abs_num: Any = 1, a1: Any = True, sheet_text: Any = None) -> Any:
+    """ADDRESS(row, column, [abs_num], [a1], [sheet_text]) as Excel writes it."""
+    try:
+        r, c = int(_number(row)), int(_number(col))
+        kind = int(_number(abs_num, 1))
+        style_a1 = True if _value(a1) is sh.EMPTY else bool(_number(a1))
+    except _Failed as failed:
+        return _error(failed.error)
+    if not (1 <= r <= MAX_ROW and 1 <= c <= MAX_COL) or kind not in (1, 2, 3, 4):
+        return _error("#VALUE!")
+    absolute_row, absolute_col = kind in (1, 2), kind in (1, 3)
+    if style_a1:
+        text = f"{'$' if absolute_col else ''}{column_letters(c)}{'$' if absolute_row else ''}{r}"
+    else:
+        text = f"R{r if absolute_row else f'[{r}]'}C{c if absolute_col else f'[{c}]'}"
+    if sheet_text is not None:
+        name = _value(sheet_text)
+        if name is sh.EMPTY:
+            return "!" + text
+        text = _address_sheet(str(name)) + "!" + text
+    return text
+
+
+_CELL_TYPES = ("address", "col", "row", "contents", "type", "filename", "protect", "prefix")
+
+
+def cell(position: Position, info_type: Any, reference: Any = None) -> Any:
+    """CELL(info_type, [reference]) for what the workbook itself says; the formula's own cell when
+    ``reference`` is omitted. Formatting and window details Excel alone knows are not computed."""
+    kind = _value(info_type)
+    if not isinstance(kind, str):
+        raise _Failed("#VALUE!")
+    kind = kind.strip().lower()
+    if kind not in _CELL_TYPES:
+        if kind in ("format", "width", "color", "parentheses"):
+            raise Abort(NotComputed(reason=f'CELL("{kind}") depends on formatting the engine does not read'))
+        raise _Failed("#VALUE!")
+    target, row, col = _cell_of(position, reference)
+    if kind == "address":
+        prefix = "" if target is position.sheet else _address_sheet(target.name) + "!"
+        return f"{prefix}${column_letters(col)}${row}"
+    if kind == "col":
+        return float(col)
+    if kind == "row":
+        return float(row)
+    if kind == "protect":
+        return 1.0  # cells are locked unless their style unlocks them
+    value = _read(position, target, row, col, row, col).value[0, 0]
+    if kind == "contents":
+        return 0.0 if value is sh.EMPTY else value
+    if kind == "type":
+        if value is sh.EMPTY:
+            return "b"
+        return "l" if isinstance(value, str) else "v"
+    if kind == "prefix":
+        return ""
+    package = position.fallback.package
+    path = os.path.abspath(package.path) if package is not None else ""
+    folder, name = os.path.split(path)
+    return f"{folder}{os.sep}[{name}]{target.name}"
+
+
+def info(position: Position, type_text: Any) -> Any:
+    """INFO(type_text) for what the workbook says (numfile, recalc); the rest describes the Excel
+    application and its computer, and is not computed."""
+    kind = _value(type_text)
+    if not isinstance(kind, str):
+        raise _Failed("#VALUE!")
+    kind = kind.strip().lower()
+    if kind == "numfile":
+        return float(len(_sheet_names(position)))
+    if kind == "recalc":
+        return "Automatic"
+    if kind in ("directory", "origin", "osversion", "release", "system", "memavail", "memused", "totmem"):
+        raise Abort(NotComputed(reason=f'INFO("{kind}") describes the Excel application, not the workbook'))
+    raise _Failed("#VALUE!")
+
+
+def _with_position(function: Any) -> dict[str, Any]:
+    """Registered as impure: ``formulas`` would otherwise compute a call with constant arguments
+    once, while compiling, away from any cell (``=SHEET()``)."""
+    return {"extra_inputs": collections.OrderedDict([(COMPILING, False)]),
+            "function": wrap_impure_func(wrap_func(_guarded(function), ranges=True))}
+
+
+FUNCTIONS: dict[str, Any] = {
+    "OFFSET": _with_position(offset),
+    "INDIRECT": _with_position(indirect),
+    "FORMULATEXT": _with_position(formulatext),
+    "ISFORMULA": _with_position(isformula),
+    "SHEET": _with_position(sheet),
+    "SHEETS": _with_position(sheets),
+    "CELL": _with_position(cell),
+    "INFO": _with_position(info),
+    "ADDRESS": wrap_ufunc(address, input_parser=lambda *a: a, args_parser=lambda *a: a),
+}
+
+__all__ = ["FUNCTIONS"]
