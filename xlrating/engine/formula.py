@@ -133,7 +133,7 @@ def _range_node(token: Range) -> Ref:
         r1, r2 = 1, MAX_ROW
     if c1 == 0 and c2 == 0:
         c1, c2 = 1, MAX_COL
-    sheet = attr.get("sheet") or None
+    sheet = (attr.get("sheet") or "").replace("''", "'") or None  # 'Bob''s'!A1 is on sheet Bob's
     return Ref(sheet, min(r1, r2), min(c1, c2), max(r1, r2), max(c1, c2), rel1, rel2)
 
 

@@ -47,7 +47,7 @@ def expand_names(formula: str, names: dict[str, str], depth: int = 0) -> str:
     ``names``: NAME (upper case) -> the name's text as stored (no leading ``=``).
     """
     if not names or depth > MAX_DEPTH:
-        return formula
+        return call_lambdas(formula)
     pieces: list[str] = []
     position = 0
     changed = False
@@ -68,6 +68,83 @@ def expand_names(formula: str, names: dict[str, str], depth: int = 0) -> str:
         position = match.end()
         changed = True
     if not changed:
-        return formula
+        return call_lambdas(formula)
     pieces.append(formula[position:])
     return expand_names("".join(pieces), names, depth + 1)
+
+
+_LAMBDA_CALL = re.compile(r"(?<![\w.])(?:_xlfn\.)?LAMBDA\s*\(", re.IGNORECASE)
+
+
+def _closing(text: str, start: int) -> int:
+    """The index of the parenthesis closing the one at ``start`` (strings and quoted names skipped)."""
+    depth = 0
+    i = start
+    while i < len(text):
+        char = text[i]
+        if char in "\"'":
+            end = text.find(char, i + 1)
+            while end != -1 and end + 1 < len(text) and text[end + 1] == char:
+                end = text.find(char, end + 2)
+            if end == -1:
+                return -1
+            i = end
+        elif char in "({":
+            depth += 1
+        elif char in ")}":
+            depth -= 1
+            if depth == 0:
+                return i
+        i += 1
+    return -1
+
+
+def _arguments(text: str) -> list[str]:
+    """The top-level, comma-separated parts of an argument list (without its parentheses)."""
+    parts: list[str] = []
+    depth, start, i = 0, 0, 0
+    while i < len(text):
+        char = text[i]
+        if char in "\"'":
+            end = text.find(char, i + 1)
+            while end != -1 and end + 1 < len(text) and text[end + 1] == char:
+                end = text.find(char, end + 2)
+            i = len(text) if end == -1 else end
+        elif char in "({[":
+            depth += 1
+        elif char in ")}]":
+            depth -= 1
+        elif char == "," and depth == 0:
+            parts.append(text[start:i])
+            start = i + 1
+        i += 1
+    parts.append(text[start:])
+    return parts
+
+
+def call_lambdas(formula: str) -> str:
+    """A LAMBDA called where it is written, ``LAMBDA(x, y, x*2+y)(1, 2)`` (what a LAMBDA name
+    becomes), rewritten as the LET it means, ``LET(x, (1), y, (2), x*2+y)``; the wrong number of
+    arguments is #VALUE!, as in Excel."""
+    for _ in range(MAX_DEPTH):
+        for match in _LAMBDA_CALL.finditer(formula):
+            close = _closing(formula, match.end() - 1)
+            if close == -1 or close + 1 >= len(formula) or formula[close + 1] != "(":
+                continue
+            call_end = _closing(formula, close + 1)
+            if call_end == -1:
+                continue
+            *parameters, body = _arguments(formula[match.end():close])
+            values = _arguments(formula[close + 2:call_end]) if formula[close + 2:call_end].strip() else []
+            if len(values) != len(parameters):
+                replacement = "#VALUE!"
+            elif not parameters:
+                replacement = "(" + body + ")"
+            else:
+                pairs = ",".join(f"{name.strip()},({value})" for name, value in zip(parameters, values))
+                replacement = f"_xlfn.LET({pairs},{body})"
+            formula = formula[:match.start()] + replacement + formula[call_end + 1:]
+            break
+        else:
+            return formula
+    return formula

@@ -31,6 +31,8 @@ from xlrating.sheets.limits import Limits
 from xlrating.sheets.safe_open import UnreadableWorkbook
 from xlrating.sheets.safe_open import read_package as checked_bytes
 
+from .tables import Table, read_tables, resolve_structured
+
 MAIN = "http://schemas.openxmlformats.org/spreadsheetml/2006/main"
 REL = "http://schemas.openxmlformats.org/officeDocument/2006/relationships"
 PKG_REL = "http://schemas.openxmlformats.org/package/2006/relationships"
@@ -352,6 +354,19 @@ def _read_sheet_fast(text: str, sheet: SheetCells, strings: list[str]) -> bool:
     return True
 
 
+def _resolve_structured_references(sheet: SheetCells, tables: list[Table]) -> None:
+    """Structured references (``Table1[Col]``, ``[@Qty]``) rewritten as the A1 references they
+    stand for in each formula's cell, so the rest of the engine sees ordinary references."""
+    for cell in sheet.formulas:
+        if cell.text is not None and "[" in cell.text:
+            cell.text = resolve_structured(cell.text, sheet.name, cell.row, cell.col, tables)
+    if sheet.simple is not None:
+        rows, cols, texts = sheet.simple
+        for i, text in enumerate(texts):
+            if "[" in text:
+                texts[i] = resolve_structured(text, sheet.name, int(rows[i]), int(cols[i]), tables)
+
+
 def read_package(path: str, *, limits: Limits | None = None) -> Package:
     """Every sheet's values and formulas, and the workbook's defined names."""
     data, _ = checked_bytes(path, limits)  # the project's gate for untrusted files (raises UnreadableWorkbook)
@@ -384,6 +399,10 @@ def read_package(path: str, *, limits: Limits | None = None) -> Package:
                     sheet.values.clear()
                     sheet.formulas.clear()
                     _read_sheet(archive, sheet, strings)
+            tables = read_tables(archive, {sheet.part: sheet.name for sheet in sheets})
+            if tables:
+                for sheet in sheets:
+                    _resolve_structured_references(sheet, tables)
     except (zipfile.BadZipFile, KeyError, etree.XMLSyntaxError, ValueError, IndexError) as exc:
         raise UnreadableWorkbook(path, f"damaged workbook package ({type(exc).__name__}: {exc})") from None
     return Package(path, sheets, names, workbook_part, data, _calc_settings(root), every_sheet)

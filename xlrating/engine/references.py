@@ -111,9 +111,8 @@ def offset(position: Position, reference: Any, rows: Any, cols: Any, height: Any
         raise _Failed("#REF!")
     top, left = r1 + down, c1 + right
     # a negative height or width extends up or left from the moved corner (Excel 365)
-    bottom, right_end = top + tall - 1, left + wide - 1
-    top, bottom = min(top, bottom), max(top, bottom)
-    left, right_end = min(left, right_end), max(left, right_end)
+    top, bottom = (top, top + tall - 1) if tall > 0 else (top + tall + 1, top)
+    left, right_end = (left, left + wide - 1) if wide > 0 else (left + wide + 1, left)
     return _read(position, sheet, top, left, bottom, right_end)
 
 

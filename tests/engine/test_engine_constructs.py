@@ -1,0 +1,142 @@
+"""What Excel workbooks really contain, computed as Excel does: references known only when
+computed (OFFSET, INDIRECT), structured references to tables, defined names holding formulas and
+LAMBDAs, the functions that ask about cells and sheets, and cells the engine leaves to Excel."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import openpyxl
+import pytest
+from openpyxl.workbook.defined_name import DefinedName
+from openpyxl.worksheet.table import Table
+
+from xlrating.engine import evaluate_workbook
+from xlrating.engine.grid import NotComputed
+from xlrating.functions import ExcelError
+
+
+def _values(path: Path, sheet: str, cells: list[str]) -> list[object]:
+    evaluated = evaluate_workbook(str(path))
+    grid = evaluated.grid.sheet(sheet)
+    assert grid is not None
+    result = []
+    for cell in cells:
+        column, row = openpyxl.utils.cell.coordinate_from_string(cell)
+        result.append(grid.get(row, openpyxl.utils.cell.column_index_from_string(column)))
+    return result
+
+
+def _numbers_book(path: Path, formulas: dict[str, str]) -> Path:
+    wb = openpyxl.Workbook()
+    ws = wb.active
+    for row in range(1, 6):
+        ws.cell(row, 2, row * 10)  # B1:B5 = 10..50
+    for cell, formula in formulas.items():
+        ws[cell] = formula
+    wb.save(path)
+    return path
+
+
+def test_offset_moves_and_resizes_its_reference(tmp_path: Path) -> None:
+    book = _numbers_book(tmp_path / "offset.xlsx", {
+        "A1": "=SUM(OFFSET(B1,1,0,3,1))", "A2": "=OFFSET(B1,4,0)", "A3": "=OFFSET(B1,-1,0)",
+        "A4": "=ROWS(OFFSET(B1,0,0,4))", "A5": "=SUM(OFFSET(B5,0,0,-2,1))"})
+    assert _values(book, "Sheet", ["A1", "A2", "A3", "A4", "A5"]) == [90.0, 50.0, ExcelError("#REF!"), 4.0, 90.0]
+
+
+def test_offset_reads_formula_cells_computed_on_demand(tmp_path: Path) -> None:
+    # which cell A1 reads is known only once C1 is computed; D1..D3 are formulas themselves
+    book = _numbers_book(tmp_path / "demand.xlsx", {
+        "A1": "=OFFSET(D1,C1,0)", "C1": "=1+1", "D1": "=B1*2", "D2": "=B2*2", "D3": "=B3*2"})
+    assert _values(book, "Sheet", ["A1"]) == [60.0]
+
+
+def test_indirect_reads_a1_and_r1c1_texts_sheets_and_names(tmp_path: Path) -> None:
+    wb = openpyxl.Workbook()
+    ws = wb.active
+    other = wb.create_sheet("Bob data")
+    other["A1"] = 7
+    for row in range(1, 4):
+        ws.cell(row, 2, row * 10)
+    wb.defined_names["Scores"] = DefinedName("Scores", attr_text="Sheet!$B$1:$B$3")
+    ws["A1"] = '=INDIRECT("B2")'
+    ws["A2"] = '=INDIRECT("\'Bob data\'!A"&1)*2'
+    ws["A3"] = '=INDIRECT("R1C2",FALSE)+INDIRECT("R[1]C[1]",FALSE)'  # B1 + B4? no: A3 -> R4C2 is empty
+    ws["A4"] = '=SUM(INDIRECT("Scores"))'
+    ws["A5"] = '=INDIRECT("not a reference")'
+    wb.save(tmp_path / "indirect.xlsx")
+    assert _values(tmp_path / "indirect.xlsx", "Sheet", ["A1", "A2", "A3", "A4", "A5"]) == [
+        20.0, 14.0, 10.0, 60.0, ExcelError("#REF!")]
+
+
+def test_structured_references_read_the_workbooks_tables(tmp_path: Path) -> None:
+    wb = openpyxl.Workbook()
+    ws = wb.active
+    ws.append(["Name", "Qty", "Price", "Total"])
+    for i in range(1, 5):
+        ws.append([f"n{i}", i, 10 * i, "=Sales[[#This Row],[Qty]]*Sales[[#This Row],[Price]]"])
+    ws.add_table(Table(displayName="Sales", ref="A1:D5"))
+    ws["F1"] = "=SUM(Sales[Total])"
+    ws["F2"] = "=COUNTA(Sales[#All])"
+    ws["F3"] = "=SUM(Sales[])"
+    ws["F4"] = "=SUM(Nope[Total])"
+    wb.save(tmp_path / "table.xlsx")
+    assert _values(tmp_path / "table.xlsx", "Sheet", ["D2", "D5", "F1", "F2", "F3", "F4"]) == [
+        10.0, 160.0, 300.0, 20.0, 410.0, ExcelError("#REF!")]
+
+
+def test_defined_names_holding_formulas_and_lambdas_are_computed_where_used(tmp_path: Path) -> None:
+    wb = openpyxl.Workbook()
+    ws = wb.active
+    for row in range(1, 4):
+        ws.cell(row, 2, row)  # B1:B3 = 1, 2, 3
+    wb.defined_names["Total"] = DefinedName("Total", attr_text="SUM(Sheet!$B$1:$B$3)")
+    wb.defined_names["Rate"] = DefinedName("Rate", attr_text="0.5")
+    wb.defined_names["Twice"] = DefinedName("Twice", attr_text="_xlfn.LAMBDA(_xlpm.x,_xlpm.x*2)")
+    ws["A1"] = "=Total*Rate"
+    ws["A2"] = "=Twice(B3)+1E+1"
+    wb.save(tmp_path / "names.xlsx")
+    assert _values(tmp_path / "names.xlsx", "Sheet", ["A1", "A2"]) == [3.0, 16.0]
+
+
+def test_functions_about_cells_and_sheets(tmp_path: Path) -> None:
+    wb = openpyxl.Workbook()
+    ws = wb.active
+    wb.create_sheet("Second")
+    ws["B2"] = 5
+    ws["D1"] = "=B2+1"
+    ws["A1"] = "=FORMULATEXT(D1)"
+    ws["A2"] = "=ISFORMULA(D1)"
+    ws["A3"] = "=ISFORMULA(B2)"
+    ws["A4"] = "=SHEET()"
+    ws["A5"] = '=SHEET("Second")'
+    ws["A6"] = "=SHEETS()"
+    ws["A7"] = '=CELL("address",B2)'
+    ws["A8"] = '=CELL("contents",B2)'
+    ws["A9"] = '=ADDRESS(2,3,4,FALSE)'
+    ws["A10"] = '=ADDRESS(1,1,1,TRUE,"My sheet")'
+    wb.save(tmp_path / "info.xlsx")
+    assert _values(tmp_path / "info.xlsx", "Sheet", [f"A{r}" for r in range(1, 11)]) == [
+        "=B2+1", True, False, 1.0, 2.0, 2.0, "$B$2", 5.0, "R[2]C[3]", "'My sheet'!$A$1"]
+
+
+def test_what_only_excel_knows_is_left_not_computed_never_invented(tmp_path: Path) -> None:
+    book = _numbers_book(tmp_path / "format.xlsx", {"A1": '=CELL("format",B1)', "A2": "=IFERROR(A1,0)",
+                                                      "A3": "=B1*2"})
+    evaluated = evaluate_workbook(str(book))
+    sheet = evaluated.grid.sheet("Sheet")
+    assert isinstance(sheet.get(1, 1), NotComputed) and isinstance(sheet.get(2, 1), NotComputed)
+    assert sheet.get(3, 1) == 20.0
+    assert [w.split(":")[0] for w in evaluated.warnings] == ["Sheet!A1", "Sheet!A2"]
+
+
+@pytest.mark.parametrize("formula", ["=1E+300*1E+300", "=EXP(1000)", "=10^400"])
+def test_overflow_is_num_error_never_infinity(tmp_path: Path, formula: str) -> None:
+    book = _numbers_book(tmp_path / "overflow.xlsx", {"A1": formula})
+    assert _values(book, "Sheet", ["A1"]) == [ExcelError("#NUM!")]
+
+
+def test_whole_row_and_column_references_cost_the_used_range(tmp_path: Path) -> None:
+    book = _numbers_book(tmp_path / "whole.xlsx", {"A1": "=SUM(B:B)", "E8": "=SUM(2:2)", "E9": "=COUNT(3:3)"})
+    assert _values(book, "Sheet", ["A1", "E8", "E9"]) == [150.0, 20.0, 1.0]
