@@ -107,9 +107,9 @@ def _field(header: Sequence[Any], field: Any, optional: bool) -> int | None:
             return column
         raise _fail("#VALUE!")
     if isinstance(value, str):
-        column = _labels(header).get(value.casefold())
-        if column is not None:
-            return column
+        labelled = _labels(header).get(value.casefold())
+        if labelled is not None:
+            return labelled
     raise _fail("#VALUE!")
 
 

@@ -116,7 +116,7 @@ def flag(value: Any) -> bool:
         return False
     value = single(value)
     if is_text(value) and value.upper() in ("TRUE", "FALSE"):
-        return value.upper() == "TRUE"
+        return bool(value.upper() == "TRUE")
     return number(value, 0.0) != 0
 
 

@@ -5,6 +5,9 @@
   multiple values"). It also took a ``return_array`` of another length than ``lookup_array`` and a
   2-D ``lookup_array``; Excel gives #VALUE!.
 - XMATCH searched a 2-D ``lookup_array`` flattened; Excel requires a single row or column (#VALUE!).
+- ROWS and COLUMNS took only references: ``ROWS(UNIQUE(A2:A9))``, Excel's way of counting distinct
+  values, gave #VALUE!. Excel counts the rows (columns) of an array as well (Microsoft Support, "ROWS
+  function": "array  An array, an array formula, or a reference to a range of cells").
 
 The matching itself (match modes, wildcards, binary search) is ``formulas``' XMATCH, which agrees
 with Microsoft's examples.
@@ -20,6 +23,7 @@ from typing import Any
 
 import numpy as np
 from formulas.functions import Array, get_functions, wrap_func
+from formulas.ranges import Ranges
 from formulas.tokens.operand import XlError
 
 from .dynamic_arrays import NA, fail, grid, spilled
@@ -85,7 +89,23 @@ def xxlookup(lookup_value: Any, lookup_array: Any, return_array: Any, if_not_fou
     return spilled(returned[index:index + 1, :] if by_rows else returned[:, index:index + 1])
 
 
+def _dimension(name: str, axis: int) -> Any:
+    """ROWS (``axis`` 0) or COLUMNS (1) of a reference (``formulas``' own) or of an array or value."""
+    def dimension(array: Any) -> Any:
+        if isinstance(array, Ranges):
+            return get_functions()[name](array)
+        value = grid(array)
+        if value.size == 1 and isinstance(value[0, 0], XlError):
+            return spilled(value)
+        return spilled(grid(float(value.shape[axis])))
+
+    dimension.__name__ = name.lower()
+    return wrap_func(dimension, ranges=True)
+
+
 FUNCTIONS: dict[str, Any] = {
     "XLOOKUP": wrap_func(xxlookup),
     "XMATCH": wrap_func(xxmatch),
+    "ROWS": _dimension("ROWS", 0),
+    "COLUMNS": _dimension("COLUMNS", 1),
 }

@@ -1,0 +1,113 @@
+"""XLOOKUP returning whole rows or columns, the shapes XLOOKUP/XMATCH refuse, ROWS/COLUMNS of arrays: as Excel."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+import openpyxl
+import pytest
+import schedula as sh
+from formulas.functions import Array
+from formulas.ranges import Ranges
+from formulas.tokens.operand import XlError
+
+from xlrating.engine import evaluate_workbook
+from xlrating.engine.functions.lookup import FUNCTIONS
+from xlrating.engine.grid import Sheet
+from xlrating.functions import ExcelError
+
+NA, VALUE = ExcelError("#N/A"), ExcelError("#VALUE!")
+# Employee ID, name, department (the shape of Microsoft's "return multiple values" example)
+STAFF = [[4390, "Ned Lanning", "Marketing"], [8604, "Margo Hendrix", "Sales"], [8389, "Dianne Pugh", "Finance"],
+         [4937, "Earlene McCarty", "Accounting"]]
+# Sales per person (rows) and quarter (columns), for the two-way lookup
+QUARTERS = [["Name", "Q1", "Q2", "Q3", "Q4"], ["Ann", 10, 11, 12, 13], ["Bob", 20, 21, 22, 23], ["Cyd", 30, 31, 32, 33]]
+
+
+def _array(rows: list[list[Any]]) -> np.ndarray:
+    return np.array([[sh.EMPTY if v is None else float(v) if isinstance(v, int) else v for v in row] for row in rows],
+                    dtype=object)
+
+
+def _call(name: str, *args: Any) -> Any:
+    """What ``name`` returns: a single value, or a list of rows for an array (errors as ExcelError)."""
+    array = np.atleast_2d(np.asarray(FUNCTIONS[name](*args), dtype=object))
+    host = [[ExcelError(str(v)) if isinstance(v, XlError) else v for v in row] for row in array.tolist()]
+    return host[0][0] if array.size == 1 else host
+
+
+def _sheet(tmp_path: Path, rows: list[list[Any]], formulas: dict[str, str]) -> Sheet:
+    wb = openpyxl.Workbook()
+    for row in rows:
+        wb.active.append(row)
+    for ref, formula in formulas.items():
+        wb.active[ref] = formula
+    wb.save(tmp_path / "book.xlsx")
+    return evaluate_workbook(str(tmp_path / "book.xlsx")).grid.sheet("Sheet")
+
+
+def test_xlookup_returns_the_whole_row_of_a_wide_return_array() -> None:
+    ids, rest = _array([[r[0]] for r in STAFF]), _array([r[1:] for r in STAFF])
+    assert _call("XLOOKUP", 8389.0, ids, rest) == [["Dianne Pugh", "Finance"]]
+    assert _call("XLOOKUP", 1111.0, ids, rest) == NA
+    assert _call("XLOOKUP", 1111.0, ids, rest, "missing") == "missing"
+    assert _call("XLOOKUP", _array([[8604], [4390]]), ids, _array([[r[1]] for r in STAFF])) == \
+        [["Margo Hendrix"], ["Ned Lanning"]]  # several lookup values: one result each
+
+
+def test_xlookup_along_a_row_returns_the_whole_column() -> None:
+    people = _array([row[1:] for row in QUARTERS[1:]])
+    assert _call("XLOOKUP", "q3", _array([QUARTERS[0][1:]]), people) == [[12.0], [22.0], [32.0]]
+
+
+def test_xlookup_and_xmatch_refuse_shapes_excel_refuses() -> None:
+    ids = _array([[r[0]] for r in STAFF])
+    assert _call("XLOOKUP", 8389.0, ids, _array([[1], [2]])) == VALUE  # return_array of another length
+    square = _array([[1, 2], [3, 4]])
+    assert _call("XLOOKUP", 2.0, square, square) == VALUE  # lookup_array neither a row nor a column
+    assert _call("XMATCH", 2.0, square) == VALUE
+
+
+def test_xlookup_spills_a_row_in_a_workbook(tmp_path: Path) -> None:
+    sheet = _sheet(tmp_path, [["ID", "Name", "Department"], *STAFF], {"F1": "=_xlfn.XLOOKUP(8389,A2:A5,B2:C5)"})
+    assert [sheet.get(1, 6), sheet.get(1, 7), sheet.get(1, 8), sheet.get(2, 6)] == ["Dianne Pugh", "Finance", None, None]
+
+
+def test_two_way_lookup_with_nested_xlookup_in_a_workbook(tmp_path: Path) -> None:
+    # Microsoft's two-way lookup: the inner XLOOKUP returns the Q3 column, the outer finds Bob in it
+    sheet = _sheet(tmp_path, QUARTERS, {"G1": '=_xlfn.XLOOKUP("Bob",A2:A4,_xlfn.XLOOKUP("Q3",B1:E1,B2:E4))',
+                                        "G2": '=_xlfn.XMATCH(22,B2:E4)'})
+    assert sheet.get(1, 7) == 22.0
+    assert sheet.get(2, 7) == VALUE
+
+
+def test_rows_and_columns_count_arrays_as_well_as_references() -> None:
+    assert _call("ROWS", _array([[1], [2], [3]]).view(Array)) == 3.0
+    assert _call("COLUMNS", _array([[1, 2, 3, 4]]).view(Array)) == 4.0
+    assert _call("ROWS", Ranges().push("B2:C11")) == 10.0
+    assert _call("COLUMNS", Ranges().push("B2:C11")) == 2.0
+
+
+def test_counting_distinct_values_with_rows_of_unique_in_a_workbook(tmp_path: Path) -> None:
+    sheet = _sheet(tmp_path, [["Ann"], ["bob"], ["Bob"], ["Cyd"], ["ann"]],
+                   {"C1": "=ROWS(_xlfn.UNIQUE(A1:A5))", "C2": "=COLUMNS(_xlfn.SEQUENCE(2,4))", "C3": "=ROWS(A1:A5)"})
+    assert [sheet.get(1, 3), sheet.get(2, 3), sheet.get(3, 3)] == [3.0, 4.0, 5.0]
+
+
+@pytest.mark.xfail(strict=True, reason="formulas compiles an omitted argument to 0 (tokens.operand.Empty), so "
+                                       "if_not_found left out reads as 0; needs the engine's parser (registry.py)")
+def test_xlookup_without_if_not_found_is_na_even_with_a_match_mode() -> None:
+    from xlrating.engine.registry import EngineParser
+
+    function = EngineParser().ast('=_xlfn.XLOOKUP(99,{1;2;3},{"a";"b";"c"},,1)')[1].compile()
+    assert str(np.asarray(function(), dtype=object).ravel()[0]) == "#N/A"
+
+
+@pytest.mark.xfail(strict=True, reason="blocks.SCALAR_FUNCTIONS (not in these files) lists XLOOKUP as one value, "
+                                       "so a formula reading the spilled second column may run before it is written")
+def test_a_formula_reading_the_spilled_part_of_an_xlookup_sees_it(tmp_path: Path) -> None:
+    sheet = _sheet(tmp_path, [["ID", "Name", "Department"], *STAFF],
+                   {"F1": "=H1", "G1": "=_xlfn.XLOOKUP(8389,A2:A5,B2:C5)"})
+    assert sheet.get(1, 6) == "Finance"
