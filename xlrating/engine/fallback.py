@@ -31,7 +31,7 @@ from formulas.tokens.operand import Error as ErrorToken
 
 from xlrating.functions import ExcelError
 
-from .formula import MAX_COL, MAX_ROW, FormulaSyntaxError, Ref, column_letters, parse
+from .formula import MAX_COL, MAX_ROW, FormulaSyntaxError, Ref, column_letters, one_line, parse
 from .grid import Grid, NotComputed, Sheet
 from .names import expand_names
 from .registry import EngineParser, UnknownFunction, from_host, to_host
@@ -187,7 +187,7 @@ class Fallback:
     def evaluate(self, formula: str, sheet: Sheet, row: int, col: int) -> Any:
         """The value of ``formula`` in ``sheet`` at (row, col): a host value, a list of rows for an
         array, or :class:`NotComputed` when it reads a cell that was not computed."""
-        formula = expand_names(formula, self.names_for(sheet))
+        formula = expand_names(one_line(formula), self.names_for(sheet))
         function = self.compile(formula, row, col)
         token = CURRENT.set(Position(self, sheet, row, col))
         try:
@@ -225,7 +225,9 @@ def result_value(result: Any) -> Any:
         if result.size == 1:
             return _scalar(result.ravel()[0])
         grid = np.atleast_2d(result)
-        return [[_scalar(v) for v in row] for row in grid.tolist()]
+        if grid.ndim > 2:
+            return ExcelError("#VALUE!")
+        return [[_scalar(v) for v in row] if isinstance(row, list) else [_scalar(row)] for row in grid.tolist()]
     return _scalar(result)
 
 

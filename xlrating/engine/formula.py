@@ -200,8 +200,20 @@ class _TreeParser(EngineParser):
     ast_builder = _TreeBuilder
 
 
+_LINE_BREAKS = re.compile(r'("(?:[^"]|"")*")|[\r\n\t]+')
+
+
+def one_line(formula: str) -> str:
+    """``formula`` with the line breaks and tabs Excel allows between tokens (Alt+Enter in the
+    formula bar) turned into spaces; string literals keep theirs."""
+    if "\n" not in formula and "\r" not in formula and "\t" not in formula:
+        return formula
+    return _LINE_BREAKS.sub(lambda m: m.group(1) or " ", formula)
+
+
 def parse(formula: str) -> Node:
     """The expression tree of ``formula`` (text starting with ``=``)."""
+    formula = one_line(formula)
     try:
         _, builder = _TreeParser().ast(formula)
     except FormulaSyntaxError:

@@ -338,6 +338,7 @@ class _Evaluator:
 
     def _spill(self, block: Block, row: int, rows: list[list[Any]]) -> None:
         sheet = block.sheet
+        rows = [r if isinstance(r, list) else [r] for r in rows]  # a 1-D result is a column
         height, width = len(rows), max((len(r) for r in rows), default=1)
         if block.array_ref is not None:  # a legacy array formula fills exactly its range
             height, width = block.array_ref

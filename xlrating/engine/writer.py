@@ -45,8 +45,18 @@ MACRO_MAIN = "application/vnd.ms-excel.sheet.macroEnabled.main+xml"
 XLSX_MAIN = "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet.main+xml"
 
 
+_CONTROL = re.compile(r"[\x00-\x08\x0b\x0c\x0e-\x1f\ufffe\uffff]|_(?=x[0-9A-Fa-f]{4}_)")
+
+
+def _control(match: re.Match[str]) -> str:
+    char = match.group(0)
+    return "_x005F_" if char == "_" else f"_x{ord(char):04X}_"
+
+
 def escape(text: str) -> str:
-    """XML character data: &, < and > escaped (xml.sax.saxutils would import urllib at start-up)."""
+    """XML character data: &, < and > escaped (xml.sax.saxutils would import urllib at start-up);
+    characters XML cannot hold (``CHAR(1)``) written as Excel writes them, ``_x0001_``."""
+    text = _CONTROL.sub(_control, text)
     return text.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;")
 
 
