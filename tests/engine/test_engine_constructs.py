@@ -140,3 +140,11 @@ def test_overflow_is_num_error_never_infinity(tmp_path: Path, formula: str) -> N
 def test_whole_row_and_column_references_cost_the_used_range(tmp_path: Path) -> None:
     book = _numbers_book(tmp_path / "whole.xlsx", {"A1": "=SUM(B:B)", "E8": "=SUM(2:2)", "E9": "=COUNT(3:3)"})
     assert _values(book, "Sheet", ["A1", "E8", "E9"]) == [150.0, 20.0, 1.0]
+
+
+def test_a_reference_in_an_ordinary_formula_is_implicitly_intersected_as_excel_does(tmp_path: Path) -> None:
+    # Excel stores =B1:B5 typed in an ordinary cell as the legacy formula it shows as =@B1:B5
+    book = _numbers_book(tmp_path / "intersect.xlsx", {"A3": "=B1:B5", "A7": "=B1:B5", "D4": "=B:B*2",
+                                                         "E1": "=B1:C2"})
+    assert _values(book, "Sheet", ["A3", "A7", "D4", "E1"]) == [30.0, ExcelError("#VALUE!"), 80.0,
+                                                                ExcelError("#VALUE!")]

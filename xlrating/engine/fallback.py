@@ -114,6 +114,8 @@ class Fallback:
         self.demand: Callable[[str, int, int, int, int], None] | None = None
         # (SHEET, row, col) -> formula text, for FORMULATEXT and ISFORMULA; set by the evaluator
         self.formula_text: Callable[[str, int, int], str | None] = lambda sheet, row, col: None
+        # whole columns/rows read as their used part: id(reference) -> (reference, last row, last col asked)
+        self._clipped: dict[int, tuple[Ranges, int, int]] = {}
 
     def compile(self, formula: str, row: int, col: int) -> Any:
         if needs_cell(formula):
@@ -151,6 +153,7 @@ class Fallback:
 
     def read(self, target: Sheet, r1: int, c1: int, r2: int, c2: int, seen_from: Sheet) -> Ranges:
         """The area as a ``formulas`` reference holding its values (computed first where needed)."""
+        rows_asked, cols_asked = r2, c2
         if r2 >= MAX_ROW:  # whole columns: only the rows the sheet uses
             r2 = max(r1, min(r2, target.size - 2))
         if c2 >= MAX_COL:  # whole rows: only the columns the sheet uses
@@ -173,7 +176,10 @@ class Fallback:
                 values[i, j] = sh.EMPTY if v is None else from_host(v)
         label = "'" + target.name.replace("'", "''") + "'!" if target is not seen_from else ""
         ref = f"{label}{column_letters(c1)}{r1}:{column_letters(c2)}{r2}"
-        return Ranges().push(ref, values)
+        result = Ranges().push(ref, values)
+        if (rows_asked, cols_asked) != (r2, c2):
+            self._clipped[id(result)] = (result, rows_asked, cols_asked)
+        return result
 
     def _input(self, name: str, ranges: Any, sheet: Sheet) -> Any:
         found = self._area(name, ranges, sheet)
@@ -184,9 +190,14 @@ class Fallback:
             return ErrorToken.errors["#REF!"]
         return self.read(target, r1, c1, r2, c2, sheet)
 
-    def evaluate(self, formula: str, sheet: Sheet, row: int, col: int) -> Any:
+    def evaluate(self, formula: str, sheet: Sheet, row: int, col: int, spill: bool = True) -> Any:
         """The value of ``formula`` in ``sheet`` at (row, col): a host value, a list of rows for an
-        array, or :class:`NotComputed` when it reads a cell that was not computed."""
+        array, or :class:`NotComputed` when it reads a cell that was not computed.
+
+        ``spill`` False: an ordinary formula cell as Excel stores it (not an array formula), which
+        Excel computes with implicit intersection (``=@A1:A9``): a reference result gives the cell
+        in the formula's row (or column), #VALUE! when there is none. A computed array still spills
+        (the engine's dynamic-array behaviour for formulas written without Excel)."""
         formula = expand_names(one_line(formula), self.names_for(sheet))
         function = self.compile(formula, row, col)
         token = CURRENT.set(Position(self, sheet, row, col))
@@ -204,7 +215,30 @@ class Fallback:
             raise stop.reason from None
         finally:
             CURRENT.reset(token)
+            clipped, self._clipped = self._clipped, {}
+        if not spill:
+            result = self._intersect(result, row, col, clipped)
         return result_value(result)
+
+    @staticmethod
+    def _intersect(result: Any, row: int, col: int, clipped: dict[int, tuple[Ranges, int, int]]) -> Any:
+        """Excel's implicit intersection of a result with the formula's own row and column."""
+        if isinstance(result, Ranges):
+            if len(result.ranges) != 1:
+                return ErrorToken.errors["#VALUE!"]
+            area = result.ranges[0]
+            r1, c1 = max(int(area["r1"]), 1), max(int(area["n1"]), 1)
+            r2, c2 = int(area["r2"]), int(area["n2"])
+            _, asked_r2, asked_c2 = clipped.get(id(result), (None, r2, c2))
+            values = np.atleast_2d(np.asarray(result.value, dtype=object))
+            if r1 == asked_r2 and c1 == asked_c2:
+                return values[0, 0]
+            if c1 == asked_c2 and r1 <= row <= asked_r2:
+                return values[row - r1, 0] if row <= r2 else sh.EMPTY
+            if r1 == asked_r2 and c1 <= col <= asked_c2:
+                return values[0, col - c1] if col <= c2 else sh.EMPTY
+            return ErrorToken.errors["#VALUE!"]
+        return result  # a computed array spills (see the module docstring of .model)
 
 
 def _abort_in(exc: BaseException | None) -> Abort | None:
