@@ -1,7 +1,333 @@
-"""Excel's engineering functions where the engine computes them itself (see :mod:`xlrating.engine.functions`)."""
+"""Excel's engineering functions where the engine computes them itself (see :mod:`xlrating.engine.functions`).
+
+What ``formulas`` 1.3 gets wrong here, and the rule followed instead (Microsoft's function pages):
+
+- The base conversions (BIN2DEC, BIN2OCT, BIN2HEX, OCT2BIN, OCT2DEC, OCT2HEX, DEC2BIN, DEC2OCT,
+  DEC2HEX, HEX2BIN, HEX2DEC, HEX2OCT): ``formulas`` gave ``#VALUE!`` whenever ``places`` came from a
+  cell, read ``"-A"``, ``" 1F"``, ``"0x1F"`` or ``"1_0"`` as numbers (Python's ``int``), refused a
+  negative result when ``places`` was given, and padded to more than 10 places. Excel: a number in
+  base 2, 8 or 16 has at most 10 digits, the 10th being the sign bit of a two's complement; a
+  negative result is always those 10 characters (``places`` is then ignored, though still checked);
+  ``places`` is truncated and must be 1 to 10, and at least the digits the result needs (#NUM!).
+- BITAND, BITOR, BITXOR, BITLSHIFT, BITRSHIFT: ``formulas`` refused (2^48)-1 itself, which Excel
+  allows ("greater than (2^48)-1" is the #NUM! case), and cut BITLSHIFT's result to 48 bits, while
+  Excel shifts in zeros ("a 2-bit shift to the left ... of 4 ... 16").
+- DELTA: ``formulas`` used ``numpy.isclose``, so DELTA(1, 1.000001) was 1; Excel's numbers must be
+  equal (compared as Excel shows them, to 15 significant digits).
+- CONVERT: ``formulas``' unit table computes the binary prefixes with XOR (``Gibyte`` is 224 bits,
+  not 2^30 bytes) and multiplies factors in floating point (CONVERT(6,"ft","in") = 72.00000000000001,
+  CONVERT(68,"F","C") = 20.000000000000057). Here each conversion is computed exactly from the
+  decimal unit factors and rounded once, so the documented CONVERT(68,"F","C") is 20.
+"""
 
 from __future__ import annotations
 
+import functools
+import json
+import re
+from collections.abc import Callable
+from fractions import Fraction
+from importlib.resources import files
 from typing import Any
 
-FUNCTIONS: dict[str, Any] = {}
+import numpy as np
+import schedula as sh
+from formulas.functions import get_error, wrap_ufunc
+from formulas.tokens.operand import Error, XlError
+
+_NUM: XlError = Error.errors["#NUM!"]
+_VALUE: XlError = Error.errors["#VALUE!"]
+_NA: XlError = Error.errors["#N/A"]
+
+_DIGITS = "0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZ"
+_WIDTH = 10  # BIN, OCT and HEX numbers have at most 10 digits
+_NUMBER_TEXT = re.compile(r"\s*[+-]?(\d+\.?\d*|\.\d+)([eE][+-]?\d+)?\s*")
+
+
+# --- arguments ----------------------------------------------------------------------------------
+
+def _as_objects(*args: Any) -> tuple[np.ndarray, ...]:
+    """Arguments as object arrays, so that numpy keeps errors and empty cells (``str`` subclasses) as they are."""
+    return tuple(a if isinstance(a, np.ndarray) else np.asarray(a, dtype=object) for a in args)
+
+
+def _scalar(value: Any) -> Any:
+    """An array entry as a plain value (``formulas`` nests a 0-d array for ``-1`` in ``{1,-1}``)."""
+    while isinstance(value, np.ndarray) and value.size == 1:
+        value = value.ravel()[0]
+    return value
+
+
+def _elementwise(func: Callable[..., Any]) -> Any:
+    """``func`` of scalars as a ``formulas`` implementation, applied entry by entry to array arguments
+    (as Excel evaluates a scalar parameter given an array); an entry whose arguments hold an error
+    is the first such error, in argument order."""
+    return wrap_ufunc(func, input_parser=lambda *a: tuple(map(_scalar, a)), args_parser=_as_objects,
+                      check_error=get_error)
+
+
+def _is_bool(value: Any) -> bool:
+    return isinstance(value, (bool, np.bool_))
+
+
+def _is_number(value: Any) -> bool:
+    return isinstance(value, (int, float, np.integer, np.floating)) and not _is_bool(value)
+
+
+def _text_number(text: str) -> float | None:
+    """Text that reads as a decimal number (``" 9"``, ``"-1.5e3"``), as that number; else None."""
+    return float(text) if _NUMBER_TEXT.fullmatch(text) else None
+
+
+def _number(value: Any) -> float | XlError:
+    """A numeric argument: a number, an empty cell (0) or text that reads as a number; TRUE/FALSE
+    and other text are ``#VALUE!`` (the base conversions' and DELTA's rule)."""
+    if value is sh.EMPTY:
+        return 0.0
+    if _is_number(value):
+        return float(value)
+    if isinstance(value, str) and not _is_bool(value):
+        number = _text_number(value)
+        if number is not None:
+            return number
+    return _VALUE
+
+
+# --- BIN, OCT and HEX numbers ------------------------------------------------------------------
+
+def _digits_text(value: Any) -> str | XlError:
+    """The text of a BIN/OCT/HEX ``number`` argument: a whole non-negative number is written out
+    (BIN2DEC(1010) reads "1010"); any other number cannot be one (#NUM!); an empty cell or "" is "0"."""
+    if _is_bool(value):
+        return _VALUE
+    if value is sh.EMPTY:
+        return "0"
+    if _is_number(value):
+        number = float(value)
+        if not (number >= 0 and number.is_integer() and number < 1e15):
+            return _NUM
+        return str(int(number))
+    return str(value) or "0"
+
+
+def _parse_digits(value: Any, radix: int) -> int | XlError:
+    """A BIN/OCT/HEX ``number`` argument as the signed number it means: at most 10 digits of
+    ``radix`` (either case), the 10th digit's top bit being the sign of a two's complement
+    ("BIN2DEC: the most significant bit of number is the sign bit"). Anything else is #NUM!."""
+    text = _digits_text(value)
+    if isinstance(text, XlError):
+        return text
+    if len(text) > _WIDTH or any(_DIGITS.find(ch) not in range(radix) for ch in text.upper()):
+        return _NUM
+    number, full = int(text, radix), radix ** _WIDTH
+    return number - full if number >= full // 2 else number
+
+
+def _parse_places(value: Any) -> int | XlError:
+    """``places``: truncated to a whole number, which must be 1 to 10 (#NUM!); not a number: #VALUE!."""
+    places = _number(value)
+    if isinstance(places, XlError):
+        return places
+    return int(places) if 1 <= places < _WIDTH + 1 else _NUM
+
+
+def _format_digits(number: int, radix: int, width: int | None) -> str | XlError:
+    """``number`` written in ``radix`` as Excel writes it: a negative number as the 10-digit two's
+    complement (``width`` ignored); otherwise the fewest digits, or zero-padded to ``width``; #NUM!
+    when the number needs more than 10 digits (with the sign bit) or more than ``width``."""
+    full = radix ** _WIDTH
+    if not -full // 2 <= number < full // 2:
+        return _NUM
+    text = np.base_repr(number + full if number < 0 else number, radix)
+    if number < 0 or width is None:
+        return text
+    return text.zfill(width) if len(text) <= width else _NUM
+
+
+def _parse_decimal(value: Any, radix: int) -> int | XlError:
+    """DEC2BIN/DEC2OCT/DEC2HEX's ``number``: a number (text that reads as one too) within the range
+    10 digits of ``radix`` hold, e.g. -512 to 511 for DEC2BIN (#NUM! outside), truncated."""
+    number = _number(value)
+    if isinstance(number, XlError):
+        return number
+    half = radix ** _WIDTH // 2
+    return int(number) if -half <= number <= half - 1 else _NUM
+
+
+def _from_digits(source: int) -> Callable[[Any], Any]:
+    """BIN2DEC, OCT2DEC, HEX2DEC."""
+    def to_decimal(number: Any) -> Any:
+        value = _parse_digits(number, source)
+        return value if isinstance(value, XlError) else float(value)
+    return to_decimal
+
+
+def _converter(parse: Callable[[Any], int | XlError], target: int) -> Callable[..., Any]:
+    """A conversion to BIN/OCT/HEX of the number ``parse`` reads; ``places`` is checked first (Excel
+    answers DEC2BIN("E", 0) with #NUM!, DEC2BIN("E", 1) with #VALUE!)."""
+    def convert(number: Any, places: Any = None) -> Any:
+        width = None if places is None else _parse_places(places)
+        if isinstance(width, XlError):
+            return width
+        value = parse(number)
+        return value if isinstance(value, XlError) else _format_digits(value, target, width)
+    return convert
+
+
+_BASES = {"BIN": 2, "OCT": 8, "HEX": 16}
+
+
+def _base_conversions() -> dict[str, Callable[..., Any]]:
+    conversions: dict[str, Callable[..., Any]] = {}
+    for source_name, source in _BASES.items():
+        conversions[f"{source_name}2DEC"] = _from_digits(source)
+        conversions[f"DEC2{source_name}"] = _converter(
+            functools.partial(_parse_decimal, radix=source), source)
+        for target_name, target in _BASES.items():
+            if target != source:
+                conversions[f"{source_name}2{target_name}"] = _converter(
+                    functools.partial(_parse_digits, radix=source), target)
+    return conversions
+
+
+# --- BITAND & co. -------------------------------------------------------------------------------
+
+_BIT_LIMIT = 2 ** 48 - 1  # "If either number is greater than (2^48)-1, BITAND returns #NUM!"
+_SHIFT_LIMIT = 53  # "If the absolute value of Shift_amount is greater than 53 ... #NUM!"
+
+
+def _loose_number(value: Any) -> float | XlError:
+    """A numeric argument where TRUE/FALSE count as 1/0 (as ``formulas`` reads the BIT* arguments)."""
+    return float(value) if _is_bool(value) else _number(value)
+
+
+def _bit_operand(value: Any) -> int | XlError:
+    """A BIT* number: a whole number from 0 to (2^48)-1, else #NUM!; not a number: #VALUE!."""
+    number = _loose_number(value)
+    if isinstance(number, XlError):
+        return number
+    if not (number.is_integer() and 0 <= number <= _BIT_LIMIT):
+        return _NUM
+    return int(number)
+
+
+def _bitwise(operation: Callable[[int, int], int]) -> Callable[[Any, Any], Any]:
+    """BITAND, BITOR, BITXOR."""
+    def apply(number1: Any, number2: Any) -> Any:
+        a, b = _bit_operand(number1), _bit_operand(number2)
+        if isinstance(a, XlError):
+            return a
+        return b if isinstance(b, XlError) else float(operation(a, b))
+    return apply
+
+
+def _shift(direction: int) -> Callable[[Any, Any], Any]:
+    """BITLSHIFT (``direction`` 1) and BITRSHIFT (-1): zeros shifted in on the right, bits dropped on
+    the right; a negative ``shift_amount`` shifts the other way; |shift_amount| above 53 is #NUM!."""
+    def apply(number: Any, shift_amount: Any) -> Any:
+        value = _bit_operand(number)
+        if isinstance(value, XlError):
+            return value
+        amount = _loose_number(shift_amount)
+        if isinstance(amount, XlError):
+            return amount
+        if abs(amount) >= _SHIFT_LIMIT + 1:
+            return _NUM
+        shift = int(amount) * direction
+        return float(value << shift if shift >= 0 else value >> -shift)
+    return apply
+
+
+# --- DELTA ----------------------------------------------------------------------------------------
+
+def _shown(number: float) -> float:
+    """``number`` as Excel shows it: 15 significant digits."""
+    return float(f"{number:.15g}")
+
+
+def _delta(number1: Any, number2: Any = 0.0) -> Any:
+    """DELTA: 1 if the two numbers are equal, else 0 (Microsoft, "DELTA function"); not numbers: #VALUE!."""
+    a, b = _number(number1), _number(number2)
+    if isinstance(a, XlError):
+        return a
+    if isinstance(b, XlError):
+        return b
+    return 1.0 if _shown(a) == _shown(b) else 0.0
+
+
+# --- CONVERT --------------------------------------------------------------------------------------
+
+# Binary prefixes (Microsoft, "CONVERT function": ki = 2^10 ... Yi = 2^80), for "bit" and "byte" only.
+_BINARY_PREFIXES = {"ki": 10, "Mi": 20, "Gi": 30, "Ti": 40, "Pi": 50, "Ei": 60, "Zi": 70, "Yi": 80}
+_BITS = {"bit": 1, "byte": 8}
+# Temperature scales as kelvin = (value + offset) * scale, exact.
+_TEMPERATURES: dict[str, tuple[Fraction, Fraction]] = {
+    "C": (Fraction("273.15"), Fraction(1)), "cel": (Fraction("273.15"), Fraction(1)),
+    "F": (Fraction("459.67"), Fraction(5, 9)), "fah": (Fraction("459.67"), Fraction(5, 9)),
+    "Rank": (Fraction(0), Fraction(5, 9)), "Reau": (Fraction("218.52"), Fraction(5, 4)),
+}
+
+
+@functools.lru_cache(maxsize=1)
+def _unit_table() -> dict[str, dict[str, float]]:
+    """``formulas``' table of Excel's units: unit -> {quantity: factor to the quantity's base unit}."""
+    return json.loads(files("formulas.functions").joinpath("units.json").read_text(encoding="utf-8"))  # type: ignore[no-any-return]
+
+
+def _unit(name: str) -> tuple[str, Fraction] | None:
+    """A unit of CONVERT as (quantity, exact factor to the quantity's base unit), or None if unknown."""
+    for prefix, power in _BINARY_PREFIXES.items():
+        for base, bits in _BITS.items():
+            if name == prefix + base:
+                return "information", Fraction(2 ** power * bits)
+    entry = _unit_table().get(name)
+    if not entry:
+        return None
+    quantity, factor = next(iter(entry.items()))
+    return quantity, Fraction(repr(float(factor)))  # the decimal the table writes, exactly
+
+
+def _to_kelvin(number: Fraction, unit: str, factor: Fraction) -> Fraction:
+    offset, scale = _TEMPERATURES.get(unit, (Fraction(0), factor))
+    return (number + offset) * scale
+
+
+def _from_kelvin(kelvin: Fraction, unit: str, factor: Fraction) -> Fraction:
+    offset, scale = _TEMPERATURES.get(unit, (Fraction(0), factor))
+    return kelvin / scale - offset
+
+
+def _convert(number: Any, from_unit: Any, to_unit: Any) -> Any:
+    """CONVERT: ``number`` from one unit to another of the same quantity; an unknown unit or units of
+    different quantities: #N/A; a number that is not one: #VALUE! (Microsoft, "CONVERT function")."""
+    source = _unit(from_unit) if isinstance(from_unit, str) else None
+    target = _unit(to_unit) if isinstance(to_unit, str) else None
+    if source is None or target is None or source[0] != target[0]:
+        return _NA
+    value = _number(number)
+    if isinstance(value, XlError):
+        return value
+    exact = Fraction(repr(value))  # the number as Excel shows it: CONVERT(491.67,"Rank","C") is 0
+    if source[0] == "temperature":
+        return _rounded(_from_kelvin(_to_kelvin(exact, from_unit, source[1]), to_unit, target[1]))
+    return _rounded(exact * source[1] / target[1])
+
+
+def _rounded(exact: Fraction) -> float | XlError:
+    """An exact result as the nearest double; beyond the doubles' range: #NUM!."""
+    try:
+        return float(exact)
+    except OverflowError:
+        return _NUM
+
+
+FUNCTIONS: dict[str, Any] = {name: _elementwise(func) for name, func in _base_conversions().items()}
+FUNCTIONS.update({
+    "BITAND": _elementwise(_bitwise(lambda a, b: a & b)),
+    "BITOR": _elementwise(_bitwise(lambda a, b: a | b)),
+    "BITXOR": _elementwise(_bitwise(lambda a, b: a ^ b)),
+    "BITLSHIFT": _elementwise(_shift(1)),
+    "BITRSHIFT": _elementwise(_shift(-1)),
+    "DELTA": _elementwise(_delta),
+    "CONVERT": _elementwise(_convert),
+})
