@@ -1,7 +1,347 @@
-"""Excel's math trig functions where the engine computes them itself (see :mod:`xlrating.engine.functions`)."""
+"""Excel's math and trigonometry functions where the engine computes them itself (see
+:mod:`xlrating.engine.functions`).
+
+What ``formulas`` 1.3 gets wrong here, and the rule followed instead (Microsoft's function pages):
+
+- Extreme arguments. TRUNC(x, 1E+100) never returned (``10 ** int(1E+100)``); TRUNC(1.5, 400),
+  INT(1E+300), EVEN(1E+308), CEILING(1E+300, 1E-300) and FLOOR.MATH of such gave #VALUE!; FACT(1E+8)
+  and FACTDOUBLE(1E+9) would compute for minutes or exhaust memory, FACTDOUBLE(40) and up wrapped
+  around 64-bit integers (FACTDOUBLE(400) was 0), PRODUCT(1E+200, 1E+200) was ``inf``. Here every
+  result is a finite double or the error Excel gives: #NUM! when the result (or the quotient of
+  CEILING & co.) is beyond the doubles' range, FACT above 170 and FACTDOUBLE above 300 included.
+- TRUNC is ROUNDDOWN: it truncates the number as Excel shows it (15 significant digits), so
+  TRUNC(1.23456789, 10) is 1.23456789, not 1.2345678899 (:mod:`xlrating.engine.rounding`).
+- MROUND rounds half away from zero ("rounds up, away from zero, if the remainder ... is greater
+  than or equal to half the value of multiple"): MROUND(1.3, 0.2) is 1.4, MROUND(7.05, 0.1) is 7.1
+  (``formulas`` rounded half to even: 1.2 and 7.0). MROUND(6.05, 0.1) stays 6.0, as Microsoft notes.
+- CEILING.MATH, FLOOR.MATH, CEILING.PRECISE, FLOOR.PRECISE, ISO.CEILING without a significance
+  dropped the sign of a negative number: CEILING.PRECISE(-4.3) was 5 (Excel: -4).
+- BASE was missing. DECIMAL read " 11", "1_1", "-11" and "0x1F" as numbers (Python's ``int``), took
+  radix 0, and read a number from a cell as "111.0" (#NUM!).
+- RANDBETWEEN returned fractions (``bottom + (top - bottom) * rand()``); Excel returns a whole number.
+"""
 
 from __future__ import annotations
 
+import functools
+import math
+import random
+from collections.abc import Callable
+from decimal import ROUND_DOWN
 from typing import Any
 
-FUNCTIONS: dict[str, Any] = {}
+import numpy as np
+import schedula as sh
+from formulas.functions import _text2num, get_error, get_functions, wrap_ufunc
+from formulas.tokens.operand import Error, XlError
+
+from ..rounding import excel_round
+
+_NUM: XlError = Error.errors["#NUM!"]
+_VALUE: XlError = Error.errors["#VALUE!"]
+_DIV0: XlError = Error.errors["#DIV/0!"]
+
+_DIGITS = "0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZ"
+_WHOLE = 2.0 ** 52  # from here on every double is a whole number
+
+
+# --- arguments ----------------------------------------------------------------------------------
+
+def _as_objects(*args: Any) -> tuple[np.ndarray, ...]:
+    """Arguments as object arrays (numpy would turn errors and empty cells, ``str`` subclasses, into text)."""
+    return tuple(a if isinstance(a, np.ndarray) else np.asarray(a, dtype=object) for a in args)
+
+
+def _scalar(value: Any) -> Any:
+    """An array entry as a plain value (``formulas`` nests a 0-d array for ``-1`` in ``{1,-1}``)."""
+    while isinstance(value, np.ndarray) and value.size == 1:
+        value = value.ravel()[0]
+    return value
+
+
+def _text_number(text: str) -> float | None:
+    """Text that reads as a number or a date, as that number (``formulas``' reading); else None."""
+    number = _text2num(text)
+    if isinstance(number, str):
+        return None
+    number = float(number)
+    return number if math.isfinite(number) else None  # "inf" and "nan" are no numbers to Excel
+
+
+def _number(value: Any) -> float | None:
+    """A numeric argument as Excel reads it: a number, TRUE/FALSE (1/0), an empty cell (0), text that
+    reads as a number or a date; None for anything else (the function's #VALUE!)."""
+    value = _scalar(value)
+    if value is sh.EMPTY or value is None:
+        return 0.0
+    if isinstance(value, str):
+        return _text_number(value)
+    try:
+        return float(value)
+    except (TypeError, ValueError):
+        return None
+
+
+def _numeric(func: Callable[..., Any]) -> Callable[..., Any]:
+    """``func`` of finite floats, called with the arguments read as numbers (any not a number:
+    #VALUE!; an infinity another function let through: #NUM!)."""
+    def call(*args: Any) -> Any:
+        read = [_number(a) for a in args]
+        numbers = [n for n in read if n is not None]
+        if len(numbers) < len(read):
+            return _VALUE
+        return func(*numbers) if all(math.isfinite(n) for n in numbers) else _NUM
+    call.__name__ = func.__name__
+    return call
+
+
+def _elementwise(func: Callable[..., Any], numeric: bool = True) -> Any:
+    """``func`` of scalars as a ``formulas`` implementation, applied entry by entry to array arguments;
+    an entry whose arguments hold an error is the first such error, in argument order; a result
+    that is not a finite number becomes #NUM! (``formulas``' ``check_nan``)."""
+    scalar_func = _numeric(func) if numeric else func
+    return _quiet(wrap_ufunc(scalar_func, input_parser=lambda *a: tuple(map(_scalar, a)), args_parser=_as_objects,
+                             check_error=get_error))
+
+
+def _quiet(implementation: Callable[..., Any]) -> Callable[..., Any]:
+    """``implementation`` without numpy's warnings about floating-point overflow: the overflow is
+    answered with #NUM!, not printed."""
+    @functools.wraps(implementation)
+    def quiet(*args: Any) -> Any:
+        with np.errstate(over="ignore", under="ignore", invalid="ignore"):
+            return implementation(*args)
+    return quiet
+
+
+def _shown(number: float) -> float:
+    """A multiple as the decimal it is (15 significant digits, Excel's precision): 7 * 0.2 is 1.4,
+    not the double product 1.4000000000000001."""
+    return float(f"{number:.15g}")
+
+
+# --- INT, TRUNC, EVEN, ODD, MROUND ------------------------------------------------------------
+
+def _int(number: float) -> float:
+    """INT: ``number`` rounded down to the nearest integer (Microsoft, "INT function")."""
+    return float(math.floor(number)) if abs(number) < _WHOLE else number
+
+
+def _trunc(number: float, num_digits: float | None = None) -> Any:
+    """TRUNC: ``number`` truncated to ``num_digits`` decimals (0 if omitted), the same as ROUNDDOWN
+    (Microsoft, "TRUNC function"): on the number as Excel shows it, any digit count allowed."""
+    return excel_round(number, 0.0 if num_digits is None else num_digits, ROUND_DOWN)
+
+
+def _even(number: float) -> float:
+    """EVEN: ``number`` rounded away from zero to the nearest even integer (Microsoft, "EVEN function")."""
+    magnitude = 2.0 * math.ceil(abs(number) / 2)
+    return -magnitude if number < 0 else magnitude
+
+
+def _odd(number: float) -> float:
+    """ODD: ``number`` rounded away from zero to the nearest odd integer; ODD(0) is 1 (Microsoft, "ODD function")."""
+    whole = math.ceil(abs(number))
+    magnitude = float(whole if whole % 2 else whole + 1)
+    return -magnitude if number < 0 else magnitude
+
+
+def _mround(number: float, multiple: float) -> Any:
+    """MROUND: ``number`` rounded to the nearest multiple of ``multiple``, a half away from zero; #NUM!
+    when the two have different signs (Microsoft, "MROUND function"). The halfway test is on the
+    quotient as a double, which is why Microsoft notes MROUND(6.05, 0.1) = 6.0 but MROUND(7.05, 0.1) = 7.1."""
+    if number == 0 or multiple == 0:
+        return 0.0
+    if (number < 0) != (multiple < 0):
+        return _NUM
+    quotient = number / multiple
+    if not math.isfinite(quotient):
+        return _NUM
+    return _shown(math.floor(quotient + 0.5) * multiple) if quotient < _WHOLE else number
+
+
+# --- CEILING & FLOOR --------------------------------------------------------------------------------
+
+def _to_multiple(number: float, significance: float, up: bool) -> Any:
+    """``number`` rounded up (towards +infinity) or down to a multiple of ``significance`` (> 0 or < 0);
+    #NUM! when the quotient overflows."""
+    quotient = number / significance
+    if not math.isfinite(quotient):
+        return _NUM
+    if abs(quotient) >= _WHOLE:
+        return number
+    return _shown((math.ceil(quotient) if up else math.floor(quotient)) * significance)
+
+
+def _ceiling(number: float, significance: float) -> Any:
+    """CEILING: ``number`` rounded up, away from zero, to a multiple of ``significance``; a negative
+    number with a positive significance rounds towards zero; a positive number with a negative
+    significance is #NUM!; a significance of 0 gives 0 (Microsoft, "CEILING function")."""
+    if significance == 0:
+        return 0.0
+    if significance < 0 < number:
+        return _NUM
+    return _to_multiple(number, significance, up=True)
+
+
+def _floor(number: float, significance: float) -> Any:
+    """FLOOR: ``number`` rounded down, towards zero, to a multiple of ``significance``; a negative number
+    with a positive significance rounds away from zero; a positive number with a negative
+    significance is #NUM!; a significance of 0 is #DIV/0! (Microsoft, "FLOOR function")."""
+    if significance == 0:
+        return _DIV0
+    if significance < 0 < number:
+        return _NUM
+    return _to_multiple(number, significance, up=False)
+
+
+def _math_rounding(up: bool) -> Callable[..., Any]:
+    """CEILING.MATH (``up``) and FLOOR.MATH: to a multiple of |significance| (1 if omitted), up or down
+    (towards +infinity or -infinity); a nonzero ``mode`` makes a negative number go the other way
+    (away from zero for CEILING.MATH, towards zero for FLOOR.MATH) (Microsoft, "CEILING.MATH function",
+    "FLOOR.MATH function")."""
+    def rounded(number: float, significance: float | None = None, mode: float | None = None) -> Any:
+        step = 1.0 if significance is None else abs(significance)
+        if step == 0:
+            return 0.0
+        direction = up != bool(mode and number < 0)
+        return _to_multiple(number, step, up=direction)
+    rounded.__name__ = "ceiling_math" if up else "floor_math"
+    return rounded
+
+
+def _precise_rounding(up: bool) -> Callable[..., Any]:
+    """CEILING.PRECISE and ISO.CEILING (``up``), FLOOR.PRECISE: to a multiple of |significance| (1 if
+    omitted), towards +infinity or -infinity whatever the signs (Microsoft, "CEILING.PRECISE function",
+    "ISO.CEILING function", "FLOOR.PRECISE function": CEILING.PRECISE(-4.3) is -4)."""
+    def rounded(number: float, significance: float | None = None) -> Any:
+        step = 1.0 if significance is None else abs(significance)
+        return 0.0 if step == 0 else _to_multiple(number, step, up=up)
+    rounded.__name__ = "ceiling_precise" if up else "floor_precise"
+    return rounded
+
+
+# --- FACT, FACTDOUBLE ----------------------------------------------------------------------------
+
+_FACT_LIMIT = 170  # 171! is beyond the doubles' range
+_FACTDOUBLE_LIMIT = 300  # 301!! likewise
+
+
+def _fact(number: float) -> Any:
+    """FACT: the factorial of ``number`` truncated; negative: #NUM! (Microsoft, "FACT function"); past
+    170 the result is beyond Excel's numbers: #NUM!."""
+    if number < 0 or number >= _FACT_LIMIT + 1:
+        return _NUM
+    return float(math.factorial(int(number)))
+
+
+def _factdouble(number: float) -> Any:
+    """FACTDOUBLE: n!! = n(n-2)(n-4)... of ``number`` truncated (Microsoft, "FACTDOUBLE function");
+    -1 and 0 give 1 (as ``formulas``), below -1 and past 300 (beyond the doubles' range): #NUM!."""
+    if number < -1 or number >= _FACTDOUBLE_LIMIT + 1:
+        return _NUM
+    return float(math.prod(range(int(number), 0, -2)))
+
+
+# --- BASE, DECIMAL ---------------------------------------------------------------------------------
+
+_BASE_LIMIT = 2.0 ** 53  # "Number must be ... less than 2^53"
+_MAX_LENGTH = 255  # BASE's min_length and DECIMAL's text
+
+
+def _radix(value: float) -> int | None:
+    """A radix: truncated, 2 to 36, else None (#NUM!)."""
+    return int(value) if 2 <= value < 37 else None
+
+
+def _base(number: float, radix: float, min_length: float | None = None) -> Any:
+    """BASE: ``number`` (truncated, 0 <= number < 2^53) written in ``radix`` (2-36), zero-padded to
+    ``min_length`` (0-255); outside these limits #NUM! (Microsoft, "BASE function")."""
+    length = 0.0 if min_length is None else min_length
+    base = _radix(radix)
+    if base is None or not 0 <= number < _BASE_LIMIT or not 0 <= length < _MAX_LENGTH + 1:
+        return _NUM
+    return np.base_repr(int(number), base).zfill(int(length))
+
+
+def _decimal_text(value: Any) -> str | None:
+    """DECIMAL's ``text``: text as it is, a number as Excel writes it (DECIMAL(111, 2) reads "111"),
+    an empty cell as ""; None for TRUE/FALSE (#VALUE!)."""
+    if value is sh.EMPTY:
+        return ""
+    if isinstance(value, (bool, np.bool_)):
+        return None
+    if isinstance(value, (int, float, np.integer, np.floating)):
+        return f"{float(value):.15g}"
+    return str(value)
+
+
+def _decimal(text: Any, radix: Any) -> Any:
+    """DECIMAL: ``text``, digits of ``radix`` (2-36, truncated; either case), as a number; text longer
+    than 255 characters, a digit the radix does not have or a radix outside 2-36: #NUM!; a radix
+    that is not a number: #VALUE! (Microsoft, "DECIMAL function")."""
+    digits, radix_number = _decimal_text(text), _number(radix)
+    if digits is None or radix_number is None:
+        return _VALUE
+    base = _radix(radix_number)
+    if base is None or len(digits) > _MAX_LENGTH or any(_DIGITS.find(c) not in range(base) for c in digits.upper()):
+        return _NUM
+    try:
+        return float(int(digits, base)) if digits else 0.0
+    except OverflowError:
+        return _NUM
+
+
+# --- RANDBETWEEN ------------------------------------------------------------------------------------
+
+def _randbetween(bottom: float, top: float) -> Any:
+    """RANDBETWEEN: a random whole number from ``bottom`` to ``top``, both included (a fractional bound
+    is rounded inwards); #NUM! when there is none (Microsoft, "RANDBETWEEN function")."""
+    low, high = math.ceil(bottom), math.floor(top)
+    return _NUM if low > high else float(random.randint(low, high))
+
+
+# --- results beyond the doubles' range ----------------------------------------------------------
+
+def _overflow_as_num(value: Any) -> Any:
+    """A value, or each entry of an array, with inf and nan replaced by #NUM!."""
+    if isinstance(value, np.ndarray):
+        out = value.astype(object, copy=True)
+        flat = out.ravel()
+        for i, entry in enumerate(flat.tolist()):
+            flat[i] = _overflow_as_num(entry)
+        return out.reshape(value.shape).view(type(value))
+    if isinstance(value, (float, np.floating)) and not math.isfinite(value):
+        return _NUM
+    return value
+
+
+def _checked(name: str) -> Callable[..., Any]:
+    """``formulas``' ``name`` with a result beyond the doubles' range as #NUM!, Excel's error for it
+    (``formulas`` returns inf, e.g. PRODUCT(1E+200, 1E+200))."""
+    def checked(*args: Any) -> Any:
+        return _overflow_as_num(get_functions()[name](*args))
+    checked.__name__ = name.lower()
+    return _quiet(checked)
+
+
+FUNCTIONS: dict[str, Any] = {
+    "INT": _elementwise(_int),
+    "TRUNC": _elementwise(_trunc),
+    "EVEN": _elementwise(_even),
+    "ODD": _elementwise(_odd),
+    "MROUND": _elementwise(_mround),
+    "CEILING": _elementwise(_ceiling),
+    "FLOOR": _elementwise(_floor),
+    "CEILING.MATH": _elementwise(_math_rounding(up=True)),
+    "FLOOR.MATH": _elementwise(_math_rounding(up=False)),
+    "CEILING.PRECISE": _elementwise(_precise_rounding(up=True)),
+    "ISO.CEILING": _elementwise(_precise_rounding(up=True)),
+    "FLOOR.PRECISE": _elementwise(_precise_rounding(up=False)),
+    "FACT": _elementwise(_fact),
+    "FACTDOUBLE": _elementwise(_factdouble),
+    "BASE": _elementwise(_base),
+    "DECIMAL": _elementwise(_decimal, numeric=False),
+    "RANDBETWEEN": _elementwise(_randbetween),
+    **{name: _checked(name) for name in ("PRODUCT", "SUMSQ", "SUMX2MY2", "SUMX2PY2", "SUMXMY2")},
+}

@@ -1,0 +1,187 @@
+"""The math functions the engine computes itself: Microsoft's examples and limits, and extreme arguments
+that must give a number or Excel's error at once, never run away, never inf or nan."""
+
+from __future__ import annotations
+
+import json
+import math
+import subprocess
+import sys
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+import openpyxl
+import pytest
+from formulas.tokens.operand import XlError
+
+from xlrating.engine import evaluate_workbook
+from xlrating.engine.functions.math_trig import FUNCTIONS
+from xlrating.functions import ExcelError
+
+NUM, VALUE = ExcelError("#NUM!"), ExcelError("#VALUE!")
+
+
+def _call(name: str, *args: Any) -> Any:
+    """What the implementation of ``name`` returns for one set of arguments (an error as ExcelError)."""
+    value = np.asarray(FUNCTIONS[name](*args), dtype=object).ravel()[0]
+    return ExcelError(str(value)) if isinstance(value, XlError) else value
+
+
+def test_trunc_truncates_the_number_as_excel_shows_it_whatever_the_digits() -> None:
+    assert _call("TRUNC", 8.9) == 8.0
+    assert _call("TRUNC", -8.9) == -8.0
+    assert _call("TRUNC", math.pi, 3.0) == 3.141
+    assert _call("TRUNC", 1.23456789, 10.0) == 1.23456789  # formulas: 1.2345678899
+    assert _call("TRUNC", 1.5, 400.0) == 1.5  # formulas: #VALUE!
+    assert _call("TRUNC", 1e300, -300.0) == 1e300  # formulas: 9.999999999999999e+299
+    assert _call("TRUNC", 1234.5, -1e100) == 0.0
+
+
+def test_int_of_numbers_beyond_2_to_the_52() -> None:
+    assert _call("INT", 8.9) == 8.0
+    assert _call("INT", -8.9) == -9.0
+    assert _call("INT", 1e300) == 1e300  # formulas: #VALUE!
+    assert _call("INT", -1e300) == -1e300
+
+
+def test_mround_rounds_half_away_from_zero() -> None:
+    assert _call("MROUND", 10.0, 3.0) == 9.0
+    assert _call("MROUND", -10.0, -3.0) == -9.0
+    assert _call("MROUND", 1.3, 0.2) == 1.4  # formulas rounded half to even: 1.2
+    assert _call("MROUND", 5.0, -2.0) == NUM
+    # Microsoft's "known limitation": the halfway test is on the quotient as a double
+    assert _call("MROUND", 6.05, 0.1) == 6.0
+    assert _call("MROUND", 7.05, 0.1) == 7.1  # formulas: 7.0
+    assert _call("MROUND", 1e100, 3.0) == 1e100
+    assert _call("MROUND", 1e300, 1e-300) == NUM
+
+
+def test_ceiling_and_floor_overflowing_the_quotient_are_num() -> None:
+    assert _call("CEILING", 2.5, 1.0) == 3.0
+    assert _call("CEILING", -2.5, 2.0) == -2.0
+    assert _call("CEILING", 0.234, 0.01) == 0.24
+    assert _call("CEILING", 2.0, -2.0) == NUM
+    assert _call("FLOOR", -2.5, 2.0) == -4.0
+    assert _call("FLOOR", 1.58, 0.1) == 1.5
+    # formulas: #VALUE! (math.ceil of an infinite quotient)
+    assert _call("CEILING", 1e300, 1e-300) == NUM
+    assert _call("FLOOR", 1e300, 1e-300) == NUM
+    assert _call("CEILING.MATH", 1e300, 1e-300) == NUM
+    assert _call("FLOOR.PRECISE", -1e300, 1e-300) == NUM
+
+
+def test_ceiling_and_floor_math_and_precise_keep_the_sign_of_a_negative_number() -> None:
+    # Microsoft's examples; formulas dropped the sign when significance was omitted (5, 3, 6, 3)
+    assert _call("CEILING.PRECISE", -4.3) == -4.0
+    assert _call("ISO.CEILING", -4.3) == -4.0
+    assert _call("FLOOR.PRECISE", -3.2) == -4.0
+    assert _call("CEILING.MATH", -5.5) == -5.0
+    assert _call("FLOOR.MATH", -3.2) == -4.0
+    assert _call("CEILING.PRECISE", 4.3, -2.0) == 6.0
+    assert _call("CEILING.PRECISE", -4.3, -2.0) == -4.0
+    assert _call("FLOOR.PRECISE", 3.2, -1.0) == 3.0
+    assert _call("CEILING.MATH", -8.1, 2.0) == -8.0
+    assert _call("CEILING.MATH", -5.5, 2.0, -1.0) == -6.0
+    assert _call("FLOOR.MATH", -8.1, 2.0) == -10.0
+    assert _call("FLOOR.MATH", -5.5, 2.0, -1.0) == -4.0
+
+
+def test_even_and_odd_of_extreme_numbers() -> None:
+    assert _call("EVEN", 1.5) == 2.0
+    assert _call("EVEN", -1.0) == -2.0
+    assert _call("ODD", 2.0) == 3.0
+    assert _call("ODD", 0.0) == 1.0
+    assert _call("EVEN", 1e308) == 1e308  # formulas: #VALUE!
+    assert _call("ODD", -1e308) == -1e308
+
+
+def test_factorials_beyond_the_doubles_are_num() -> None:
+    assert _call("FACT", 5.0) == 120.0
+    assert _call("FACT", 1.9) == 1.0
+    assert _call("FACT", -1.0) == NUM
+    assert _call("FACT", 170.0) == pytest.approx(7.257415615307999e306, rel=1e-15)  # formulas: #VALUE!
+    assert _call("FACT", 171.0) == NUM
+    assert _call("FACT", 1e100) == NUM
+    assert _call("FACTDOUBLE", 6.0) == 48.0
+    assert _call("FACTDOUBLE", 7.0) == 105.0
+    assert _call("FACTDOUBLE", 40.0) == pytest.approx(2.5510826561258285e24, rel=1e-15)  # formulas: int64 wrapped
+    assert _call("FACTDOUBLE", 300.0) == pytest.approx(8.154414069380594e307, rel=1e-15)
+    assert _call("FACTDOUBLE", 400.0) == NUM  # formulas: 0
+    assert _call("FACTDOUBLE", 1e9) == NUM
+
+
+def test_base_writes_numbers_in_radix_2_to_36() -> None:
+    assert _call("BASE", 7.0, 2.0) == "111"
+    assert _call("BASE", 100.0, 16.0) == "64"
+    assert _call("BASE", 15.0, 2.0, 10.0) == "0000001111"
+    assert _call("BASE", 2.0 ** 53 - 1, 36.0) == "2GOSA7PA2GV"
+    assert _call("BASE", 2.0 ** 53, 2.0) == NUM
+    assert _call("BASE", -1.0, 2.0) == NUM
+    assert _call("BASE", 7.0, 37.0) == NUM
+    assert _call("BASE", 7.0, 2.0, 256.0) == NUM
+    assert _call("BASE", "seven", 2.0) == VALUE
+
+
+def test_decimal_reads_only_digits_of_the_radix() -> None:
+    assert _call("DECIMAL", "FF", 16.0) == 255.0
+    assert _call("DECIMAL", 111.0, 2.0) == 7.0  # a number from a cell; formulas read "111.0": #NUM!
+    assert _call("DECIMAL", "zap", 36.0) == 45745.0
+    # formulas read these with Python's int(): 31, 10, -3, 3
+    assert _call("DECIMAL", "0x1F", 16.0) == NUM
+    assert _call("DECIMAL", "10", 0.0) == NUM
+    assert _call("DECIMAL", "-11", 2.0) == NUM
+    assert _call("DECIMAL", " 11", 2.0) == NUM
+    assert _call("DECIMAL", "Z" * 255, 36.0) == NUM  # beyond the doubles
+    assert _call("DECIMAL", "1" * 256, 2.0) == NUM  # longer than 255 characters
+    assert _call("DECIMAL", "11", "two") == VALUE
+
+
+def test_randbetween_draws_whole_numbers() -> None:
+    draws = {_call("RANDBETWEEN", 1.0, 6.0) for _ in range(300)}
+    assert draws == {1.0, 2.0, 3.0, 4.0, 5.0, 6.0}  # formulas drew fractions
+    assert _call("RANDBETWEEN", 1.5, 2.5) == 2.0
+    assert _call("RANDBETWEEN", 3.0, 2.0) == NUM
+
+
+def test_products_beyond_the_doubles_are_num() -> None:
+    assert _call("PRODUCT", 2.0, 3.0) == 6.0
+    assert _call("PRODUCT", 1e200, 1e200) == NUM  # formulas: inf
+    assert _call("SUMSQ", 1e200) == NUM
+
+
+def _book(path: Path, formulas: list[str]) -> Path:
+    wb = openpyxl.Workbook()
+    wb.active.append([111, -4.3])
+    for col, formula in enumerate(formulas, start=1):
+        wb.active.cell(2, col, formula)
+    wb.save(path)
+    return path
+
+
+def test_a_workbook_with_these_functions(tmp_path: Path) -> None:
+    book = _book(tmp_path / "book.xlsx", [
+        "=MROUND(1.3,0.2)", "=TRUNC(1.5,400)", "=INT(1E+300)", "=CEILING(1E+300,1E-300)", "=_xlfn.BASE(A1,2)",
+        "=_xlfn.DECIMAL(A1,2)", "=_xlfn.CEILING.PRECISE(B1)", "=FACT(171)", "=PRODUCT(1E+200,1E+200)"])
+    sheet = evaluate_workbook(str(book)).grid.sheet("Sheet")
+    got = [sheet.get(2, col) for col in range(1, 10)]
+    assert got == [1.4, 1.5, 1e300, NUM, "1101111", 7.0, -4.0, NUM, NUM]
+
+
+_RECALCULATE = """
+import json, sys
+from xlrating.engine import evaluate_workbook
+sheet = evaluate_workbook(sys.argv[1]).grid.sheet("Sheet")
+print(json.dumps([str(sheet.get(2, col)) for col in range(1, 5)]))
+"""
+
+
+def test_huge_digit_counts_and_factorials_come_back_at_once(tmp_path: Path) -> None:
+    """formulas computed 10 ** 1E+100 for TRUNC(1.5, 1E+100), math.factorial(10^8) for FACT(1E+8) and a
+    10^9-element array for FACTDOUBLE(1E+9): the recalculation never came back (a child process, so a
+    regression fails the test instead of hanging it)."""
+    book = _book(tmp_path / "book.xlsx", ["=TRUNC(1.5,1E+100)", "=ROUND(1.5,-1E+100)", "=FACT(1E+8)",
+                                          "=FACTDOUBLE(1E+9)"])
+    done = subprocess.run([sys.executable, "-c", _RECALCULATE, str(book)], capture_output=True, text=True,
+                          timeout=120, check=True)
+    assert json.loads(done.stdout.strip().splitlines()[-1]) == ["1.5", "0.0", str(NUM), str(NUM)]
