@@ -114,8 +114,9 @@ class Fallback:
         self.demand: Callable[[str, int, int, int, int], None] | None = None
         # (SHEET, row, col) -> formula text, for FORMULATEXT and ISFORMULA; set by the evaluator
         self.formula_text: Callable[[str, int, int], str | None] = lambda sheet, row, col: None
-        # whole columns/rows read as their used part: id(reference) -> (reference, last row, last col asked)
-        self._clipped: dict[int, tuple[Ranges, int, int]] = {}
+        # the areas the formula being computed read: r1, c1, r2, c2 read and the r2, c2 asked (whole
+        # columns and rows are read as their used part)
+        self._reads: list[tuple[int, int, int, int, int, int]] = []
 
     def compile(self, formula: str, row: int, col: int) -> Any:
         if needs_cell(formula):
@@ -177,8 +178,7 @@ class Fallback:
         label = "'" + target.name.replace("'", "''") + "'!" if target is not seen_from else ""
         ref = f"{label}{column_letters(c1)}{r1}:{column_letters(c2)}{r2}"
         result = Ranges().push(ref, values)
-        if (rows_asked, cols_asked) != (r2, c2):
-            self._clipped[id(result)] = (result, rows_asked, cols_asked)
+        self._reads.append((r1, c1, r2, c2, rows_asked, cols_asked))
         return result
 
     def _input(self, name: str, ranges: Any, sheet: Sheet) -> Any:
@@ -190,17 +190,19 @@ class Fallback:
             return ErrorToken.errors["#REF!"]
         return self.read(target, r1, c1, r2, c2, sheet)
 
-    def evaluate(self, formula: str, sheet: Sheet, row: int, col: int, spill: bool = True) -> Any:
+    def evaluate(self, formula: str, sheet: Sheet, row: int, col: int, spill: bool = True,
+                 intersect: bool = False) -> Any:
         """The value of ``formula`` in ``sheet`` at (row, col): a host value, a list of rows for an
         array, or :class:`NotComputed` when it reads a cell that was not computed.
 
-        ``spill`` False: an ordinary formula cell as Excel stores it (not an array formula), which
-        Excel computes with implicit intersection (``=@A1:A9``): a reference result gives the cell
-        in the formula's row (or column), #VALUE! when there is none. A computed array still spills
-        (the engine's dynamic-array behaviour for formulas written without Excel)."""
+        ``intersect``: an ordinary formula cell of references and operators only (``=B1:B9``,
+        ``=B:B*2``), which Excel computes with implicit intersection (``=@B1:B9``): the value in the
+        formula's row (or column) of the area read, #VALUE! when there is none. Arrays computed by
+        functions still spill (the engine's dynamic-array behaviour)."""
         formula = expand_names(one_line(formula), self.names_for(sheet))
         function = self.compile(formula, row, col)
         token = CURRENT.set(Position(self, sheet, row, col))
+        self._reads = []
         try:
             inputs = [self._input(name, ranges, sheet) for name, ranges in function.inputs.items()]
             result = function(*inputs)
@@ -215,30 +217,26 @@ class Fallback:
             raise stop.reason from None
         finally:
             CURRENT.reset(token)
-            clipped, self._clipped = self._clipped, {}
-        if not spill:
-            result = self._intersect(result, row, col, clipped)
+        if intersect:
+            result = self._intersect(result, row, col)
         return result_value(result)
 
-    @staticmethod
-    def _intersect(result: Any, row: int, col: int, clipped: dict[int, tuple[Ranges, int, int]]) -> Any:
-        """Excel's implicit intersection of a result with the formula's own row and column."""
+    def _intersect(self, result: Any, row: int, col: int) -> Any:
+        """Excel's implicit intersection of an area-shaped result with the formula's row and column."""
         if isinstance(result, Ranges):
-            if len(result.ranges) != 1:
-                return ErrorToken.errors["#VALUE!"]
-            area = result.ranges[0]
-            r1, c1 = max(int(area["r1"]), 1), max(int(area["n1"]), 1)
-            r2, c2 = int(area["r2"]), int(area["n2"])
-            _, asked_r2, asked_c2 = clipped.get(id(result), (None, r2, c2))
-            values = np.atleast_2d(np.asarray(result.value, dtype=object))
-            if r1 == asked_r2 and c1 == asked_c2:
-                return values[0, 0]
+            result = result.value
+        if not isinstance(result, np.ndarray) or result.size <= 1:
+            return result
+        values = np.atleast_2d(result)
+        for r1, c1, r2, c2, asked_r2, asked_c2 in self._reads:
+            if values.shape != (r2 - r1 + 1, c2 - c1 + 1):
+                continue
             if c1 == asked_c2 and r1 <= row <= asked_r2:
                 return values[row - r1, 0] if row <= r2 else sh.EMPTY
             if r1 == asked_r2 and c1 <= col <= asked_c2:
                 return values[0, col - c1] if col <= c2 else sh.EMPTY
             return ErrorToken.errors["#VALUE!"]
-        return result  # a computed array spills (see the module docstring of .model)
+        return result
 
 
 def _abort_in(exc: BaseException | None) -> Abort | None:

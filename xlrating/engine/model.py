@@ -36,7 +36,6 @@ from .fallback import CellFailure, Fallback
 from .formula import Call, walk
 from .grid import BOOL, ERROR, ERROR_BY_INDEX, NUMBER, TEXT, Grid, NotComputed
 from .package import Package, read_package
-from .registry import our_function
 from .schedule import Cycle, block_order, cell_order
 from .vector import Context, Unsupported, is_text
 from .vector_compile import compile_tree
@@ -265,7 +264,8 @@ class _Evaluator:
         key = (block.id, row)
         self.computing.add(key)
         try:
-            value = self.fallback.evaluate(block.text(row), block.sheet, row, block.col, self._may_spill(block))
+            value = self.fallback.evaluate(block.text(row), block.sheet, row, block.col,
+                                           intersect=self._intersects(block))
         except CellFailure as exc:
             self._give_up(block, row, str(exc))
             return
@@ -283,16 +283,12 @@ class _Evaluator:
             block.sheet.set(row, block.col, value)
 
     @staticmethod
-    def _may_spill(block: Block) -> bool:
-        """Whether the cell's result fills a range: an array formula (Excel's spilled dynamic arrays
-        are stored as these too), or one of xlrating's table functions, which spill as in the Excel
-        add-in. Any other formula Excel computes with implicit intersection."""
-        if block.array_ref is not None:
-            return True
-        if block.tree is None:
+    def _intersects(block: Block) -> bool:
+        """An ordinary formula of references and operators only (``=B1:B9``, ``=B:B*2``), which Excel
+        computes with implicit intersection; array formulas fill their range instead."""
+        if block.array_ref is not None or block.tree is None:
             return False
-        return any(isinstance(node, Call) and (fn := our_function(node.name)) is not None and fn.spills
-                   for node in walk(block.tree))
+        return not any(isinstance(node, Call) for node in walk(block.tree))
 
     def demand(self, sheet: str, r1: int, c1: int, r2: int, c2: int) -> None:
         """Compute the formula cells of an area that are not computed yet (read through a reference
