@@ -1,7 +1,7 @@
 """Conformance: how often each engine computes the value Excel computed, on workbooks Excel saved.
 
     python benchmarks/conformance.py [--extra DIR] [--engines ours,formulas,libreoffice]
-                                     [--timeout 300] [--details FILE.json] [--verbose] [--only GLOB]
+                                     [--timeout 300] [--details FILE.json] [--verbose] [--only GLOB] [--excel-only]
 
 The workbooks: the 65 test workbooks of xlcalculator 0.5.0 (``tests/resources/*.xlsx|*.xlsm`` of
 its sdist, downloaded from PyPI with ``pip download`` into ``benchmarks/.cache/`` on the first run
@@ -22,7 +22,7 @@ zip member is kept as it is. Each engine then recalculates it, one workbook per 
 - formulas, plain, as a new user runs it: ``ExcelModel().loads(path).finish(circular=True)`` and
   ``calculate()``; the values are read from the solution itself (each cell's Ranges value, an
   XlError as its code, EMPTY as no value), which is what ``ExcelModel.write`` would save, minus a
-  round trip through openpyxl;
+  round trip through openpyxl (a text equal to an error code is an error, as openpyxl saves it);
 - libreoffice: ``xlrating.engine.libreoffice.convert`` (recalculation forced on load) to .xlsx,
   then its cached values. Skipped with a note when ``soffice`` is not installed.
 
@@ -30,9 +30,12 @@ Every oracle cell is compared: numbers within 1e-9 relative (1e-12 absolute near
 texts exactly, errors by code; a different type or a missing value is a mismatch. A workbook the
 engine failed (non-zero exit, timeout, unreadable output) counts all its oracle cells as
 mismatches. Prints one table (engine, workbooks failed, formula cells equal to Excel's, wall
-time), then for each engine the functions in the formulas of the mismatched cells (top 25).
+time), then for each engine the functions in the formulas of the mismatched cells of the
+workbooks it converted (cells per function, top 25) and the workbooks it failed.
 ``--details FILE.json`` writes every mismatch and every failed workbook; ``--verbose`` prints the
-counts per workbook.
+counts and seconds per workbook. Workbooks whose docProps/app.xml names another application than
+Excel (a few of xlcalculator's were saved by LibreOffice) are named in a note; ``--excel-only``
+leaves them out.
 """
 
 from __future__ import annotations
@@ -73,6 +76,7 @@ REL_TOL, ABS_TOL = 1e-9, 1e-12
 OFFICE_DOCUMENT = "/officeDocument"
 WORKSHEET = "/worksheet"
 SHARED_STRINGS = "/sharedStrings"
+ERROR_CODES = frozenset({"#NULL!", "#DIV/0!", "#VALUE!", "#REF!", "#NAME?", "#NUM!", "#N/A"})
 FUNCTION_NAME = re.compile(r"([A-Z][A-Z0-9._]*)\(")
 FUNCTION_PREFIXES = re.compile(r"_xl(?:fn|ws)\.")
 ESCAPED_CHARACTER = re.compile(r"_x([0-9A-Fa-f]{4})_")
@@ -276,13 +280,25 @@ class OracleCell:
         return self.sheet.upper(), self.cell
 
 
-def formula_text(formula: etree._Element, shared: dict[str, str]) -> str:
-    """A formula's text; a shared formula's follower takes its anchor's (same functions)."""
+def array_members(sheet: etree._Element) -> dict[str, str]:
+    """The cells an array formula's ``ref`` covers (its anchor left out), with its text."""
+    members: dict[str, str] = {}
+    for reference, cell in iter_cells(sheet):
+        formula = child(cell, "f")
+        if formula is not None and formula.get("t") == "array" and formula.get("ref"):
+            members.update(dict.fromkeys(cells_of_range(formula.get("ref", "")), formula.text or ""))
+            members.pop(reference, None)
+    return members
+
+
+def formula_text(reference: str, formula: etree._Element, shared: dict[str, str], arrays: dict[str, str]) -> str:
+    """A formula's text; a shared formula's follower takes its anchor's (same functions), and so
+    does an empty ``<f/>`` inside an array formula's range."""
     if formula.text:
-        return formula.text
+        return str(formula.text)
     if formula.get("t") == "shared":
         return shared.get(formula.get("si", ""), "")
-    return ""
+    return arrays.get(reference, "")
 
 
 def read_oracle(path: Path) -> list[OracleCell]:
@@ -291,13 +307,15 @@ def read_oracle(path: Path) -> list[OracleCell]:
     with zipfile.ZipFile(path) as package:
         strings = shared_strings(package)
         for sheet_name, part in worksheet_parts(package):
-            cells = [(ref, cell, f) for ref, cell in iter_cells(parse_member(package, part))
-                     if (f := child(cell, "f")) is not None]
+            sheet = parse_member(package, part)
+            arrays = array_members(sheet)
+            cells = [(ref, cell, f) for ref, cell in iter_cells(sheet) if (f := child(cell, "f")) is not None]
             shared = {f.get("si", ""): f.text for _, _, f in cells if f.get("t") == "shared" and f.text}
             for reference, cell, formula in cells:
                 value = cached_value(cell, strings)
                 if value is not None:
-                    oracle.append(OracleCell(sheet_name, reference, formula_text(formula, shared), value))
+                    text = formula_text(reference, formula, shared, arrays)
+                    oracle.append(OracleCell(sheet_name, reference, text, value))
     return oracle
 
 
@@ -316,21 +334,10 @@ def read_values(path: Path) -> Values:
 
 # --- the stripped input -------------------------------------------------------------------------
 
-def array_covered_cells(sheet: etree._Element) -> set[str]:
-    """The cells an array formula's ``ref`` covers, its anchor left out."""
-    covered: set[str] = set()
-    for reference, cell in iter_cells(sheet):
-        formula = child(cell, "f")
-        if formula is not None and formula.get("t") == "array" and formula.get("ref"):
-            covered.update(cells_of_range(formula.get("ref", "")))
-            covered.discard(reference)
-    return covered
-
-
 def strip_sheet(sheet: etree._Element) -> None:
     """Remove the cached value (``<v>`` and ``t``) of formula cells and of the other cells of
     array formulas."""
-    covered = array_covered_cells(sheet)
+    covered = array_members(sheet)
     for reference, cell in iter_cells(sheet):
         is_formula = child(cell, "f") is not None
         if not is_formula and reference not in covered:
@@ -369,6 +376,19 @@ def stripped_sheet_bytes(data: bytes) -> bytes:
 class Workbook:
     label: str  # source/file name, unique
     path: Path
+
+
+def saved_by(path: Path) -> str:
+    """The application that last saved a workbook, from docProps/app.xml ("" when it says none)."""
+    with zipfile.ZipFile(path) as package:
+        if "docProps/app.xml" not in package.namelist():
+            return ""
+        application = parse_member(package, "docProps/app.xml").find("{*}Application")
+    return (application.text or "").split("$")[0].strip() if application is not None else ""
+
+
+def saved_by_excel(path: Path) -> bool:
+    return "Excel" in saved_by(path)
 
 
 def xlcalculator_workbooks(cache: Path) -> list[Path]:
@@ -433,16 +453,25 @@ class Outcome:
 
 
 def run_command(command: list[str], timeout: float) -> tuple[int, str]:
-    """Run a command in its own process group, killing the whole group on timeout."""
+    """Run a command in its own process group; on timeout, or when it leaves processes behind
+    (soffice after an inner timeout), the whole group is killed."""
     process = subprocess.Popen(command, cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
                                text=True, start_new_session=True)
     try:
         output, _ = process.communicate(timeout=timeout)
     except subprocess.TimeoutExpired:
-        os.killpg(process.pid, signal.SIGKILL)
+        kill_group(process.pid)
         process.communicate()
         return -1, f"timed out after {timeout:g} s"
+    kill_group(process.pid)
     return process.returncode, output
+
+
+def kill_group(group: int) -> None:
+    try:
+        os.killpg(group, signal.SIGKILL)
+    except ProcessLookupError:
+        pass
 
 
 def failure_line(output: str) -> str:
@@ -505,15 +534,21 @@ def run_engine(engine: str, inputs: list[Path], work: Path, timeout: float) -> l
         return list(pool.map(lambda pair: runner(pair[0], pair[1], timeout), zip(inputs, folders)))
 
 
+def project_importable() -> None:
+    """xlrating importable from this checkout, installed or not."""
+    if str(ROOT) not in sys.path:
+        sys.path.insert(0, str(ROOT))
+
+
 def make_libreoffice_profile(folder: Path) -> None:
-    sys.path.insert(0, str(ROOT))
+    project_importable()
     from xlrating.engine.libreoffice import make_profile
 
     make_profile(folder)
 
 
 def libreoffice_available() -> bool:
-    sys.path.insert(0, str(ROOT))
+    project_importable()
     from xlrating.engine.libreoffice import soffice
 
     return soffice() is not None
@@ -555,7 +590,8 @@ def formulas_values(solution: Mapping[Any, Any], book: str) -> Values:
 
 
 def formulas_cell_value(raw: Any) -> Cached | None:
-    """A formulas value as Excel types it (EMPTY: no value, as ExcelModel.write leaves it)."""
+    """A formulas value typed as ``ExcelModel.write`` saves it: EMPTY is no value, an XlError its
+    code, and a text that is an error code an error (openpyxl types it so)."""
     import numpy as np
     import schedula as sh
     from formulas.tokens.operand import XlError
@@ -573,12 +609,12 @@ def formulas_cell_value(raw: Any) -> Cached | None:
     if isinstance(raw, (int, float)):
         return Cached("number", float(raw))
     if isinstance(raw, str):
-        return Cached("text", raw)
+        return Cached("error" if raw in ERROR_CODES else "text", raw)
     return Cached("text", f"<{type(raw).__name__}: {raw!r}>"[:200])
 
 
 def libreoffice_worker(source: Path, folder: Path, profile: Path, timeout: float) -> None:
-    sys.path.insert(0, str(ROOT))
+    project_importable()
     from xlrating.engine.libreoffice import convert
 
     convert(source, folder, profile, fmt="xlsx", timeout=timeout)
@@ -617,7 +653,7 @@ class EngineScore:
     equal: int = 0
     failed: dict[str, str] = field(default_factory=dict)
     mismatches: list[Mismatch] = field(default_factory=list)
-    per_workbook: dict[str, tuple[int, int]] = field(default_factory=dict)  # label -> (equal, total)
+    per_workbook: dict[str, tuple[int, int, float]] = field(default_factory=dict)  # label -> (equal, total, s)
 
     def add(self, workbook: str, oracle: list[OracleCell], outcome: Outcome) -> None:
         if outcome.values is None:
@@ -632,7 +668,7 @@ class EngineScore:
                 self.mismatches.append(Mismatch(workbook, cell, got))
         self.total += len(oracle)
         self.equal += equal
-        self.per_workbook[workbook] = (equal, len(oracle))
+        self.per_workbook[workbook] = (equal, len(oracle), outcome.seconds)
 
 
 def mismatch_functions(mismatches: list[Mismatch]) -> Counter[str]:
@@ -659,25 +695,35 @@ def print_report(scores: list[EngineScore], workbooks: int, verbose: bool) -> No
              f"{s.seconds:.1f} s"] for s in scores]
     print(format_table(["engine", "workbooks failed", "formula cells equal to Excel's", "%", "wall time"], rows))
     for score in scores:
-        print(f"\n{score.engine}: functions behind the {len(score.mismatches)} mismatched cells "
-              f"(cells per function, top {TOP_FUNCTIONS})")
-        for name, count in mismatch_functions(score.mismatches).most_common(TOP_FUNCTIONS):
-            print(f"  {name:<24} {count}")
-        for workbook, reason in score.failed.items():
-            print(f"  failed {workbook}: {reason}")
+        print_mismatch_functions(score)
     if verbose:
         print_per_workbook(scores)
+
+
+def print_mismatch_functions(score: EngineScore) -> None:
+    """The functions behind the mismatches in the workbooks the engine converted (a failed
+    workbook's cells say nothing about its functions: it is listed with its cell count)."""
+    converted = [m for m in score.mismatches if m.workbook not in score.failed]
+    print(f"\n{score.engine}: functions behind the {len(converted)} mismatched cells of the workbooks it "
+          f"converted (cells per function, top {TOP_FUNCTIONS})")
+    for name, count in mismatch_functions(converted).most_common(TOP_FUNCTIONS):
+        print(f"  {name:<24} {count}")
+    for workbook, reason in score.failed.items():
+        print(f"  failed {workbook} ({score.per_workbook[workbook][1]} cells): {reason}")
 
 
 def print_per_workbook(scores: list[EngineScore]) -> None:
     labels = list(scores[0].per_workbook) if scores else []
     rows = []
     for label in labels:
-        total = scores[0].per_workbook[label][1]
-        rows.append([label, str(total)] + [
-            ("FAILED " if label in s.failed else "") + f"{s.per_workbook[label][0]}" for s in scores])
+        rows.append([label, str(scores[0].per_workbook[label][1])] + [workbook_cell(s, label) for s in scores])
     print()
     print(format_table(["workbook", "formula cells"] + [s.engine for s in scores], rows))
+
+
+def workbook_cell(score: EngineScore, label: str) -> str:
+    equal, _, seconds = score.per_workbook[label]
+    return ("FAILED " if label in score.failed else "") + f"{equal} ({seconds:.1f} s)"
 
 
 def write_details(path: Path, scores: list[EngineScore]) -> None:
@@ -701,13 +747,31 @@ def parse_arguments(argv: list[str]) -> argparse.Namespace:
     parser.add_argument("--details", type=Path, metavar="FILE.json", help="write every mismatch here")
     parser.add_argument("--only", action="append", default=[], metavar="GLOB",
                         help="only workbooks whose file name matches (repeatable)")
-    parser.add_argument("--verbose", action="store_true", help="counts per workbook")
+    parser.add_argument("--excel-only", action="store_true",
+                        help="leave out workbooks last saved by another application (their cached values "
+                             "are not Excel's)")
+    parser.add_argument("--verbose", action="store_true", help="counts and seconds per workbook")
     arguments = parser.parse_args(argv)
     arguments.engines = [e.strip() for e in arguments.engines.split(",") if e.strip()]
     unknown = set(arguments.engines) - set(ENGINES)
     if unknown:
         parser.error(f"unknown engines: {', '.join(sorted(unknown))}")
     return arguments
+
+
+def select_workbooks(arguments: argparse.Namespace) -> list[Workbook]:
+    """The workbooks to run; says which were not saved by Excel (their oracle is another
+    application's), and leaves them out with ``--excel-only``."""
+    books = collect_workbooks(arguments.extra, arguments.only)
+    others = [(book, saved_by(book.path) or "unknown") for book in books if not saved_by_excel(book.path)]
+    if others:
+        action = "left out" if arguments.excel_only else "kept; --excel-only leaves them out"
+        names = ", ".join(f"{book.label} ({application})" for book, application in others)
+        print(f"note: {len(others)} workbook(s) were last saved by another application than Excel ({action}): "
+              f"{names}", file=sys.stderr)
+    if arguments.excel_only:
+        return [book for book in books if saved_by_excel(book.path)]
+    return books
 
 
 def prepare(workbooks: list[Workbook], work: Path) -> tuple[list[Workbook], list[list[OracleCell]], list[Path]]:
@@ -718,7 +782,7 @@ def prepare(workbooks: list[Workbook], work: Path) -> tuple[list[Workbook], list
         try:
             oracle = read_oracle(book.path)
             strip_cached_values(book.path, stripped)
-        except (OSError, ValueError, KeyError, zipfile.BadZipFile, etree.XMLSyntaxError) as error:
+        except (OSError, ValueError, KeyError, IndexError, zipfile.BadZipFile, etree.XMLSyntaxError) as error:
             print(f"skipping {book.label}: {error}", file=sys.stderr)
             continue
         kept.append(book)
@@ -738,7 +802,7 @@ def main(argv: list[str] | None = None) -> int:
         engines = [e for e in engines if e != "libreoffice"]
     with tempfile.TemporaryDirectory(prefix="conformance-") as temporary:
         work = Path(temporary)
-        books, oracles, inputs = prepare(collect_workbooks(arguments.extra, arguments.only), work)
+        books, oracles, inputs = prepare(select_workbooks(arguments), work)
         print(f"{len(books)} workbooks, {sum(map(len, oracles))} formula cells with a value cached by Excel",
               file=sys.stderr)
         scores = []
