@@ -148,3 +148,19 @@ def test_a_reference_in_an_ordinary_formula_is_implicitly_intersected_as_excel_d
                                                          "E1": "=B1:C2"})
     assert _values(book, "Sheet", ["A3", "A7", "D4", "E1"]) == [30.0, ExcelError("#VALUE!"), 80.0,
                                                                 ExcelError("#VALUE!")]
+
+
+def test_double_negation_is_a_number_and_unary_plus_changes_nothing(tmp_path: Path) -> None:
+    wb = openpyxl.Workbook()
+    ws = wb.active
+    ws["A1"] = True
+    ws["A2"] = '="3"'
+    ws["B1"] = '=--("A"="B")'
+    ws["B2"] = "=--A1"
+    ws["B3"] = "=+A1"
+    ws["B4"] = "=--A2+1"
+    ws["B5"] = '=SUMPRODUCT(--(C1:C3>1))'
+    for row, value in enumerate((1, 2, 3), start=1):
+        ws.cell(row, 3, value)
+    wb.save(tmp_path / "signs.xlsx")
+    assert _values(tmp_path / "signs.xlsx", "Sheet", ["B1", "B2", "B3", "B4", "B5"]) == [0.0, 1.0, True, 4.0, 2.0]

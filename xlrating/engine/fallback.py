@@ -31,7 +31,7 @@ from formulas.tokens.operand import Error as ErrorToken
 
 from xlrating.functions import ExcelError
 
-from .formula import MAX_COL, MAX_ROW, FormulaSyntaxError, Ref, column_letters, one_line, parse
+from .formula import MAX_COL, MAX_ROW, FormulaSyntaxError, Ref, column_letters, normalise, parse
 from .grid import Grid, NotComputed, Sheet
 from .names import expand_names
 from .registry import EngineParser, UnknownFunction, from_host, to_host
@@ -199,7 +199,7 @@ class Fallback:
         ``=B:B*2``), which Excel computes with implicit intersection (``=@B1:B9``): the value in the
         formula's row (or column) of the area read, #VALUE! when there is none. Arrays computed by
         functions still spill (the engine's dynamic-array behaviour)."""
-        formula = expand_names(one_line(formula), self.names_for(sheet))
+        formula = expand_names(normalise(formula), self.names_for(sheet))
         function = self.compile(formula, row, col)
         token = CURRENT.set(Position(self, sheet, row, col))
         self._reads = []

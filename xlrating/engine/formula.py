@@ -211,9 +211,34 @@ def one_line(formula: str) -> str:
     return _LINE_BREAKS.sub(lambda m: m.group(1) or " ", formula)
 
 
+# a run of unary minus signs where an operand starts (after =, (, a comma, a comparison or &)
+_SIGNS = re.compile(r'("(?:[^"]|"")*")|(\'(?:[^\']|\'\')*\')|(?<=[=(,;<>&])(\s*)((?:[-+]\s*)+)')
+
+
+def _signs(match: re.Match[str]) -> str:
+    if match.group(1) or match.group(2):
+        return match.group(0)
+    count = match.group(4).count("-")
+    if count == 0:
+        return match.group(3)  # a unary plus changes nothing in Excel (=+TRUE is TRUE)
+    return match.group(3) + ("0+" if count % 2 == 0 else "-")
+
+
+def normalise(formula: str) -> str:
+    """``formula`` as the parser should read it: on one line (:func:`one_line`), and with its unary
+    signs as Excel means them where an operand starts (at the start, after ``(``, a comma, a
+    comparison or ``&``, where ``+`` binds as tightly as the sign would): a unary plus changes
+    nothing (``=+D6`` keeps TRUE as TRUE) and a double negation ``--x`` is the number ``0+x``.
+    ``formulas``' tokenizer folds ``--`` into a unary plus that turns TRUE into 1."""
+    formula = one_line(formula)
+    if "-" not in formula and "+" not in formula:
+        return formula
+    return _SIGNS.sub(_signs, formula)
+
+
 def parse(formula: str) -> Node:
     """The expression tree of ``formula`` (text starting with ``=``)."""
-    formula = one_line(formula)
+    formula = normalise(formula)
     try:
         _, builder = _TreeParser().ast(formula)
     except FormulaSyntaxError:
