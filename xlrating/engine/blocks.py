@@ -34,7 +34,11 @@ from .package import FormulaCell, SheetCells, cell_position
 from .registry import builtin_name, our_function
 
 # Functions whose result is one value whatever ranges they are given.
-SCALAR_FUNCTIONS = frozenset(["SUM", "AVERAGE", "MIN", "MAX", "COUNT", "COUNTA", "COUNTBLANK", "COUNTIF", "COUNTIFS", "SUMIF", "SUMIFS", "AVERAGEIF", "AVERAGEIFS", "RANK", "RANK.EQ", "RANK.AVG", "VLOOKUP", "HLOOKUP", "XLOOKUP", "MATCH", "XMATCH", "INDEX", "SUMPRODUCT", "LARGE", "SMALL", "MEDIAN", "MODE", "STDEV", "STDEV.S", "STDEV.P", "STDEVA", "VAR", "VAR.S", "VAR.P", "PRODUCT", "AND", "OR", "XOR", "CONCATENATE", "CONCAT", "TEXTJOIN", "ROWS", "COLUMNS", "AVERAGEA", "MAXA", "MINA", "PERCENTILE", "QUARTILE", "ISREF", "NPV", "IRR"])
+SCALAR_FUNCTIONS = frozenset(["SUM", "AVERAGE", "MIN", "MAX", "COUNT", "COUNTA", "COUNTBLANK", "COUNTIF", "COUNTIFS", "SUMIF", "SUMIFS", "AVERAGEIF", "AVERAGEIFS", "RANK", "RANK.EQ", "RANK.AVG", "VLOOKUP", "HLOOKUP", "MATCH", "XMATCH", "INDEX", "SUMPRODUCT", "LARGE", "SMALL", "MEDIAN", "MODE", "STDEV", "STDEV.S", "STDEV.P", "STDEVA", "VAR", "VAR.S", "VAR.P", "PRODUCT", "AND", "OR", "XOR", "CONCATENATE", "CONCAT", "TEXTJOIN", "ROWS", "COLUMNS", "AVERAGEA", "MAXA", "MINA", "PERCENTILE", "QUARTILE", "ISREF", "NPV", "IRR", "DAVERAGE", "DCOUNT", "DCOUNTA", "DGET", "DMAX", "DMIN", "DPRODUCT", "DSTDEV", "DSTDEVP", "DSUM", "DVAR", "DVARP"])
+# Functions whose result is an array of a size known only when computed: their cell may spill
+# anywhere below and right of it, so whatever reads there is computed after it.
+ARRAY_FUNCTIONS = frozenset(["SEQUENCE", "RANDARRAY", "FILTER", "SORT", "SORTBY", "UNIQUE", "XLOOKUP", "TAKE", "DROP", "VSTACK", "HSTACK", "CHOOSECOLS", "CHOOSEROWS", "TOCOL", "TOROW", "WRAPROWS", "WRAPCOLS", "EXPAND", "TEXTSPLIT", "MAKEARRAY", "MAP", "SCAN", "BYROW", "BYCOL", "GROUPBY", "PIVOTBY", "TRANSPOSE", "MMULT", "MINVERSE", "MUNIT", "FREQUENCY", "LINEST", "LOGEST", "TREND", "GROWTH", "MODE.MULT"])
+ARRAY_EXTENT = (MAX_ROW, 64)
 
 
 @dataclass
@@ -87,6 +91,8 @@ def _extent(node: Node) -> tuple[int, int]:
                 return (1, 1)
         elif builtin_name(node.name) in SCALAR_FUNCTIONS:
             return (1, 1)
+        elif builtin_name(node.name) in ARRAY_FUNCTIONS:
+            return ARRAY_EXTENT
     if isinstance(node, Op) and node.op in (":", " "):
         return (1, 1)
     extents = [_extent(a) for a in node.args] or [(1, 1)]

@@ -81,8 +81,6 @@ def test_sequence_spills_in_a_workbook(tmp_path: Path) -> None:
     assert _area(sheet, "H1", 4, 1) == [[10.0], [8.0], [6.0], [None]]
 
 
-@pytest.mark.xfail(strict=True, reason="blocks._extent (not in these files) takes SEQUENCE(3) for one cell, so a "
-                                       "formula left of the spill is evaluated before the spill is written")
 def test_a_formula_reading_a_spilled_sequence_sees_its_values(tmp_path: Path) -> None:
     sheet = _sheet(tmp_path, {"A1": "=B3*10", "B1": "=_xlfn.SEQUENCE(3)"})
     assert sheet.get(1, 1) == 30.0

@@ -105,8 +105,6 @@ def test_xlookup_without_if_not_found_is_na_even_with_a_match_mode() -> None:
     assert str(np.asarray(function(), dtype=object).ravel()[0]) == "#N/A"
 
 
-@pytest.mark.xfail(strict=True, reason="blocks.SCALAR_FUNCTIONS (not in these files) lists XLOOKUP as one value, "
-                                       "so a formula reading the spilled second column may run before it is written")
 def test_a_formula_reading_the_spilled_part_of_an_xlookup_sees_it(tmp_path: Path) -> None:
     sheet = _sheet(tmp_path, [["ID", "Name", "Department"], *STAFF],
                    {"F1": "=H1", "G1": "=_xlfn.XLOOKUP(8389,A2:A5,B2:C5)"})
