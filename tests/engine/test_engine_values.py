@@ -129,16 +129,33 @@ def test_columns_that_feed_each_other_are_evaluated_row_by_row(tmp_path: Path) -
 
 
 def test_circular_reference_without_iteration_is_0_as_excel_shows_it_with_a_warning(tmp_path: Path) -> None:
+    # Excel leaves a circular reference uncalculated: its cells and the cells reading them show 0
     wb = openpyxl.Workbook()
     wb.active["A1"] = "=B1+1"
     wb.active["B1"] = "=A1*2"
     wb.active["C1"] = "=A1+10"
+    wb.active["D1"] = "=5"
     wb.save(tmp_path / "loop.xlsx")
     evaluated = evaluate_workbook(str(tmp_path / "loop.xlsx"))
     sheet = evaluated.grid.sheet("Sheet")
-    assert (sheet.get(1, 1), sheet.get(1, 2), sheet.get(1, 3)) == (0.0, 0.0, 10.0)
+    assert [sheet.get(1, col) for col in range(1, 5)] == [0.0, 0.0, 0.0, 5.0]
     assert len(evaluated.warnings) == 1
-    assert re.match(r"Sheet!(A1|B1): circular reference through 2 cell\(s\): Excel shows 0", evaluated.warnings[0])
+    assert re.match(r"Sheet!(A1|B1): circular reference through 2 cell\(s\): Excel leaves them uncalculated",
+                    evaluated.warnings[0])
+
+
+def test_a_loop_an_if_steps_out_of_is_computed_as_excel_does(tmp_path: Path) -> None:
+    # the cells read each other only through an IF branch not taken: Excel computes them (1, 1, 1)
+    wb = openpyxl.Workbook()
+    ws = wb.active
+    ws.append([False, "=C1", "=D1", "=IF(IF(A1,B1,TRUE),1,B1)", "=B1+1"])
+    ws.append([False, "=_xlfn.IFS(NOT(A2),1,TRUE,C2)", "=D2", "=B2", "=B2+1"])
+    wb.save(tmp_path / "branch.xlsx")
+    evaluated = evaluate_workbook(str(tmp_path / "branch.xlsx"))
+    sheet = evaluated.grid.sheet("Sheet")
+    assert [sheet.get(1, col) for col in range(2, 6)] == [1.0, 1.0, 1.0, 2.0]
+    assert [sheet.get(2, col) for col in range(2, 6)] == [1.0, 1.0, 1.0, 2.0]
+    assert evaluated.warnings == []
 
 
 def test_circular_reference_iterates_when_the_workbook_enables_iterative_calculation(tmp_path: Path) -> None:

@@ -32,7 +32,7 @@ from formulas.tokens.operand import Error as ErrorToken
 from xlrating.functions import ExcelError
 
 from .formula import MAX_COL, MAX_ROW, FormulaSyntaxError, Ref, column_letters, normalise, parse
-from .grid import Grid, NotComputed, Sheet
+from .grid import Grid, InCircle, NotComputed, Sheet
 from .names import expand_names
 from .registry import EngineParser, UnknownFunction, from_host, to_host
 
@@ -45,7 +45,7 @@ class Abort(BaseError):
     """Stops a formula from inside a function ``formulas`` calls (its wrappers turn other exceptions
     into #VALUE!): ``reason`` is re-raised or returned by :meth:`Fallback.evaluate`."""
 
-    def __init__(self, reason: Exception | NotComputed):
+    def __init__(self, reason: Exception | NotComputed | InCircle):
         super().__init__()
         self.reason = reason
 
@@ -170,6 +170,8 @@ class Fallback:
         for i, r in enumerate(range(r1, r2 + 1)):
             for j, c in enumerate(range(c1, c2 + 1)):
                 v = target.get(r, c)
+                if isinstance(v, InCircle):  # read as an error: an IF may yet step out of the loop
+                    v = ExcelError("#CIRCULAR!")
                 if isinstance(v, NotComputed):
                     where = f"{target.name}!{column_letters(c)}{r}"
                     raise Abort(NotComputed(reason=f"reads {where}, which was not computed ({v.reason})"
@@ -212,7 +214,7 @@ class Fallback:
             stop = _abort_in(exc)
             if stop is None:
                 return ExcelError("#VALUE!", f"{type(exc).__name__}: {exc}")
-            if isinstance(stop.reason, NotComputed):
+            if isinstance(stop.reason, (NotComputed, InCircle)):
                 return stop.reason
             raise stop.reason from None
         finally:

@@ -31,6 +31,16 @@ class NotComputed(ExcelError):
     reason: str = ""
 
 
+@dataclass(frozen=True)
+class InCircle(ExcelError):
+    """While computing: a cell in a circular reference Excel does not iterate, or one reading such a
+    cell. Excel leaves these cells uncalculated and shows 0; the engine turns them into 0 once every
+    other cell is computed, so that nothing reading them computes a value Excel would not show."""
+
+    code: str = "#N/A"
+    reason: str = ""
+
+
 def error_index(code: str) -> int:
     return ERROR_INDEX.get(code, ERROR_INDEX["#VALUE!"])
 

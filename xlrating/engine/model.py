@@ -34,7 +34,7 @@ from xlrating.sheets.limits import Limits
 from .blocks import Block, build_blocks
 from .fallback import CellFailure, Fallback
 from .formula import Call, walk
-from .grid import BOOL, ERROR, ERROR_BY_INDEX, NUMBER, TEXT, Grid, NotComputed
+from .grid import BOOL, ERROR, ERROR_BY_INDEX, NUMBER, TEXT, Grid, InCircle, NotComputed
 from .package import Package, read_package
 from .schedule import Cycle, block_order, cell_order
 from .vector import Context, Unsupported, is_text
@@ -127,6 +127,8 @@ class _Evaluator:
         self.done = {b.id: np.zeros(b.size, dtype=bool) for b in result.blocks}
         self.computing: set[tuple[int, int]] = set()  # cells being computed (on demand), outermost first
         self.current = ""  # the cell (or block) being computed, for the time limit's message
+        self._quiet = False  # inside a loop's passes: reading a cell being computed is expected
+        self.circled: list[tuple[str, int, int, int, int]] = []  # cells InCircle, made 0 at the end
         self.not_computed = result.not_computed  # (SHEET, row, col, row, col) of each cell left out
 
     # --- bookkeeping ----------------------------------------------------------------------------
@@ -167,7 +169,7 @@ class _Evaluator:
     def _reads_not_computed(self, block: Block) -> bool:
         return any(sheet == nc_sheet and c1 <= nc_col <= c2 and top <= nc_row <= bottom
                    for sheet, c1, c2, top, bottom in block.regions
-                   for nc_sheet, nc_row, nc_col, _, _ in self.not_computed)
+                   for nc_sheet, nc_row, nc_col, _, _ in (*self.not_computed, *self.circled))
 
     # --- the schedule ---------------------------------------------------------------------------
 
@@ -184,6 +186,8 @@ class _Evaluator:
             else:
                 for block in group:
                     self._rows(block, np.arange(block.first, block.last + 1))
+        for sheet, row, col, _, _ in self.circled:  # what Excel leaves uncalculated in a circle shows 0
+            self.grid.sheets[sheet].set(row, col, 0.0)
 
     @staticmethod
     def _compile(block: Block) -> None:
@@ -202,7 +206,7 @@ class _Evaluator:
                 if not self.done[block.id][row - block.first]:
                     self._give_up(block, row, block.problem)
             return
-        if block.program is not None and self.not_computed and self._reads_not_computed(block):
+        if block.program is not None and (self.not_computed or self.circled) and self._reads_not_computed(block):
             block.program = None  # cell by cell, so that exactly the cells reading them are left out
         if block.program is None:
             for row in rows.tolist():
@@ -273,7 +277,9 @@ class _Evaluator:
             self.computing.discard(key)
         self.result.stats["cell"] += 1
         self.done[block.id][row - block.first] = True
-        if isinstance(value, NotComputed):
+        if isinstance(value, InCircle) or (isinstance(value, ExcelError) and value.code == CIRCULAR.code):
+            self._in_circle(block, row)
+        elif isinstance(value, NotComputed):
             block.sheet.set(row, block.col, value)
             self.not_computed.append((block.sheet.name.upper(), row, block.col, row, block.col))
             self._warn(block.where(row), value.reason)
@@ -307,8 +313,9 @@ class _Evaluator:
                 for offset in pending.tolist():
                     row = lo + offset
                     if (block.id, row) in self.computing:
-                        self._warn(block.where(row), "circular reference: the formula depends on its own "
-                                   "value; Excel shows 0 unless iterative calculation is enabled")
+                        if not self._quiet:
+                            self._warn(block.where(row), "circular reference: the formula depends on its own "
+                                       "value; Excel shows 0 unless iterative calculation is enabled")
                         continue
                     if len(self.computing) > MAX_DEMAND_DEPTH:
                         raise CellFailure(f"a chain of more than {MAX_DEMAND_DEPTH} cells computed on demand")
@@ -319,16 +326,39 @@ class _Evaluator:
                         self._cell(block, row)
 
     def _cycle(self, cycle: Cycle) -> None:
-        """A circular reference: iterated as Excel does when the workbook enables it (at most
-        ``count`` rounds, until no value changes by more than ``delta``), else every cell is 0."""
+        """Cells whose formulas read each other: iterated as Excel does when the workbook enables
+        iterative calculation (at most ``count`` rounds, until no value changes by more than
+        ``delta``). Otherwise each is computed once, on demand, and a cell still being computed
+        reads as the error :data:`CIRCULAR`: a loop an IF steps out of (``IF(A6, B6, 1)`` with A6
+        FALSE) gets its values, while a cell whose value does depend on itself is a circular
+        reference, which Excel leaves uncalculated: it and the cells reading it show 0
+        (:class:`~.grid.InCircle`), with a warning."""
         settings = self.result.package.calc
         self.current = cycle.where()
         if not settings.iterate:
-            for block, row in cycle.cells:
-                block.sheet.set(row, block.col, 0.0)
-                self.done[block.id][row - block.first] = True
-            self._warn(cycle.where(), f"circular reference through {len(cycle.cells)} cell(s): Excel shows 0 "
-                       "(the workbook does not enable iterative calculation)")
+            circled = list(cycle.cells)
+            self._quiet = True
+            try:
+                for _ in range(len(cycle.cells)):  # again while a pass takes cells out of the circle
+                    again = {(block.sheet.name.upper(), row, block.col, row, block.col) for block, row in circled}
+                    self.circled = [position for position in self.circled if position not in again]
+                    for block, row in circled:
+                        block.sheet.set(row, block.col, CIRCULAR)
+                        self.done[block.id][row - block.first] = False
+                    for block, row in circled:
+                        if not self.done[block.id][row - block.first]:
+                            self._cell(block, row)
+                    still = [(block, row) for block, row in circled
+                             if isinstance(block.sheet.get(row, block.col), InCircle)]
+                    if len(still) == len(circled):
+                        break
+                    circled = still
+            finally:
+                self._quiet = False
+            if circled:
+                block, row = circled[0]
+                self._warn(block.where(row), f"circular reference through {len(circled)} cell(s): Excel leaves them "
+                           "uncalculated and shows 0 (the workbook does not enable iterative calculation)")
             return
         for block, row in cycle.cells:  # the cells start empty (0) and are read as they are, never demanded
             self.done[block.id][row - block.first] = True
@@ -345,6 +375,12 @@ class _Evaluator:
                     change = math.inf
             if change <= settings.delta:
                 break
+
+    def _in_circle(self, block: Block, row: int) -> None:
+        block.sheet.set(row, block.col, InCircle())
+        position = (block.sheet.name.upper(), row, block.col, row, block.col)
+        if position not in self.circled:
+            self.circled.append(position)
 
     def _spill(self, block: Block, row: int, rows: list[list[Any]]) -> None:
         sheet = block.sheet
@@ -369,6 +405,9 @@ class _Evaluator:
 
 
 MAX_DEMAND_DEPTH = 2_000
+# what a cell of a loop reads of a cell of the loop still being computed (Excel has no such error:
+# a formula ending with it depends on its own value)
+CIRCULAR = ExcelError("#CIRCULAR!", "circular reference")
 ERROR_INDEX_NUM = next(i for i, code in ERROR_BY_INDEX.items() if code == "#NUM!")
 
 __all__ = ["ConversionError", "Evaluated", "TimeLimit", "evaluate_workbook"]
