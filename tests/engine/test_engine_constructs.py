@@ -164,3 +164,52 @@ def test_double_negation_is_a_number_and_unary_plus_changes_nothing(tmp_path: Pa
         ws.cell(row, 3, value)
     wb.save(tmp_path / "signs.xlsx")
     assert _values(tmp_path / "signs.xlsx", "Sheet", ["B1", "B2", "B3", "B4", "B5"]) == [0.0, 1.0, True, 4.0, 2.0]
+
+
+def _with_external_link(path: Path) -> Path:
+    """An openpyxl workbook given external workbook [1] with the values Excel cached for it."""
+    import zipfile
+
+    link = ('<?xml version="1.0" encoding="UTF-8" standalone="yes"?>'
+            '<externalLink xmlns="http://schemas.openxmlformats.org/spreadsheetml/2006/main" '
+            'xmlns:r="http://schemas.openxmlformats.org/officeDocument/2006/relationships">'
+            '<externalBook r:id="rId1"><sheetNames><sheetName val="Prices"/><sheetName val="Other sheet"/></sheetNames>'
+            '<sheetDataSet><sheetData sheetId="0"><row r="2"><cell r="B2"><v>21</v></cell></row></sheetData>'
+            '<sheetData sheetId="1"><row r="1"><cell r="A1" t="str"><v>kg</v></cell></row></sheetData>'
+            '</sheetDataSet></externalBook></externalLink>')
+    link_rels = ('<?xml version="1.0" encoding="UTF-8" standalone="yes"?>'
+                 '<Relationships xmlns="http://schemas.openxmlformats.org/package/2006/relationships">'
+                 '<Relationship Id="rId1" Type="http://schemas.openxmlformats.org/officeDocument/2006/relationships/'
+                 'externalLinkPath" Target="prices.xlsx" TargetMode="External"/></Relationships>')
+    source = path.with_suffix(".plain.xlsx")
+    path.rename(source)
+    with zipfile.ZipFile(source) as old, zipfile.ZipFile(path, "w") as new:
+        for item in old.infolist():
+            data = old.read(item.filename)
+            if item.filename == "xl/workbook.xml":
+                data = data.replace(b"</sheets>", b"</sheets><externalReferences><externalReference xmlns:r="
+                                    b'"http://schemas.openxmlformats.org/officeDocument/2006/relationships" '
+                                    b'r:id="rId99"/></externalReferences>')
+            elif item.filename == "xl/_rels/workbook.xml.rels":
+                data = data.replace(b"</Relationships>", b'<Relationship Id="rId99" Type="http://schemas.openxmlformats'
+                                    b'.org/officeDocument/2006/relationships/externalLink" Target="externalLinks/'
+                                    b'externalLink1.xml"/></Relationships>')
+            new.writestr(item, data)
+        new.writestr("xl/externalLinks/externalLink1.xml", link)
+        new.writestr("xl/externalLinks/_rels/externalLink1.xml.rels", link_rels)
+    return path
+
+
+def test_references_into_other_workbooks_read_the_values_excel_cached(tmp_path: Path) -> None:
+    wb = openpyxl.Workbook()
+    ws = wb.active
+    ws["A1"] = "=[1]Prices!B2*2"
+    ws["A2"] = "='[1]Other sheet'!A1"
+    ws["A3"] = "=[1]Prices!C9"
+    ws["A4"] = "=[1]Missing!A1"
+    wb.save(tmp_path / "linked.xlsx")
+    evaluated = evaluate_workbook(str(_with_external_link(tmp_path / "linked.xlsx")))
+    sheet = evaluated.grid.sheet("Sheet")
+    assert [sheet.get(row, 1) for row in (1, 2, 3)] == [42.0, "kg", 0.0]
+    assert isinstance(sheet.get(4, 1), NotComputed)  # no cached copy: left for Excel, with a warning
+    assert [w.split(":")[0] for w in evaluated.warnings] == ["Sheet!A4"]

@@ -32,6 +32,7 @@ from xlrating.functions import ExcelError
 from xlrating.sheets.limits import Limits
 
 from .blocks import Block, build_blocks
+from .external import local_name
 from .fallback import CellFailure, Fallback
 from .formula import Call, walk
 from .grid import BOOL, ERROR, ERROR_BY_INDEX, NUMBER, TEXT, Grid, InCircle, NotComputed
@@ -98,6 +99,9 @@ def evaluate_workbook(path: str, *, limits: Limits | None = None) -> Evaluated:
         if cells.numbers is not None:
             sheet.set_numbers(*cells.numbers)
         sheet.set_many(cells.values)
+    for link in package.linked:  # what Excel cached of other workbooks, under names no sheet has
+        sheet = grid.add(local_name(link.book, link.name), max((row for row, _ in link.cells), default=1))
+        sheet.set_many([(row, col, value) for (row, col), value in link.cells.items()])
     for cells in package.sheets:
         sheet = grid.sheets[cells.name.upper()]
         blocks.extend(build_blocks(sheet, cells, names.get(cells.name.upper(), names[None]), len(blocks)))

@@ -19,6 +19,7 @@ import io
 import posixpath
 import re
 import zipfile
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from itertools import compress
 from typing import Any
@@ -31,6 +32,7 @@ from xlrating.sheets.limits import Limits
 from xlrating.sheets.safe_open import UnreadableWorkbook
 from xlrating.sheets.safe_open import read_package as checked_bytes
 
+from .external import LinkedSheet, read_links, rewrite
 from .tables import Table, read_tables, resolve_structured
 
 MAIN = "http://schemas.openxmlformats.org/spreadsheetml/2006/main"
@@ -74,6 +76,7 @@ class Package:
     data: bytes = b""  # the checked bytes of the file: the writer copies from these, never re-reads the file
     calc: CalcSettings = field(default_factory=lambda: CalcSettings())
     every_sheet: list[str] = field(default_factory=list)  # all sheet names in order, chart sheets too
+    linked: list[LinkedSheet] = field(default_factory=list)  # cached sheets of other workbooks
 
 
 @dataclass(frozen=True)
@@ -354,17 +357,22 @@ def _read_sheet_fast(text: str, sheet: SheetCells, strings: list[str]) -> bool:
     return True
 
 
-def _resolve_structured_references(sheet: SheetCells, tables: list[Table]) -> None:
-    """Structured references (``Table1[Col]``, ``[@Qty]``) rewritten as the A1 references they
-    stand for in each formula's cell, so the rest of the engine sees ordinary references."""
+def _map_texts(sheet: SheetCells, change: Callable[[str, int, int], str]) -> None:
+    """Rewrite every formula text containing ``[`` with ``change(text, row, col)``."""
     for cell in sheet.formulas:
         if cell.text is not None and "[" in cell.text:
-            cell.text = resolve_structured(cell.text, sheet.name, cell.row, cell.col, tables)
+            cell.text = change(cell.text, cell.row, cell.col)
     if sheet.simple is not None:
         rows, cols, texts = sheet.simple
         for i, text in enumerate(texts):
             if "[" in text:
-                texts[i] = resolve_structured(text, sheet.name, int(rows[i]), int(cols[i]), tables)
+                texts[i] = change(text, int(rows[i]), int(cols[i]))
+
+
+def _resolve_structured_references(sheet: SheetCells, tables: list[Table]) -> None:
+    """Structured references (``Table1[Col]``, ``[@Qty]``) rewritten as the A1 references they
+    stand for in each formula's cell, so the rest of the engine sees ordinary references."""
+    _map_texts(sheet, lambda text, row, col: resolve_structured(text, sheet.name, row, col, tables))
 
 
 def read_package(path: str, *, limits: Limits | None = None) -> Package:
@@ -403,6 +411,12 @@ def read_package(path: str, *, limits: Limits | None = None) -> Package:
             if tables:
                 for sheet in sheets:
                     _resolve_structured_references(sheet, tables)
+            linked = read_links(archive, root, rels)
+            if linked:
+                cached = {(link.book, link.name.upper()) for link in linked}
+                for sheet in sheets:
+                    _map_texts(sheet, lambda text, row, col: rewrite(text, cached))
+                names = {key: rewrite(text, cached) for key, text in names.items()}
     except (zipfile.BadZipFile, KeyError, etree.XMLSyntaxError, ValueError, IndexError) as exc:
         raise UnreadableWorkbook(path, f"damaged workbook package ({type(exc).__name__}: {exc})") from None
-    return Package(path, sheets, names, workbook_part, data, _calc_settings(root), every_sheet)
+    return Package(path, sheets, names, workbook_part, data, _calc_settings(root), every_sheet, linked)

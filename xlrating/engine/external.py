@@ -1,0 +1,120 @@
+"""References into other workbooks, read from the values Excel cached for them.
+
+A formula such as ``=[1]Prices!B2*2`` reads workbook number 1 of the workbook's external links.
+Excel keeps a copy of every cell it reads there in the link's part (``xl/externalLinks/
+externalLinkN.xml``: ``<sheetDataSet>``), and shows those values until the link is updated; so
+does the engine. Each linked sheet becomes a sheet of the grid under a name no real sheet can have
+by accident (:func:`local_name`), and references to it are rewritten to that name before the
+formula is parsed (:func:`rewrite`). A cell the cache does not hold is empty; a linked sheet the
+cache does not hold at all is #REF!, as Excel shows for a link it cannot find.
+"""
+
+from __future__ import annotations
+
+import re
+import zipfile
+from dataclasses import dataclass, field
+from typing import Any
+
+from lxml import etree
+
+from xlrating.functions import ExcelError
+
+MAIN = "http://schemas.openxmlformats.org/spreadsheetml/2006/main"
+REL = "http://schemas.openxmlformats.org/officeDocument/2006/relationships"
+PKG_REL = "http://schemas.openxmlformats.org/package/2006/relationships"
+
+
+@dataclass
+class LinkedSheet:
+    """The cached cells of one sheet of another workbook: (row, col) -> value."""
+
+    book: int
+    name: str
+    cells: dict[tuple[int, int], Any] = field(default_factory=dict)
+
+
+def local_name(book: int, sheet: str) -> str:
+    """The grid's name for sheet ``sheet`` of external workbook ``book`` (a name with a character
+    Excel sheet names cannot hold, so it never meets a real sheet)."""
+    return f"ext{book}\u00b7{sheet}"
+
+
+def _parser() -> Any:
+    return etree.XMLParser(resolve_entities=False, no_network=True, huge_tree=False, remove_comments=True)
+
+
+def _position(ref: str) -> tuple[int, int]:
+    match = re.fullmatch(r"([A-Za-z]{1,3})(\d+)", ref)
+    if match is None:
+        raise ValueError(ref)
+    col = 0
+    for char in match.group(1).upper():
+        col = col * 26 + ord(char) - 64
+    return int(match.group(2)), col
+
+
+def _value(cell: Any) -> Any:
+    v = cell.find(f"{{{MAIN}}}v")
+    if v is None or v.text is None:
+        return None
+    kind = cell.get("t", "n")
+    if kind == "n":
+        return float(v.text)
+    if kind == "b":
+        return v.text.strip() in ("1", "true")
+    if kind == "e":
+        return ExcelError(v.text.strip())
+    return v.text
+
+
+def read_links(archive: zipfile.ZipFile, workbook: Any, workbook_rels: dict[str, str]) -> list[LinkedSheet]:
+    """Every cached sheet of every external workbook, numbered as formulas number them ([1], [2] ...)."""
+    sheets: list[LinkedSheet] = []
+    names = set(archive.namelist())
+    for book, reference in enumerate(workbook.iter(f"{{{MAIN}}}externalReference"), start=1):
+        part = workbook_rels.get(reference.get(f"{{{REL}}}id") or "", "")
+        if part not in names:
+            continue
+        try:
+            root = etree.fromstring(archive.read(part), _parser())
+        except etree.XMLSyntaxError:
+            continue
+        titles = [n.get("val", "") for n in root.iter(f"{{{MAIN}}}sheetName")]
+        for data in root.iter(f"{{{MAIN}}}sheetData"):
+            index = int(data.get("sheetId", "-1"))
+            if not 0 <= index < len(titles):
+                continue
+            linked = LinkedSheet(book, titles[index])
+            for cell in data.iter(f"{{{MAIN}}}cell"):
+                try:
+                    value = _value(cell)
+                    if value is not None:
+                        linked.cells[_position(cell.get("r", ""))] = value
+                except ValueError:
+                    continue
+            sheets.append(linked)
+    return sheets
+
+
+# [1]Sheet1!A1, '[1]My sheet'!A1, [1]!Name (a name in the other workbook: not cached as cells)
+_EXTERNAL = re.compile(r"""("(?:[^"]|"")*")|'\[(\d+)\]((?:[^']|'')+)'!|\[(\d+)\]([^\s!'"(),;:=<>&*/+^-]+)!""")
+
+
+def rewrite(formula: str, linked: set[tuple[int, str]]) -> str:
+    """``formula`` with references into cached external sheets pointing at their grid sheets;
+    ``linked``: the (book, SHEET NAME upper case) pairs the cache holds. Others stay as written
+    (and are not computed)."""
+    if "[" not in formula:
+        return formula
+
+    def replace(match: re.Match[str]) -> str:
+        if match.group(1):
+            return match.group(0)
+        book = int(match.group(2) or match.group(4))
+        sheet = (match.group(3) or "").replace("''", "'") if match.group(2) else match.group(5)
+        if (book, sheet.upper()) not in linked:
+            return match.group(0)
+        return "'" + local_name(book, sheet).replace("'", "''") + "'!"
+
+    return _EXTERNAL.sub(replace, formula)
