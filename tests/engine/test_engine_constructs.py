@@ -213,3 +213,23 @@ def test_references_into_other_workbooks_read_the_values_excel_cached(tmp_path: 
     assert [sheet.get(row, 1) for row in (1, 2, 3)] == [42.0, "kg", 0.0]
     assert isinstance(sheet.get(4, 1), NotComputed)  # no cached copy: left for Excel, with a warning
     assert [w.split(":")[0] for w in evaluated.warnings] == ["Sheet!A4"]
+
+
+@pytest.mark.parametrize(("formula", "expected"), [
+    ("=SUM(B1:INDEX(B:B,3))", 60.0),
+    ("=SUM(INDEX(B1:B5,2):INDEX(B1:B5,4))", 90.0),
+    ("=SUM(CHOOSE(2,B1:B2,B3:B5))", 120.0),
+    ("=SUM(IF(TRUE,B1:B2,B3:B5))", 30.0),
+    ("=SUM(IF(FALSE,B1:B2,B3:B5))", 120.0),
+    ("=ROWS(OFFSET(B1,0,0,COUNT(B:B)))", 5.0),
+    ('=SUM(INDIRECT(ADDRESS(1,2)&":"&ADDRESS(5,2)))', 150.0),
+    ("=ISREF(OFFSET(B1,1,0))", True),
+    ('=CELL("row",OFFSET(B1,3,0))', 4.0),
+    ("=CHOOSE(3,1,2)", ExcelError("#VALUE!")),
+    ('=IF("TRUE",1,2)', 1.0),
+    ('=IF("yes",1,2)', ExcelError("#VALUE!")),
+])
+def test_functions_returning_references_feed_functions_taking_references(tmp_path: Path, formula: str,
+                                                                          expected: object) -> None:
+    book = _numbers_book(tmp_path / "refs.xlsx", {"A1": formula})
+    assert _values(book, "Sheet", ["A1"]) == [expected]

@@ -24,7 +24,7 @@ from typing import Any
 import numpy as np
 from formulas.functions import Array, get_functions, wrap_func
 from formulas.ranges import Ranges
-from formulas.tokens.operand import XlError
+from formulas.tokens.operand import Error, XlError
 
 from .dynamic_arrays import NA, fail, grid, spilled
 
@@ -103,7 +103,30 @@ def _dimension(name: str, axis: int) -> Any:
     return wrap_func(dimension, ranges=True)
 
 
+def choose(index: Any, *values: Any) -> Any:
+    """CHOOSE(index_num, value1, [value2], ...): with one index, the value it picks as it is (a
+    reference stays a reference: ``SUM(CHOOSE(2, A1:A2, B1:B5))`` adds B1:B5); an index outside
+    1..count is #VALUE!. An array of indexes picks element by element (``formulas``' CHOOSE)."""
+    from .logical import single
+
+    scalar, value = single(index)
+    if not scalar:
+        found = get_functions()["CHOOSE"]
+        parsed = [a.value if isinstance(a, Ranges) else a for a in (index, *values)]
+        return (found["function"] if isinstance(found, dict) else found)(*parsed)
+    if isinstance(value, XlError):
+        return value
+    try:
+        number = int(float(value))  # truncated, as Excel reads index_num
+    except (TypeError, ValueError):
+        return Error.errors["#VALUE!"]
+    if not 1 <= number <= len(values):
+        return Error.errors["#VALUE!"]
+    return values[number - 1]
+
+
 FUNCTIONS: dict[str, Any] = {
+    "CHOOSE": wrap_func(choose, ranges=True),
     "XLOOKUP": wrap_func(xxlookup),
     "XMATCH": wrap_func(xxmatch),
     "ROWS": _dimension("ROWS", 0),

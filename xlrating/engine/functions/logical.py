@@ -1,0 +1,66 @@
+"""Excel's logical functions where the engine computes them itself (see :mod:`xlrating.engine.functions`).
+
+IF with a single condition returns the branch it takes as it is: a reference stays a reference, so
+``SUM(IF(A1, B1:B2, B3:B5))`` adds the range IF chose (Microsoft's IF page: the value_if_true or
+value_if_false argument is returned), and branches of different sizes are fine. ``formulas``
+broadcasts the condition over both branches first, which makes that #VALUE!. A condition that is
+itself an array still works element by element, by ``formulas``' own IF.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+import schedula as sh
+from formulas.functions import get_functions, wrap_func
+from formulas.ranges import Ranges
+from formulas.tokens.operand import Error, XlError
+
+
+def single(value: Any) -> tuple[bool, Any]:
+    """(True, the value) for a scalar, a 1x1 array or a one-cell reference; (False, None) otherwise."""
+    if isinstance(value, Ranges):
+        value = value.value
+    if isinstance(value, np.ndarray):
+        if value.size != 1:
+            return False, None
+        value = value.ravel()[0]
+    return True, value
+
+
+def truth(condition: Any) -> bool | XlError:
+    """A condition as IF reads it: numbers (0 is FALSE), TRUE/FALSE, the texts "TRUE"/"FALSE";
+    any other text is #VALUE!, an error is itself."""
+    if isinstance(condition, XlError):
+        return condition
+    if condition is sh.EMPTY or condition is None:
+        return False
+    if isinstance(condition, str):
+        upper = condition.strip().upper()
+        if upper in ("TRUE", "FALSE"):
+            return upper == "TRUE"
+        return Error.errors["#VALUE!"]
+    return bool(condition)
+
+
+def _formulas(name: str) -> Any:
+    found = get_functions()[name]
+    return found["function"] if isinstance(found, dict) else found
+
+
+def excel_if(condition: Any, if_true: Any = True, if_false: Any = False) -> Any:
+    """IF(logical_test, [value_if_true], [value_if_false])."""
+    scalar, value = single(condition)
+    if not scalar:
+        parsed = [a.value if isinstance(a, Ranges) else a for a in (condition, if_true, if_false)]
+        return _formulas("IF")(*parsed)
+    chosen = truth(value)
+    if isinstance(chosen, XlError):
+        return chosen
+    return if_true if chosen else if_false
+
+
+FUNCTIONS: dict[str, Any] = {
+    "IF": wrap_func(excel_if, ranges=True),
+}
