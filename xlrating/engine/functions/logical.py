@@ -13,7 +13,7 @@ from typing import Any
 
 import numpy as np
 import schedula as sh
-from formulas.functions import get_functions, wrap_func
+from formulas.functions import Array, get_functions, replace_empty, wrap_func
 from formulas.ranges import Ranges
 from formulas.tokens.operand import Error, XlError
 
@@ -61,6 +61,42 @@ def excel_if(condition: Any, if_true: Any = True, if_false: Any = False) -> Any:
     return if_true if chosen else if_false
 
 
+def _first(value: Any) -> Any:
+    return value.ravel()[0] if isinstance(value, np.ndarray) else value
+
+
+def _cells(values: list[Any], shape: tuple[int, ...]) -> Any:
+    """Values as an array of cells, errors kept as errors (a plain ``np.asarray`` would turn an
+    error value into its text, so ``SCAN`` showed the text "#N/A" where Excel shows the error)."""
+    cells = np.empty(len(values), dtype=object)
+    cells[:] = values
+    return cells.reshape(shape).view(Array)
+
+
+def scan(initial_value: Any, array: Any, function: Any) -> Any:
+    """SCAN(initial_value, array, lambda): each step's accumulated value, in the array's shape."""
+    values = np.atleast_2d(array)
+    total = replace_empty(initial_value)
+    out = []
+    for item in values.ravel().tolist():
+        total = function(total, item)
+        out.append(_first(total))
+    return _cells(out, values.shape)
+
+
+def map_(array: Any, *more: Any) -> Any:
+    """MAP(array1, [array2, ...], lambda): the lambda applied to the arrays' cells one by one; arrays
+    of different shapes are #VALUE!."""
+    *others, function = more
+    arrays = [np.atleast_2d(array), *(np.atleast_2d(a) for a in others)]
+    if any(a.shape != arrays[0].shape for a in arrays):
+        return Error.errors["#VALUE!"]
+    out = [_first(function(*items)) for items in zip(*(a.ravel().tolist() for a in arrays))]
+    return _cells(out, arrays[0].shape)
+
+
 FUNCTIONS: dict[str, Any] = {
     "IF": wrap_func(excel_if, ranges=True),
+    "SCAN": wrap_func(scan),
+    "MAP": wrap_func(map_),
 }

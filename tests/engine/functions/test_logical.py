@@ -1,0 +1,34 @@
+"""IF, SCAN and MAP as Excel computes them (Microsoft's IF, SCAN and MAP pages)."""
+
+from __future__ import annotations
+
+import numpy as np
+from formulas.tokens.operand import XlError
+
+from xlrating.engine.fallback import compile_formula
+
+
+def _value(formula: str) -> list[object]:
+    """The formula's values, an error written "error #N/A" (an error is text-like in formulas)."""
+    return [f"error {v}" if isinstance(v, XlError) else v
+            for v in np.asarray(compile_formula(formula)(), dtype=object).ravel().tolist()]
+
+
+def test_scan_keeps_errors_as_errors_not_their_text() -> None:
+    result = _value("=_xlfn.SCAN(1/0, {1;3}, _xlfn.LAMBDA(_xlpm.a,_xlpm.b,_xlpm.a+_xlpm.b^2))")
+    assert result == ["error #DIV/0!"] * 2
+
+
+def test_scan_accumulates_in_the_arrays_shape() -> None:
+    assert _value("=_xlfn.SCAN(2, {1;3}, _xlfn.LAMBDA(_xlpm.a,_xlpm.b,_xlpm.a+_xlpm.b^2))") == [3.0, 12.0]
+
+
+def test_map_applies_the_lambda_cell_by_cell_and_refuses_other_shapes() -> None:
+    assert _value("=_xlfn.MAP({1,2;3,3}, _xlfn.LAMBDA(_xlpm.a,_xlpm.a+1))") == [2.0, 3.0, 4.0, 4.0]
+    assert _value("=_xlfn.MAP({1,2}, {1;2}, _xlfn.LAMBDA(_xlpm.a,_xlpm.b,_xlpm.a+_xlpm.b))") == ["error #VALUE!"]
+    assert _value("=_xlfn.MAP({1,2}, _xlfn.LAMBDA(_xlpm.a,1/0))") == ["error #DIV/0!"] * 2
+
+
+def test_if_with_an_error_condition_is_that_error_and_a_missing_branch_is_false() -> None:
+    assert _value("=IF(1/0,1,2)") == ["error #DIV/0!"]
+    assert _value("=IF(1>2,1)") == [False]
