@@ -233,3 +233,30 @@ def test_functions_returning_references_feed_functions_taking_references(tmp_pat
                                                                           expected: object) -> None:
     book = _numbers_book(tmp_path / "refs.xlsx", {"A1": formula})
     assert _values(book, "Sheet", ["A1"]) == [expected]
+
+
+def test_ordinary_formulas_give_a_single_value_as_excel_legacy_formulas_do(tmp_path: Path) -> None:
+    # a range where a function takes one value is intersected with the formula's row or column;
+    # an array constant shows its first value; a dynamic-array function still spills
+    book = _numbers_book(tmp_path / "legacy.xlsx", {
+        "A2": "=ABS(B1:B5)*-1", "A7": "=ABS(B1:B5)", "C1": "={7,8;9,10}", "D1": "=_xlfn.SEQUENCE(2)",
+        "E1": '=ADDRESS(2,3,4,F1)', "E2": "=N(TRUE)+N(\"x\")", "E3": "=INDEX(B1:B5,0,1)"})
+    assert _values(book, "Sheet", ["A2", "A7", "C1", "C2", "D1", "D2", "E1", "E2", "E3"]) == [
+        -20.0, ExcelError("#VALUE!"), 7.0, None, 1.0, 2.0, "R[2]C[3]", 1.0, 30.0]
+
+
+def test_characters_excel_escapes_in_the_file_are_read_back(tmp_path: Path) -> None:
+    import zipfile
+
+    wb = openpyxl.Workbook()
+    wb.active["A1"] = "placeholder"
+    wb.active["B1"] = "=CODE(A1)"
+    wb.active["B2"] = "=LEN(A1)-LEN(CLEAN(A1))"
+    wb.save(tmp_path / "plain.xlsx")
+    with zipfile.ZipFile(tmp_path / "plain.xlsx") as old, zipfile.ZipFile(tmp_path / "escaped.xlsx", "w") as new:
+        for item in old.infolist():
+            data = old.read(item.filename)
+            # what Excel writes for CHAR(1)&CHAR(2)&"a_x0041_" (a shared or an inline string)
+            data = data.replace(b">placeholder<", b">_x0001__x0002_a_x005F_x0041_<")
+            new.writestr(item, data)
+    assert _values(tmp_path / "escaped.xlsx", "Sheet", ["A1", "B1", "B2"]) == ["\x01\x02a_x0041_", 1.0, 2.0]

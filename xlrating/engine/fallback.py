@@ -197,10 +197,10 @@ class Fallback:
         """The value of ``formula`` in ``sheet`` at (row, col): a host value, a list of rows for an
         array, or :class:`NotComputed` when it reads a cell that was not computed.
 
-        ``intersect``: an ordinary formula cell of references and operators only (``=B1:B9``,
-        ``=B:B*2``), which Excel computes with implicit intersection (``=@B1:B9``): the value in the
-        formula's row (or column) of the area read, #VALUE! when there is none. Arrays computed by
-        functions still spill (the engine's dynamic-array behaviour)."""
+        ``intersect``: an ordinary formula cell Excel computes as a legacy formula, with implicit
+        intersection (``=@B1:B9``): an array result shaped like an area it read is the value in the
+        formula's row (or column), #VALUE! when there is none; any other array its first value
+        (``={1,2;3,4}`` shows 1)."""
         formula = expand_names(normalise(formula), self.names_for(sheet))
         function = self.compile(formula, row, col)
         token = CURRENT.set(Position(self, sheet, row, col))
@@ -225,6 +225,8 @@ class Fallback:
 
     def _intersect(self, result: Any, row: int, col: int) -> Any:
         """Excel's implicit intersection of an area-shaped result with the formula's row and column."""
+        if isinstance(result, np.ndarray) and result.size == 1 and isinstance(result.ravel()[0], Ranges):
+            result = result.ravel()[0]  # a reference returned by INDEX, OFFSET ...
         if isinstance(result, Ranges):
             result = result.value
         if not isinstance(result, np.ndarray) or result.size <= 1:
@@ -238,7 +240,7 @@ class Fallback:
             if r1 == asked_r2 and c1 <= col <= asked_c2:
                 return values[0, col - c1] if col <= c2 else sh.EMPTY
             return ErrorToken.errors["#VALUE!"]
-        return result
+        return values[0, 0]
 
 
 def _abort_in(exc: BaseException | None) -> Abort | None:
@@ -266,6 +268,8 @@ def result_value(result: Any) -> Any:
 
 
 def _scalar(value: Any) -> Any:
+    if isinstance(value, Ranges):  # a reference inside an array (INDEX over several rows)
+        value = np.asarray(value.value, dtype=object).ravel()[0] if np.size(value.value) else None
     value = to_host(value)
     if value is None:
         return 0.0  # a formula showing an empty cell shows 0

@@ -31,12 +31,13 @@ import numpy as np
 from xlrating.functions import ExcelError
 from xlrating.sheets.limits import Limits
 
-from .blocks import Block, build_blocks
+from .blocks import ARRAY_FUNCTIONS, Block, build_blocks
 from .external import local_name
 from .fallback import CellFailure, Fallback
 from .formula import Call, walk
 from .grid import BOOL, ERROR, ERROR_BY_INDEX, NUMBER, TEXT, Grid, InCircle, NotComputed
 from .package import Package, read_package
+from .registry import builtin_name, our_function
 from .schedule import Cycle, block_order, cell_order
 from .vector import Context, Unsupported, is_text
 from .vector_compile import compile_tree
@@ -294,11 +295,16 @@ class _Evaluator:
 
     @staticmethod
     def _intersects(block: Block) -> bool:
-        """An ordinary formula of references and operators only (``=B1:B9``, ``=B:B*2``), which Excel
-        computes with implicit intersection; array formulas fill their range instead."""
+        """An ordinary formula (not an array formula) that Excel computes as a legacy formula, with
+        implicit intersection: one of references, operators and functions of single values
+        (``=B1:B9``, ``=B:B*2``, ``=CONVERT(C16:Q16,"C","F")``). Formulas with a dynamic-array
+        function (SEQUENCE, FILTER ...) or one of xlrating's functions spill instead: ours take a
+        range for a single value on purpose, to fill a column from one formula."""
         if block.array_ref is not None or block.tree is None:
             return False
-        return not any(isinstance(node, Call) for node in walk(block.tree))
+        return not any(isinstance(node, Call) and (builtin_name(node.name) in ARRAY_FUNCTIONS
+                                                   or our_function(node.name) is not None)
+                       for node in walk(block.tree))
 
     def demand(self, sheet: str, r1: int, c1: int, r2: int, c2: int) -> None:
         """Compute the formula cells of an area that are not computed yet (read through a reference

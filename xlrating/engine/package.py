@@ -133,6 +133,17 @@ def _workbook_part(archive: zipfile.ZipFile) -> str:
     raise UnreadableWorkbook("", "the package has no workbook part")
 
 
+_ESCAPED = re.compile(r"_x([0-9A-Fa-f]{4})_")
+
+
+def ooxml_text(text: str) -> str:
+    """A string as Excel meant it: characters XML cannot hold are stored as ``_xHHHH_`` (``_x0001_``
+    for CHAR(1), ``_x005F_`` for an underscore that starts such a sequence)."""
+    if "_x" not in text:
+        return text
+    return _ESCAPED.sub(lambda m: chr(int(m.group(1), 16)), text)
+
+
 def _shared_strings(archive: zipfile.ZipFile, workbook_part: str) -> list[str]:
     rels = _rels(archive, workbook_part)
     parts = [t for t in rels.values() if t.endswith("sharedStrings.xml")]
@@ -141,7 +152,7 @@ def _shared_strings(archive: zipfile.ZipFile, workbook_part: str) -> list[str]:
     strings = []
     for si in _xml(archive, parts[0]).iter(f"{{{MAIN}}}si"):
         # rich text: the <t> of every run; phonetic runs (<rPh>) are not part of the value
-        strings.append("".join(t.text or "" for t in si.iter(_T) if t.getparent().tag != f"{{{MAIN}}}rPh"))
+        strings.append(ooxml_text("".join(t.text or "" for t in si.iter(_T) if t.getparent().tag != f"{{{MAIN}}}rPh")))
     return strings
 
 
@@ -158,7 +169,7 @@ def cell_position(ref: str) -> tuple[int, int]:
 def _value(kind: str | None, text: str | None, strings: list[str], cell: Any) -> Any:
     if kind == "inlineStr":
         node = cell.find(_IS)
-        return "".join(t.text or "" for t in node.iter(_T)) if node is not None else ""
+        return ooxml_text("".join(t.text or "" for t in node.iter(_T))) if node is not None else ""
     if text is None:
         return None
     if kind == "s":
@@ -266,7 +277,7 @@ def _read_sheet_bulk(text: str, sheet: SheetCells, strings: list[str]) -> bool:
     for letters, digits, index in shared:
         sheet.values.append((int(digits), columns[letters], strings[int(index)]))
     for letters, digits, raw in inline:
-        sheet.values.append((int(digits), columns[letters], html.unescape(raw) if "&" in raw else raw))
+        sheet.values.append((int(digits), columns[letters], ooxml_text(html.unescape(raw) if "&" in raw else raw)))
     for row, col, _ in sheet.values:
         max_row, max_col = max(max_row, row), max(max_col, col)
     sheet.max_row, sheet.max_col = max_row, max_col
@@ -337,7 +348,7 @@ def _read_sheet_fast(text: str, sheet: SheetCells, strings: list[str]) -> bool:
         if not body:
             continue
         if kind == "inlineStr":
-            values.append((row, col, html.unescape("".join(_T_TEXT.findall(body)))))
+            values.append((row, col, ooxml_text(html.unescape("".join(_T_TEXT.findall(body))))))
             continue
         v = _V_TEXT.search(body)
         if v is None:

@@ -248,7 +248,7 @@ def address(row: Any, col: Any, abs_num: Any = 1, a1: Any = True, sheet_text: An
     try:
         r, c = int(_number(row)), int(_number(col))
         kind = int(_number(abs_num, 1))
-        style_a1 = True if _value(a1) is sh.EMPTY else bool(_number(a1))
+        style_a1 = bool(_number(a1))  # an empty cell is FALSE (R1C1); only an omitted a1 is TRUE
     except _Failed as failed:
         return _error(failed.error)
     if not (1 <= r <= MAX_ROW and 1 <= c <= MAX_COL) or kind not in (1, 2, 3, 4):

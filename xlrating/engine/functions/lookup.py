@@ -19,10 +19,11 @@ left out) and ``XLOOKUP(x, a, b, 0, 1)`` look alike; both give 0 when nothing ma
 
 from __future__ import annotations
 
+import collections
 from typing import Any
 
 import numpy as np
-from formulas.functions import Array, get_functions, wrap_func
+from formulas.functions import COMPILING, Array, get_functions, wrap_func, wrap_impure_func
 from formulas.ranges import Ranges
 from formulas.tokens.operand import Error, XlError
 
@@ -125,7 +126,54 @@ def choose(index: Any, *values: Any) -> Any:
     return values[number - 1]
 
 
+def index(array: Any, row_num: Any, col_num: Any = None, area_num: Any = 1) -> Any:
+    """INDEX(array, row_num, [column_num], [area_num]): a row_num or column_num of 0 is the whole
+    column or row (a reference stays a reference: ``SUM(INDEX(B1:D5, 0, 2))`` adds C1:C5), which
+    ``formulas`` answered with the first cell; everything else as ``formulas`` computes it."""
+    from formulas.functions.look import xindex
+
+    from .logical import single
+
+    row_ok, row = single(row_num)
+    col_ok, col = single(col_num) if col_num is not None else (True, None)
+    whole = row_ok and col_ok and (row == 0 or col == 0) and not isinstance(row, XlError) \
+        and not isinstance(col, XlError) and not (isinstance(array, Ranges) and len(array.ranges) != 1)
+    if not whole:
+        return xindex(array, row_num, *(() if col_num is None else (col_num,)), area_num)
+    values = np.atleast_2d(np.asarray(array.value if isinstance(array, Ranges) else array, dtype=object))
+    try:
+        r, c = int(float(row or 0)), int(float(col or 0))
+    except (TypeError, ValueError):
+        return Error.errors["#VALUE!"]
+    height, width = values.shape
+    if col_num is None and height == 1:  # INDEX(row, n): the n-th cell of a single row
+        r, c = 1 if r else 0, r
+    if not (0 <= r <= height and 0 <= c <= width):
+        return Error.errors["#REF!"]
+    rows = slice(None) if r == 0 else slice(r - 1, r)
+    cols = slice(None) if c == 0 else slice(c - 1, c)
+    part = values[rows, cols]
+    if not isinstance(array, Ranges):
+        return part.view(Array)
+    area = array.ranges[0]
+    top, left = max(int(area["r1"]), 1) + (0 if r == 0 else r - 1), max(int(area["n1"]), 1) + (0 if c == 0 else c - 1)
+    sheet = area.get("sheet")
+    label = "'" + str(sheet).replace("'", "''") + "'!" if sheet else ""
+    ref = f"{label}{_letters(left)}{top}:{_letters(left + part.shape[1] - 1)}{top + part.shape[0] - 1}"
+    return Ranges().push(ref, part)
+
+
+def _letters(col: int) -> str:
+    letters = ""
+    while col:
+        col, rest = divmod(col - 1, 26)
+        letters = chr(65 + rest) + letters
+    return letters
+
+
 FUNCTIONS: dict[str, Any] = {
+    "INDEX": {"extra_inputs": collections.OrderedDict([(COMPILING, False)]),
+              "function": wrap_impure_func(wrap_func(index, ranges=True))},
     "CHOOSE": wrap_func(choose, ranges=True),
     "XLOOKUP": wrap_func(xxlookup),
     "XMATCH": wrap_func(xxmatch),
