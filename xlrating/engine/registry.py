@@ -3,7 +3,8 @@
 ``formulas`` looks functions up in one process-wide dict (``formulas.get_functions()``). We never
 mutate it: :data:`REGISTRY` is a copy with xlrating's functions added under every name Excel may
 store them as, and :class:`EngineParser` is a ``formulas`` parser whose function tokens compile
-against that copy. The adapter only converts values (``XlError`` <-> :class:`ExcelError`,
+against that copy; its operator tokens compile against :mod:`.operators` (``&``) and then
+``formulas``' own table. The adapter only converts values (``XlError`` <-> :class:`ExcelError`,
 ``formulas``' empty <-> ``None``, numpy scalars <-> Python) and calls :func:`xlrating.functions.call`.
 """
 
@@ -20,6 +21,7 @@ from formulas.parser import Parser
 from formulas.tokens.function import Function
 from formulas.tokens.operand import Error as ErrorToken
 from formulas.tokens.operand import XlError
+from formulas.tokens.operator import OperatorToken
 
 from xlrating.core.dates import to_excel_serial
 from xlrating.functions import BY_NAME, ExcelError, ExcelFunction, call
@@ -185,7 +187,21 @@ class UnknownFunction(Exception):
         super().__init__(f"Excel's function {builtin_name(name)} is not computed by xlrating")
 
 
-class EngineParser(Parser):
-    """``formulas``' parser with function tokens bound to the engine's registry."""
+class EngineOperator(OperatorToken):
+    """An operator token that compiles against the engine's operators (:mod:`.operators`) where it has
+    its own implementation (``&``), and as ``formulas`` does otherwise."""
 
-    filters = [EngineFunction if f is Function else f for f in Parser.filters]  # noqa: RUF012 - formulas' API
+    def compile(self) -> Any:
+        from .operators import OPERATORS
+
+        implementation = OPERATORS.get(self.name.upper())
+        return implementation if implementation is not None else super().compile()
+
+
+_ENGINE_TOKENS = {Function: EngineFunction, OperatorToken: EngineOperator}
+
+
+class EngineParser(Parser):
+    """``formulas``' parser with function and operator tokens bound to the engine's implementations."""
+
+    filters = [_ENGINE_TOKENS.get(f, f) for f in Parser.filters]  # noqa: RUF012 - formulas' API

@@ -26,12 +26,13 @@ def _valuetotext(*args: Any) -> Any:
 def test_numbers_are_written_as_a_general_cell_shows_them() -> None:
     assert _valuetotext(1234.01234) == "1234.01234"
     assert _valuetotext(1234.0, 1) == "1234"
-    # formulas wrote Python's str(): 0.30000000000000004, 0.3333333333333333, 1e-05 and 21 digits
+    # formulas wrote Python's str(): 0.30000000000000004, 0.3333333333333333, 1e-05 and 21 digits;
+    # decimal notation up to 20 characters, as Excel turns numbers into text (text.number_text)
     assert _valuetotext(0.1 + 0.2) == "0.3"
     assert _valuetotext(1 / 3) == "0.333333333333333"
-    assert _valuetotext(1e-05) == "1E-05"
+    assert _valuetotext(1e-05) == "0.00001"
     assert _valuetotext(1e20) == "1E+20"
-    assert _valuetotext(1234567890123456.0) == "1.23456789012346E+15"
+    assert _valuetotext(1234567890123456.0) == "1234567890123460"
     assert _valuetotext(-0.0) == "0"
 
 

@@ -331,3 +331,319 @@ FUNCTIONS.update({
     "DELTA": _elementwise(_delta),
     "CONVERT": _elementwise(_convert),
 })
+
+
+# --- complex numbers (COMPLEX and the IM functions) ------------------------------------------------
+#
+# Excel's complex numbers are texts "x+yi" or "x+yj" (Microsoft, "COMPLEX function": "All complex
+# number functions accept "i" and "j" for suffix, but neither "I" nor "J"... All functions that
+# accept two or more complex numbers require that all suffixes match"). The results are written as
+# Excel writes them: each part with 15 significant digits (text.number_text), "i" alone for an
+# imaginary part of 1, a zero part left out, so IMSQRT("-4") is "2i" and IMEXP("1+i")
+# "1.46869393991589+2.28735528717884i". ``formulas`` 1.3 wrote Python's repr of each part
+# ("1.4686939399158851+2.2873552871788423i", "6.924426746138675E-05"), gave a real number's text a
+# "j" (IMSQRT("-4") was "2j"), read "3 + 4I", "(3+4j)" or "infj" as complex numbers, and IMARGUMENT
+# of a number on the imaginary axis was #DIV/0!. Decimal notation goes up to 21 characters here,
+# one more than for ``&``: the workbooks Excel saved write IMTAN("13+5j")'s real part
+# 6.92361330972509E-05 as "0.0000692361330972509" and 1.28233995888454E-06 in scientific notation.
+
+import cmath  # this section's own imports, kept with it
+import math
+from collections.abc import Iterator
+
+from formulas.functions import wrap_func
+
+from .text import number_text
+
+_IM_TEXT_WIDTH = 21
+_DIV0: XlError = Error.errors["#DIV/0!"]
+_COEFFICIENT = r"(?:\d+\.?\d*|\.\d+)(?:[eE][+-]?\d+)?"
+# "x", "x+yi" (the imaginary part signed, its coefficient 1 when left out) and "yi" ("i", "-j")
+_REAL_ONLY = re.compile(rf"[+-]?{_COEFFICIENT}")
+_BOTH_PARTS = re.compile(rf"(?P<real>[+-]?{_COEFFICIENT})(?P<imag>[+-](?:{_COEFFICIENT})?)(?P<suffix>[ij])")
+_IMAGINARY_ONLY = re.compile(rf"(?P<imag>[+-]?(?:{_COEFFICIENT})?)(?P<suffix>[ij])")
+
+
+class _Failed(Exception):
+    """An argument that makes the function's result an error."""
+
+    def __init__(self, error: XlError):
+        super().__init__(str(error))
+        self.error = error
+
+
+def _single(value: Any) -> Any:
+    """A scalar argument's value (a one-cell reference's too); a larger range or array: #VALUE!."""
+    if isinstance(value, np.ndarray):
+        if value.size != 1:
+            raise _Failed(_VALUE)
+        value = _scalar(value)
+    if isinstance(value, XlError):
+        raise _Failed(value)
+    return value
+
+
+def _parse_inumber(text: str) -> tuple[complex, str | None]:
+    """Text "x+yi", "x-yj", "yi", "i", "-j" or "x" as (the number, its suffix or None); else #NUM!."""
+    if _REAL_ONLY.fullmatch(text):
+        return complex(float(text), 0.0), None
+    match = _BOTH_PARTS.fullmatch(text) or _IMAGINARY_ONLY.fullmatch(text)
+    if match is None:
+        raise _Failed(_NUM)
+    imag = match["imag"]
+    coefficient = float(imag + "1") if imag in ("", "+", "-") else float(imag)
+    real = float(match["real"]) if "real" in match.groupdict() else 0.0
+    return complex(real, coefficient), match["suffix"]
+
+
+def _inumber(value: Any) -> tuple[complex, str | None]:
+    """An ``inumber`` argument: complex text, a number (its real part) or an empty cell (0); TRUE or
+    FALSE: #VALUE!; text that is no complex number: #NUM!; an error: that error."""
+    value = _single(value)
+    if value is sh.EMPTY or value is None:
+        return 0j, None
+    if _is_bool(value):
+        raise _Failed(_VALUE)
+    if _is_number(value):
+        return complex(float(value), 0.0), None
+    if isinstance(value, str):
+        return _parse_inumber(value)
+    raise _Failed(_VALUE)
+
+
+def _complex_text(number: complex, suffix: str | None) -> str:
+    """``number`` as Excel writes a complex number; an infinite or undefined part: #NUM!."""
+    if not (math.isfinite(number.real) and math.isfinite(number.imag)):
+        raise _Failed(_NUM)
+    real = number_text(number.real, _IM_TEXT_WIDTH)
+    imag = number_text(abs(number.imag), _IM_TEXT_WIDTH)
+    if imag == "0":
+        return real
+    imag = ("" if imag == "1" else imag) + (suffix or "i")
+    if real == "0":
+        return "-" + imag if number.imag < 0 else imag
+    return real + ("-" if number.imag < 0 else "+") + imag
+
+
+def _complex_function(func: Callable[..., Any]) -> Any:
+    """``func`` as a ``formulas`` implementation: :class:`_Failed` is its error, an overflow or a
+    division by zero #NUM!, another exception #VALUE! (``formulas``' wrapper)."""
+
+    def evaluate(*args: Any) -> Any:
+        try:
+            return func(*args)
+        except _Failed as failed:
+            return failed.error
+        except (OverflowError, ZeroDivisionError):
+            return _NUM
+
+    evaluate.__name__ = func.__name__
+    return wrap_func(evaluate)
+
+
+def _unary(operation: Callable[[complex], complex]) -> Callable[[Any], str]:
+    """An IM function of one complex number giving one (IMSQRT, IMEXP ...)."""
+
+    def apply(inumber: Any) -> str:
+        number, suffix = _inumber(inumber)
+        return _complex_text(operation(number), suffix)
+
+    apply.__name__ = getattr(operation, "__name__", "im")
+    return apply
+
+
+def _part(extract: Callable[[complex], float]) -> Callable[[Any], float]:
+    """An IM function of one complex number giving a number (IMABS, IMREAL, IMAGINARY)."""
+
+    def apply(inumber: Any) -> float:
+        return extract(_inumber(inumber)[0]) + 0.0  # no -0
+
+    return apply
+
+
+def _complex(real_num: Any, i_num: Any, suffix: Any = "i") -> str:
+    """COMPLEX: the text of real_num + i_num * suffix; a suffix other than "i" or "j" (omitted or
+    empty: "i"): #VALUE!; a coefficient that is no number (TRUE, text): #VALUE!."""
+    suffix = _single(suffix)
+    if suffix is sh.EMPTY or suffix == "":
+        suffix = "i"
+    if suffix not in ("i", "j"):
+        raise _Failed(_VALUE)
+    parts = []
+    for value in (real_num, i_num):
+        number = _number(_single(value))
+        if isinstance(number, XlError):
+            raise _Failed(number)
+        parts.append(number)
+    return _complex_text(complex(*parts), suffix)
+
+
+def _argument(inumber: Any) -> float:
+    """IMARGUMENT: the angle theta in radians, -pi < theta <= pi; of 0: #DIV/0!."""
+    number = _inumber(inumber)[0]
+    if number == 0:
+        raise _Failed(_DIV0)
+    return math.atan2(number.imag, number.real)
+
+
+def _pair(operation: Callable[[complex, complex], complex]) -> Callable[[Any, Any], str]:
+    """IMSUB and IMDIV: two complex numbers; different suffixes: #NUM!."""
+
+    def apply(inumber1: Any, inumber2: Any) -> str:
+        (first, suffix1), (second, suffix2) = _inumber(inumber1), _inumber(inumber2)
+        if suffix1 and suffix2 and suffix1 != suffix2:
+            raise _Failed(_NUM)
+        return _complex_text(operation(first, second), suffix1 or suffix2)
+
+    apply.__name__ = getattr(operation, "__name__", "im")
+    return apply
+
+
+def _values(args: tuple[Any, ...]) -> Iterator[Any]:
+    """Every value of the arguments, a range's or an array's cells row by row."""
+    for arg in args:
+        if isinstance(arg, np.ndarray):
+            yield from arg.ravel()
+        else:
+            yield arg
+
+
+def _accumulate(operation: Callable[[complex, complex], complex], start: complex) -> Callable[..., str]:
+    """IMSUM and IMPRODUCT: every complex number of the arguments (ranges' cells too, an empty one
+    being 0), read in order; different suffixes: #VALUE!."""
+
+    def apply(*inumbers: Any) -> str:
+        total, suffix = start, None
+        for value in _values(inumbers):
+            number, its_suffix = _inumber(value)
+            if suffix and its_suffix and its_suffix != suffix:
+                raise _Failed(_VALUE)
+            suffix = suffix or its_suffix
+            total = operation(total, number)
+        return _complex_text(total, suffix)
+
+    return apply
+
+
+def _divide(dividend: complex, divisor: complex) -> complex:
+    """(a+bi)/(c+di) = ((ac+bd) + (bc-ad)i) / (c²+d²), as Microsoft's IMDIV page writes it:
+    IMDIV("-238+240i","10+24i") is exactly 5+12i."""
+    a, b, c, d = dividend.real, dividend.imag, divisor.real, divisor.imag
+    denominator = c * c + d * d
+    if denominator == 0:
+        raise _Failed(_NUM)
+    return complex((a * c + b * d) / denominator, (b * c - a * d) / denominator)
+
+
+def _power(inumber: Any, number: Any) -> str:
+    """IMPOWER: z^n in polar form, r^n (cos(n theta) + i sin(n theta)) (Microsoft, "IMPOWER
+    function"), so IMPOWER("2+3i", 3) is "-46+9.00000000000001i" as Excel shows; 0 to a positive
+    power is 0, to another one #NUM!; ``number`` not a number: #VALUE!."""
+    base, suffix = _inumber(inumber)
+    exponent = _number(_single(number))
+    if isinstance(exponent, XlError):
+        raise _Failed(exponent)
+    if base == 0:
+        if exponent > 0:
+            return "0"
+        raise _Failed(_NUM)
+    modulus, theta = abs(base) ** exponent, math.atan2(base.imag, base.real) * exponent
+    return _complex_text(complex(modulus * math.cos(theta), modulus * math.sin(theta)), suffix)
+
+
+def _log(base: float) -> Callable[[complex], complex]:
+    """IMLN, IMLOG10, IMLOG2: ln(z) / ln(base); of 0: #NUM!."""
+    divisor = math.log(base)
+
+    def logarithm(number: complex) -> complex:
+        if number == 0:
+            raise _Failed(_NUM)
+        return cmath.log(number) / divisor
+
+    return logarithm
+
+
+# The trigonometric and hyperbolic functions by their real-number formulas, z = x + yi: computed so
+# they give the very parts Excel saved for IMTAN, IMCOT, IMSEC ... of "7+25j", "13+5j", "3.1+2j",
+# "-3+2i" and "-13+25j" (Python's cmath.tan gives 0.009884375038322495 for IMTAN("-3+2i")'s real
+# part, Excel 0.00988437503832249). A zero denominator (IMCOT(0), IMCSC(0)) and an overflow are #NUM!.
+
+def _sin(z: complex) -> complex:
+    return complex(math.sin(z.real) * math.cosh(z.imag), math.cos(z.real) * math.sinh(z.imag))
+
+
+def _cos(z: complex) -> complex:
+    return complex(math.cos(z.real) * math.cosh(z.imag), -math.sin(z.real) * math.sinh(z.imag))
+
+
+def _tan(z: complex) -> complex:
+    denominator = math.cos(2 * z.real) + math.cosh(2 * z.imag)
+    return complex(math.sin(2 * z.real) / denominator, math.sinh(2 * z.imag) / denominator)
+
+
+def _cot(z: complex) -> complex:
+    denominator = math.cosh(2 * z.imag) - math.cos(2 * z.real)
+    return complex(math.sin(2 * z.real) / denominator, -math.sinh(2 * z.imag) / denominator)
+
+
+def _sec(z: complex) -> complex:
+    denominator = math.cosh(2 * z.imag) + math.cos(2 * z.real)
+    return complex(2 * math.cos(z.real) * math.cosh(z.imag) / denominator,
+                   2 * math.sin(z.real) * math.sinh(z.imag) / denominator)
+
+
+def _csc(z: complex) -> complex:
+    denominator = math.cosh(2 * z.imag) - math.cos(2 * z.real)
+    return complex(2 * math.sin(z.real) * math.cosh(z.imag) / denominator,
+                   -2 * math.cos(z.real) * math.sinh(z.imag) / denominator)
+
+
+def _sinh(z: complex) -> complex:
+    return complex(math.sinh(z.real) * math.cos(z.imag), math.cosh(z.real) * math.sin(z.imag))
+
+
+def _cosh(z: complex) -> complex:
+    return complex(math.cosh(z.real) * math.cos(z.imag), math.sinh(z.real) * math.sin(z.imag))
+
+
+def _sech(z: complex) -> complex:
+    denominator = math.cosh(2 * z.real) + math.cos(2 * z.imag)
+    return complex(2 * math.cosh(z.real) * math.cos(z.imag) / denominator,
+                   -2 * math.sinh(z.real) * math.sin(z.imag) / denominator)
+
+
+def _csch(z: complex) -> complex:
+    denominator = math.cosh(2 * z.real) - math.cos(2 * z.imag)
+    return complex(2 * math.sinh(z.real) * math.cos(z.imag) / denominator,
+                   -2 * math.cosh(z.real) * math.sin(z.imag) / denominator)
+
+
+_IM_FUNCTIONS: dict[str, Callable[..., Any]] = {
+    "COMPLEX": _complex,
+    "IMABS": _part(abs),
+    "IMREAL": _part(lambda number: number.real),
+    "IMAGINARY": _part(lambda number: number.imag),
+    "IMARGUMENT": _argument,
+    "IMCONJUGATE": _unary(lambda number: number.conjugate()),
+    "IMSUM": _accumulate(lambda total, number: total + number, 0j),
+    "IMPRODUCT": _accumulate(lambda total, number: total * number, 1 + 0j),
+    "IMSUB": _pair(lambda first, second: first - second),
+    "IMDIV": _pair(_divide),
+    "IMPOWER": _power,
+    "IMSQRT": _unary(cmath.sqrt),
+    "IMEXP": _unary(cmath.exp),
+    "IMLN": _unary(_log(math.e)),  # ln(e) is exactly 1.0
+    "IMLOG10": _unary(_log(10.0)),
+    "IMLOG2": _unary(_log(2.0)),
+    "IMSIN": _unary(_sin),
+    "IMCOS": _unary(_cos),
+    "IMTAN": _unary(_tan),
+    "IMCOT": _unary(_cot),
+    "IMSEC": _unary(_sec),
+    "IMCSC": _unary(_csc),
+    "IMSINH": _unary(_sinh),
+    "IMCOSH": _unary(_cosh),
+    "IMSECH": _unary(_sech),
+    "IMCSCH": _unary(_csch),
+}
+FUNCTIONS.update({name: _complex_function(func) for name, func in _IM_FUNCTIONS.items()})

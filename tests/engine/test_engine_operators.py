@@ -1,0 +1,84 @@
+"""The engine's own operators: ``&`` writes numbers as Excel turns them into text; every other
+operator compiles to ``formulas``' implementation, unchanged."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+import openpyxl
+import pytest
+import schedula as sh
+from formulas.functions.operators import OPERATORS as FORMULAS_OPERATORS
+from formulas.tokens.operand import Error, XlError
+
+from xlrating.engine import evaluate_workbook
+from xlrating.engine.operators import OPERATORS
+from xlrating.engine.registry import EngineOperator, EngineParser
+from xlrating.functions import ExcelError
+
+
+def _operators(formula: str) -> list[EngineOperator]:
+    tokens, _ = EngineParser().ast(formula)
+    return [token for token in tokens if isinstance(token, EngineOperator)]
+
+
+def _join(left: Any, right: Any) -> Any:
+    value = np.asarray(OPERATORS["&"](left, right), dtype=object).ravel()[0]
+    return ExcelError(str(value)) if isinstance(value, XlError) else value
+
+
+def test_the_parser_compiles_ampersand_against_the_engine() -> None:
+    (operator,) = _operators('=A1&"x"')
+    assert operator.compile() is OPERATORS["&"]
+    assert operator.compile() is not FORMULAS_OPERATORS["&"]
+
+
+@pytest.mark.parametrize(("formula", "name"), [
+    ("=A1+B1", "+"), ("=A1-B1", "-"), ("=A1*B1", "*"), ("=A1/B1", "/"), ("=A1^B1", "^"),
+    ("=A1=B1", "="), ("=A1<>B1", "<>"), ("=A1<B1", "<"), ("=A1<=B1", "<="), ("=A1>B1", ">"),
+    ("=A1>=B1", ">="), ("=-A1", "U-"), ("=+A1", "U+"), ("=A1%", "%"),
+])
+def test_every_other_operator_compiles_as_formulas_does(formula: str, name: str) -> None:
+    (operator,) = _operators(formula)
+    assert operator.compile() is FORMULAS_OPERATORS[name]
+
+
+def test_ampersand_writes_numbers_with_15_significant_digits() -> None:
+    # formulas wrote Python's str(): "0.30000000000000004", "0.3333333333333333", 21 digits, "1e-05"
+    assert _join(0.1 + 0.2, "") == "0.3"
+    assert _join("n=", 1 / 3) == "n=0.333333333333333"
+    assert _join(1e20, "") == "1E+20"
+    assert _join(123456789012345678, "") == "123456789012346000"
+    assert _join(1e-05, "") == "0.00001"
+    assert _join(1, 2) == "12"  # a literal number reaches the operator as an int
+    assert _join(-0.0, "") == "0"
+
+
+def test_ampersand_writes_logical_values_empty_cells_and_errors_as_excel() -> None:
+    assert _join(True, False) == "TRUEFALSE"
+    assert _join(np.bool_(True), "") == "TRUE"  # formulas wrote numpy's "True"
+    assert _join(sh.EMPTY, "x") == "x"
+    assert _join(Error.errors["#N/A"], "x") == ExcelError("#N/A")
+    assert _join("x", Error.errors["#DIV/0!"]) == ExcelError("#DIV/0!")
+
+
+def test_ampersand_joins_arrays_entry_by_entry() -> None:
+    joined = OPERATORS["&"](np.array([[0.1 + 0.2, 1e20]], dtype=object), "!")
+    assert np.asarray(joined).tolist() == [["0.3!", "1E+20!"]]
+
+
+def test_ampersand_in_a_workbook(tmp_path: Path) -> None:
+    wb = openpyxl.Workbook()
+    ws = wb.active
+    ws.append([0.1, 0.2, True, None, 1e20, 1e-10])
+    formulas = ['=A1+B1&""', '="n="&1/3', "=C1&D1", '=E1&""', '=F1&""', '=123456789012345678&""',
+                '="x"&NA()', '=(A1+B1)&""="0.3"', '="1"=1', "=A1+B1*2"]
+    for column, formula in enumerate(formulas, start=1):
+        ws.cell(2, column, formula)
+    wb.save(tmp_path / "book.xlsx")
+    sheet = evaluate_workbook(str(tmp_path / "book.xlsx")).grid.sheet("Sheet")
+    assert [sheet.get(2, column) for column in range(1, len(formulas) + 1)] == [
+        "0.3", "n=0.333333333333333", "TRUE", "1E+20", "0.0000000001", "123456789012346000",
+        ExcelError("#N/A"), True, False, 0.5]
