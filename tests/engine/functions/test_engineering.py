@@ -138,3 +138,11 @@ def test_a_workbook_with_numbers_and_places_in_cells(tmp_path: Path) -> None:
     sheet = evaluate_workbook(str(tmp_path / "book.xlsx")).grid.sheet("Sheet")
     got = [sheet.get(2, col) for col in range(1, 11)]
     assert got == ["1010", "7777777747", -1.0, NUM, "00006", NUM, 1.0, 20.0, 2.0 ** 30, 0.0]
+
+
+def test_the_decimal_number_is_truncated_before_its_range_is_checked() -> None:
+    # as in the workbooks Excel saved: 511.5 is 511 and -512.5 is -512, both in DEC2BIN's range
+    assert _call("DEC2BIN", 511.5) == "111111111"
+    assert _call("DEC2BIN", -512.5) == "1000000000"
+    assert _call("DEC2OCT", 536870911.9) == "3777777777"
+    assert _call("DEC2BIN", 512.0) == NUM

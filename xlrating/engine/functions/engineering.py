@@ -145,13 +145,16 @@ def _format_digits(number: int, radix: int, width: int | None) -> str | XlError:
 
 
 def _parse_decimal(value: Any, radix: int) -> int | XlError:
-    """DEC2BIN/DEC2OCT/DEC2HEX's ``number``: a number (text that reads as one too) within the range
-    10 digits of ``radix`` hold, e.g. -512 to 511 for DEC2BIN (#NUM! outside), truncated."""
+    """DEC2BIN/DEC2OCT/DEC2HEX's ``number``: a number (text that reads as one too), truncated, within
+    the range 10 digits of ``radix`` hold, e.g. -512 to 511 for DEC2BIN (#NUM! outside). Excel
+    truncates first: the workbooks it saved have DEC2BIN(511.5) = "111111111" and DEC2BIN(-512.5) =
+    "1000000000"."""
     number = _number(value)
     if isinstance(number, XlError):
         return number
     half = radix ** _WIDTH // 2
-    return int(number) if -half <= number <= half - 1 else _NUM
+    whole = math.trunc(number) if math.isfinite(number) else None
+    return whole if whole is not None and -half <= whole <= half - 1 else _NUM
 
 
 def _from_digits(source: int) -> Callable[[Any], Any]:
