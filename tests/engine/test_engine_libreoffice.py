@@ -90,3 +90,27 @@ def test_every_template_converts_and_the_output_opens_in_libreoffice(tmp_path: P
         convert_file(template, out)
         reopened = lo_convert(out, tmp_path / "lo" / template.stem, profile, "xlsx")
         assert openpyxl.load_workbook(reopened).sheetnames, template.name
+
+
+def test_cells_left_for_excel_are_computed_by_libreoffice_on_open_and_nothing_needs_repair(tmp_path: Path) -> None:
+    # LibreOffice as a user's would open it (no forced recalculation): it still computes the cell we
+    # left without a value, because the output asks for a full recalculation on load
+    wb = openpyxl.Workbook()
+    ws = wb.active
+    ws["A1"] = 4
+    ws["B1"] = '=CELL("width",A1)'  # not computed by the engine: Excel and LibreOffice know it
+    ws["C1"] = "=A1*2"
+    ws["D1"] = "=1E+300*1E+300"  # overflow: #NUM!, never 'inf'
+    ws["E1"] = '="a"&CHAR(1)&"b"'  # a control character XML cannot hold as it is
+    wb.save(tmp_path / "book.xlsx")
+    convert_file(tmp_path / "book.xlsx", tmp_path / "out.xlsx")
+    assert openpyxl.load_workbook(tmp_path / "out.xlsx", data_only=True)["Sheet"]["B1"].value is None
+    shown = lo_convert(tmp_path / "out.xlsx", tmp_path / "lo", make_profile(tmp_path / "p", recalculate=False), "csv")
+    width, double, overflow, text = shown.read_text(encoding="utf-8").splitlines()[0].split(",")[1:5]
+    assert width.strip() != "" and float(width) > 0
+    assert (double, overflow) == ("8", "#NUM!")
+    # written as Excel itself writes CHAR(1) in a cached text (its own saved files hold <v>_x0001_</v>);
+    # LibreOffice opens it and shows the escape as it does for Excel's files
+    assert text.strip('"') in ("a\x01b", "a_x0001_b")
+    with zipfile.ZipFile(tmp_path / "out.xlsx") as package:
+        assert b"<v>a_x0001_b</v>" in package.read("xl/worksheets/sheet1.xml")
