@@ -260,3 +260,21 @@ def test_characters_excel_escapes_in_the_file_are_read_back(tmp_path: Path) -> N
             data = data.replace(b">placeholder<", b">_x0001__x0002_a_x005F_x0041_<")
             new.writestr(item, data)
     assert _values(tmp_path / "escaped.xlsx", "Sheet", ["A1", "B1", "B2"]) == ["\x01\x02a_x0041_", 1.0, 2.0]
+
+
+def test_subtotal_leaves_out_other_subtotals_as_in_a_tables_totals_row(tmp_path: Path) -> None:
+    wb = openpyxl.Workbook()
+    ws = wb.active
+    ws.append(["Item", "Qty"])
+    for i in range(1, 4):
+        ws.append([f"i{i}", i * 2])  # B2:B4 = 2, 4, 6
+    ws.append(["Total", "=SUBTOTAL(109,Sales[Qty])"])  # a totals row
+    ws.add_table(Table(displayName="Sales", ref="A1:B5", totalsRowCount=1))
+    ws["D1"] = "=SUBTOTAL(9,B2:B5)"  # the totals row's own SUBTOTAL is not counted again
+    ws["D2"] = "=SUBTOTAL(1,B2:B4)"
+    ws["D3"] = "=SUBTOTAL(3,A1:A5)"
+    ws["D4"] = "=SUBTOTAL(7,B2:B4)"
+    ws["D5"] = "=SUBTOTAL(12,B2:B4)"
+    wb.save(tmp_path / "subtotal.xlsx")
+    assert _values(tmp_path / "subtotal.xlsx", "Sheet", ["B5", "D1", "D2", "D3", "D4", "D5"]) == [
+        12.0, 12.0, 4.0, 5.0, 2.0, ExcelError("#VALUE!")]

@@ -16,6 +16,7 @@ What only the Excel application knows (CELL's "format", "width" or "color", INFO
 from __future__ import annotations
 
 import collections
+import math
 import os
 import re
 from typing import Any
@@ -321,6 +322,67 @@ def info(position: Position, type_text: Any) -> Any:
     raise _Failed("#VALUE!")
 
 
+# SUBTOTAL's function numbers (1-11; 101-111 the same, leaving out rows hidden by hand)
+_SUBTOTALS = {1: "AVERAGE", 2: "COUNT", 3: "COUNTA", 4: "MAX", 5: "MIN", 6: "PRODUCT", 7: "STDEV", 8: "STDEVP",
+              9: "SUM", 10: "VAR", 11: "VARP"}
+
+
+def _subtotal_of(kind: str, values: list[Any]) -> Any:
+    if kind == "COUNTA":
+        return float(sum(1 for v in values if v is not sh.EMPTY and v is not None))
+    for v in values:
+        if isinstance(v, XlError):
+            return v
+    numbers = [float(v) for v in values
+               if isinstance(v, (int, float, np.integer, np.floating)) and not isinstance(v, (bool, np.bool_))]
+    if kind == "COUNT":
+        return float(len(numbers))
+    if kind == "SUM":
+        return math.fsum(numbers)
+    if kind == "PRODUCT":
+        return math.prod(numbers) if numbers else 0.0
+    if kind in ("MAX", "MIN"):
+        return (max if kind == "MAX" else min)(numbers) if numbers else 0.0
+    if kind == "AVERAGE":
+        return math.fsum(numbers) / len(numbers) if numbers else _error("#DIV/0!")
+    sample = kind in ("STDEV", "VAR")
+    if len(numbers) < (2 if sample else 1):
+        return _error("#DIV/0!")
+    mean = math.fsum(numbers) / len(numbers)
+    variance = math.fsum((x - mean) ** 2 for x in numbers) / (len(numbers) - (1 if sample else 0))
+    return math.sqrt(variance) if kind.startswith("STDEV") else variance
+
+
+def subtotal(position: Position, function_num: Any, *references: Any) -> Any:
+    """SUBTOTAL(function_num, ref1, ...): AVERAGE, COUNT, COUNTA, MAX, MIN, PRODUCT, STDEV, STDEVP,
+    SUM, VAR or VARP (1-11, or 101-111) of the referenced cells, leaving out cells that are
+    themselves SUBTOTAL or AGGREGATE formulas (a table's totals row), so subtotals are not counted
+    twice. Rows hidden in Excel are not known to the engine: 101-111 count them too."""
+    number = int(_number(function_num))
+    kind = _SUBTOTALS.get(number % 100 if number > 100 else number)
+    if kind is None or not references:
+        raise _Failed("#VALUE!")
+    values: list[Any] = []
+    for reference in references:
+        if not isinstance(reference, Ranges) or not reference.ranges:
+            raise _Failed("#VALUE!")
+        for area in reference.ranges:
+            sheet = position.fallback.grid.sheet(area["sheet"]) if area.get("sheet") else position.sheet
+            if sheet is None:
+                raise _Failed("#REF!")
+            r1, c1 = max(int(area["r1"]), 1), max(int(area["n1"]), 1)
+            r2, c2 = int(area["r2"]) or MAX_ROW, int(area["n2"]) or MAX_COL
+            block = _read(position, sheet, r1, c1, r2, c2)
+            cells = np.atleast_2d(np.asarray(block.value, dtype=object))
+            for i, row in enumerate(cells.tolist()):
+                for j, value in enumerate(row):
+                    text = position.fallback.formula_text(sheet.name.upper(), r1 + i, c1 + j)
+                    if text is not None and re.search(r"\b(?:SUBTOTAL|AGGREGATE)\s*\(", text, re.IGNORECASE):
+                        continue
+                    values.append(value)
+    return _subtotal_of(kind, values)
+
+
 def _with_position(function: Any) -> dict[str, Any]:
     """Registered as impure: ``formulas`` would otherwise compute a call with constant arguments
     once, while compiling, away from any cell (``=SHEET()``)."""
@@ -337,6 +399,7 @@ FUNCTIONS: dict[str, Any] = {
     "SHEETS": _with_position(sheets),
     "CELL": _with_position(cell),
     "INFO": _with_position(info),
+    "SUBTOTAL": _with_position(subtotal),
     "ADDRESS": wrap_ufunc(address, input_parser=lambda *a: a, args_parser=lambda *a: a),
 }
 

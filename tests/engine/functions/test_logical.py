@@ -32,3 +32,16 @@ def test_map_applies_the_lambda_cell_by_cell_and_refuses_other_shapes() -> None:
 def test_if_with_an_error_condition_is_that_error_and_a_missing_branch_is_false() -> None:
     assert _value("=IF(1/0,1,2)") == ["error #DIV/0!"]
     assert _value("=IF(1>2,1)") == [False]
+
+
+def test_switch_compares_as_equals_does_texts_without_case() -> None:
+    assert _value('=_xlfn.SWITCH("UPPER","Upper","match")') == ["match"]
+    assert _value('=_xlfn.SWITCH(3,1,"a",2,"b")') == ["error #N/A"]
+    assert _value('=_xlfn.SWITCH(3,1,"a",2,"b","none")') == ["none"]
+    assert _value('=_xlfn.SWITCH(1,"1","text","no")') == ["no"]  # the number 1 is not the text "1"
+
+
+def test_isnumber_is_true_for_numbers_only_not_for_texts_that_read_as_numbers() -> None:
+    assert _value('=ISNUMBER("1")') == [False]
+    assert _value("=ISNUMBER(TRUE)") == [False]
+    assert _value("=ISNUMBER(1.5)") == [True]

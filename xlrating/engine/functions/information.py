@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 import numpy as np
-from formulas.functions import Array, wrap_func
+from formulas.functions import Array, wrap_func, wrap_ufunc
 from formulas.tokens.operand import XlError
 
 
@@ -15,13 +15,21 @@ def n(value: Any) -> Any:
     first = np.asarray(value, dtype=object).ravel()[0]
     if isinstance(first, XlError):
         result: Any = first
-    elif isinstance(first, (bool, np.bool_)):
-        result = float(first)
-    elif isinstance(first, (int, float, np.integer, np.floating)):
+    elif isinstance(first, (bool, np.bool_, int, float, np.integer, np.floating)):
         result = float(first)
     else:
         result = 0.0
     return np.asarray([[result]], dtype=object).view(Array)
 
 
-FUNCTIONS: dict[str, Any] = {"N": wrap_func(n)}
+def isnumber(value: Any) -> bool:
+    """ISNUMBER(value): TRUE for a number only; a text that reads as one ("1") is FALSE, as in Excel
+    (``formulas`` said TRUE)."""
+    return isinstance(value, (int, float, np.integer, np.floating)) and not isinstance(value, (bool, np.bool_))
+
+
+FUNCTIONS: dict[str, Any] = {
+    "N": wrap_func(n),
+    "ISNUMBER": wrap_ufunc(isnumber, input_parser=lambda *a: a, check_error=lambda *a: None, check_nan=False,
+                           args_parser=lambda *a: a),
+}

@@ -95,8 +95,45 @@ def map_(array: Any, *more: Any) -> Any:
     return _cells(out, arrays[0].shape)
 
 
+def _same(left: Any, right: Any) -> bool:
+    """Excel's ``=`` on two values: texts ignore case; a number never equals a text or TRUE/FALSE."""
+    if isinstance(left, str) and isinstance(right, str):
+        return left.casefold() == right.casefold()
+    if isinstance(left, (bool, np.bool_)) or isinstance(right, (bool, np.bool_)):
+        return isinstance(left, (bool, np.bool_)) and isinstance(right, (bool, np.bool_)) and bool(left) == bool(right)
+    if isinstance(left, str) or isinstance(right, str):
+        return False
+    left = 0.0 if left is sh.EMPTY or left is None else left
+    right = 0.0 if right is sh.EMPTY or right is None else right
+    return bool(left == right)
+
+
+def switch(expression: Any, *cases: Any) -> Any:
+    """SWITCH(expression, value1, result1, ..., [default]): the result of the first value equal to
+    the expression, compared as ``=`` compares (texts without regard to case: "UPPER" matches
+    "Upper"); no match and no default is #N/A; an error in the expression is that error."""
+    scalar, value = single(expression)
+    if not scalar:
+        return _formulas("SWITCH")(expression, *cases)
+    if isinstance(value, XlError):
+        return value
+    pairs, default = (cases[:-1], cases[-1]) if len(cases) % 2 else (cases, None)
+    if not pairs:
+        return Error.errors["#VALUE!"]
+    for candidate, result in zip(pairs[::2], pairs[1::2]):
+        ok, match = single(candidate)
+        if not ok:
+            return Error.errors["#VALUE!"]
+        if isinstance(match, XlError):
+            return match
+        if _same(value, match):
+            return result
+    return Error.errors["#N/A"] if default is None else default
+
+
 FUNCTIONS: dict[str, Any] = {
     "IF": wrap_func(excel_if, ranges=True),
+    "SWITCH": wrap_func(switch),
     "SCAN": wrap_func(scan),
     "MAP": wrap_func(map_),
 }
