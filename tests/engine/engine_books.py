@@ -9,9 +9,9 @@ from typing import Any
 import openpyxl
 from openpyxl.workbook.defined_name import DefinedName
 
-from xlrating.functions import ExcelError
 from xlrating.engine import evaluate_workbook
 from xlrating.engine.formula import column_letters
+from xlrating.functions import ExcelError
 
 
 def native_book(path: Path, rows: int = 12) -> Path:

@@ -14,8 +14,8 @@ from pathlib import Path
 
 import pytest
 
-from xlrating.functions import ExcelError
 from xlrating.engine import evaluate_workbook
+from xlrating.functions import ExcelError
 
 NS = 'xmlns="http://schemas.openxmlformats.org/spreadsheetml/2006/main"'
 REL_NS = 'xmlns:r="http://schemas.openxmlformats.org/officeDocument/2006/relationships"'

@@ -11,10 +11,10 @@ import pytest
 from openpyxl.utils.cell import column_index_from_string, coordinate_from_string
 from openpyxl.workbook.defined_name import DefinedName
 
-from xlrating.functions import ExcelError
 from xlrating.engine import evaluate_workbook
 from xlrating.engine.rounding import excel_round
 from xlrating.engine.vector import Unsupported
+from xlrating.functions import ExcelError
 
 
 @pytest.fixture(params=["fast", "cell by cell"])

@@ -11,10 +11,10 @@ import openpyxl
 import pytest
 from engine_books import differences, engine_values, native_book, rules_book
 
-from xlrating.functions import ExcelError
 from xlrating.engine import convert_file
 from xlrating.engine.libreoffice import convert as lo_convert
 from xlrating.engine.libreoffice import make_profile
+from xlrating.functions import ExcelError
 
 pytestmark = [pytest.mark.libreoffice,
               pytest.mark.skipif(shutil.which("soffice") is None, reason="LibreOffice (soffice) is not installed")]

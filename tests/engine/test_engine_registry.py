@@ -8,9 +8,9 @@ import pytest
 import schedula as sh
 from formulas.tokens.operand import Error as ErrorToken
 
-from xlrating.functions import FUNCTIONS, ExcelError
 from xlrating.engine.formula import FilledDown, Ref, parse
 from xlrating.engine.registry import EngineParser, argument_to_host, from_host, our_function, registry
+from xlrating.functions import FUNCTIONS, ExcelError
 
 
 @pytest.mark.parametrize("stored", ["DIPPOUCH_PERCENTILE", "dippouch_percentile", "_xldudf_DIPPOUCH_PERCENTILE",

@@ -11,11 +11,11 @@ import openpyxl
 import pytest
 from engine_books import differences, engine_values, formulas_values, native_book, same
 
-from xlrating.functions import BY_NAME, ExcelError, call
 from xlrating.engine import evaluate_workbook, vector_compile
 from xlrating.engine.grid import ERROR_BY_INDEX, Grid, NotComputed
 from xlrating.engine.vector import Context, Unsupported
 from xlrating.engine.vector_compile import KERNELS
+from xlrating.functions import BY_NAME, ExcelError, call
 
 
 def test_native_formulas_equal_plain_formulas(tmp_path: Path) -> None:

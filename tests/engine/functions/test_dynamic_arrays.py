@@ -7,7 +7,6 @@ from typing import Any
 
 import numpy as np
 import openpyxl
-import pytest
 import schedula as sh
 from formulas.tokens.operand import Error, XlError
 from openpyxl.utils.cell import column_index_from_string, coordinate_from_string
