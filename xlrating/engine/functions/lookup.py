@@ -5,6 +5,10 @@
   multiple values"). It also took a ``return_array`` of another length than ``lookup_array`` and a
   2-D ``lookup_array``; Excel gives #VALUE!.
 - XMATCH searched a 2-D ``lookup_array`` flattened; Excel requires a single row or column (#VALUE!).
+- LOOKUP's array form returned from the searched row or column's neighbour instead of the last one,
+  and its vector form flattened a 2-D lookup_vector (see :func:`lookup`).
+- INDEX answered a negative row_num or column_num next to a 0 with #REF!; Excel gives #VALUE! (see
+  :func:`index`).
 - ROWS and COLUMNS took only references: ``ROWS(UNIQUE(A2:A9))``, Excel's way of counting distinct
   values, gave #VALUE!. Excel counts the rows (columns) of an array as well (Microsoft Support, "ROWS
   function": "array  An array, an array formula, or a reference to a range of cells").
@@ -23,6 +27,7 @@ import collections
 from typing import Any
 
 import numpy as np
+import schedula as sh
 from formulas.functions import COMPILING, Array, get_functions, wrap_func, wrap_impure_func
 from formulas.ranges import Ranges
 from formulas.tokens.operand import Error, XlError
@@ -90,6 +95,59 @@ def xxlookup(lookup_value: Any, lookup_array: Any, return_array: Any, if_not_fou
     return spilled(returned[index:index + 1, :] if by_rows else returned[:, index:index + 1])
 
 
+def _search_and_result(table: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """LOOKUP's array form: (the row or column searched, the one returned). Microsoft Support, "LOOKUP
+    function": an array wider than tall is searched in its first row and returns from its last row; a
+    square or taller one is searched in its first column and returns from its last column."""
+    if table.shape[1] > table.shape[0]:
+        return table[0, :], table[-1, :]
+    return table[:, 0], table[:, -1]
+
+
+def lookup(lookup_value: Any, lookup_vector: Any, result_vector: Any = _MISSING) -> Any:
+    """LOOKUP(lookup_value, array) and LOOKUP(lookup_value, lookup_vector, [result_vector]).
+
+    Approximate match, as Microsoft documents it: the largest value less than or equal to
+    ``lookup_value`` in the searched row or column (assumed sorted ascending); values of another type
+    than ``lookup_value`` (text, number, TRUE/FALSE) and errors are skipped; nothing small enough is
+    #N/A. The search is ``formulas``' MATCH(..., 1), which stops at the first larger value of the type.
+
+    - Array form (two arguments): searched and returned as :func:`_search_and_result` says.
+    - Vector form: a 2-D lookup_vector is searched like the array form (first row if wider than tall,
+      else first column), as the workbook Excel saved shows (``LOOKUP("plugh", B5:C9, C5:C9)`` is #N/A
+      although C5:C9 holds text). The n-th value found is the n-th value of ``result_vector``, whatever
+      its orientation (a column may look up into a row). A position past the end of ``result_vector``
+      is #N/A, and so is a ``result_vector`` more than one row and one column (as Excel saved
+      ``LOOKUP(2, B5:C9, E5:F9)``).
+    - An empty cell found is 0; an error value found is returned as it is; an array of lookup values
+      gives an array of results.
+    """
+    table = grid(lookup_vector)
+    searched, returned = _search_and_result(table)
+    if result_vector is not _MISSING:
+        result = grid(result_vector)
+        if 1 not in result.shape:
+            return NA
+        returned = result.ravel()
+    positions = grid(get_functions()["MATCH"](lookup_value, searched.reshape(-1, 1).view(Array), 1))
+
+    def pick(position: Any) -> Any:
+        if isinstance(position, XlError):
+            return position
+        i = int(position) - 1
+        if i >= returned.size:
+            return NA
+        value = returned[i]
+        return 0.0 if value is sh.EMPTY or value is None else value
+
+    out = np.empty(positions.shape, dtype=object)
+    for (r, c), position in np.ndenumerate(positions):
+        out[r, c] = pick(position)
+    if out.size == 1 and grid(lookup_value).size == 1:
+        return out[0, 0]
+    return out.view(Array)
+
+
 def _dimension(name: str, axis: int) -> Any:
     """ROWS (``axis`` 0) or COLUMNS (1) of a reference (``formulas``' own) or of an array or value."""
     def dimension(array: Any) -> Any:
@@ -129,7 +187,11 @@ def choose(index: Any, *values: Any) -> Any:
 def index(array: Any, row_num: Any, col_num: Any = None, area_num: Any = 1) -> Any:
     """INDEX(array, row_num, [column_num], [area_num]): a row_num or column_num of 0 is the whole
     column or row (a reference stays a reference: ``SUM(INDEX(B1:D5, 0, 2))`` adds C1:C5), which
-    ``formulas`` answered with the first cell; everything else as ``formulas`` computes it."""
+    ``formulas`` answered with the first cell; everything else as ``formulas`` computes it.
+
+    Wrong indexes, as Microsoft documents them and the workbook Excel saved shows: a row_num or
+    column_num that is not a number or is negative is #VALUE!, even when the other one is beyond the
+    array (``INDEX(B2:F6, 6, -1)``) or 0 (``INDEX(B2:F6, -1, 0)``); one beyond the array is #REF!."""
     from formulas.functions.look import xindex
 
     from .logical import single
@@ -144,6 +206,8 @@ def index(array: Any, row_num: Any, col_num: Any = None, area_num: Any = 1) -> A
     try:
         r, c = int(float(row or 0)), int(float(col or 0))
     except (TypeError, ValueError):
+        return Error.errors["#VALUE!"]
+    if r < 0 or c < 0:
         return Error.errors["#VALUE!"]
     height, width = values.shape
     if col_num is None and height == 1:  # INDEX(row, n): the n-th cell of a single row
@@ -175,6 +239,7 @@ FUNCTIONS: dict[str, Any] = {
     "INDEX": {"extra_inputs": collections.OrderedDict([(COMPILING, False)]),
               "function": wrap_impure_func(wrap_func(index, ranges=True))},
     "CHOOSE": wrap_func(choose, ranges=True),
+    "LOOKUP": wrap_func(lookup),
     "XLOOKUP": wrap_func(xxlookup),
     "XMATCH": wrap_func(xxmatch),
     "ROWS": _dimension("ROWS", 0),
