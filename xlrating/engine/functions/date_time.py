@@ -8,12 +8,15 @@ page; the workbooks Excel saved show YEAR("7/5/1800") and YEAR("7/5/10000") as #
 
 from __future__ import annotations
 
+import calendar
 import functools
+import math
 from typing import Any
 
+import schedula as sh
 from formulas.functions import wrap_ufunc
-from formulas.functions.date import _text2datetime, xdatevalue, xday
-from formulas.tokens.operand import Error
+from formulas.functions.date import _int2date, _text2datetime, xdate, xdatevalue, xday, xtimevalue
+from formulas.tokens.operand import Error, XlError
 
 FIRST_YEAR, LAST_YEAR = 1900, 9999
 
@@ -40,9 +43,150 @@ def datevalue(date_text: Any) -> Any:
     return xdatevalue(date_text)
 
 
+def _numeric_text(text: str) -> bool:
+    try:
+        float(text)
+    except ValueError:
+        return False
+    return True
+
+
+def timevalue(time_text: Any) -> Any:
+    """TIMEVALUE(time_text): the fraction of a day of a time written as text ("6:45 PM", "18:45").
+
+    Only text is read (a number, even a time-formatted cell, or an empty cell is #VALUE!, as Excel
+    saved them); text that is a number ("1.25") is no time, a date in it is ignored and must be one
+    Excel can hold.
+    """
+    if (not isinstance(time_text, str) or isinstance(time_text, XlError) or time_text is sh.EMPTY
+            or _numeric_text(time_text) or not _readable_date(time_text)):
+        return Error.errors["#VALUE!"]
+    return xtimevalue(time_text)
+
+
+LAST_SERIAL = 2958465  # 31 December 9999
+
+
+class _Invalid(Exception):
+    def __init__(self, error: str) -> None:
+        super().__init__(error)
+        self.error = Error.errors[error]
+
+
+def _number(value: Any) -> float:
+    """A numeric argument: a number, a number typed as text; an error stays itself, anything else #VALUE!."""
+    if isinstance(value, XlError):
+        raise _Invalid(str(value))
+    if value is sh.EMPTY or value is None:
+        return 0.0
+    if isinstance(value, bool):
+        raise _Invalid("#VALUE!")
+    try:
+        return float(value)
+    except (TypeError, ValueError):
+        raise _Invalid("#VALUE!") from None
+
+
+def _serial(value: Any) -> int:
+    """A date argument as a whole serial number: a number (its time dropped) or a date typed as text."""
+    if isinstance(value, str) and not isinstance(value, XlError):
+        if _readable_date(value):
+            return int(xdatevalue(value))
+        try:
+            number = float(value)
+        except ValueError:
+            raise _Invalid("#VALUE!") from None
+    else:
+        number = _number(value)
+    serial = math.floor(number)
+    if not 0 <= serial <= LAST_SERIAL:
+        raise _Invalid("#NUM!")
+    return serial
+
+
+def _leap(year: int) -> bool:
+    """Leap years of Excel's calendar, in which 29 February 1900 exists (serial 60)."""
+    return year == 1900 or calendar.isleap(year)
+
+
+def _last_of_february(year: int, month: int, day: int) -> bool:
+    return month == 2 and day == (29 if _leap(year) else 28)
+
+
+def _us_30_360(start: tuple[int, int, int], end: tuple[int, int, int]) -> int:
+    """Days between two dates by the US (NASD) 30/360 convention as YEARFRAC's basis 0 counts them."""
+    (y1, m1, d1), (y2, m2, d2) = start, end
+    if _last_of_february(y1, m1, d1):
+        if _last_of_february(y2, m2, d2):
+            d2 = 30
+        d1 = 30
+    elif d1 == 31:
+        d1 = 30
+    if d2 == 31 and d1 == 30:
+        d2 = 30
+    return 360 * (y2 - y1) + 30 * (m2 - m1) + (d2 - d1)
+
+
+def _european_30_360(start: tuple[int, int, int], end: tuple[int, int, int]) -> int:
+    (y1, m1, d1), (y2, m2, d2) = start, end
+    return 360 * (y2 - y1) + 30 * (m2 - m1) + (min(d2, 30) - min(d1, 30))
+
+
+def _actual_actual(first: int, last: int) -> float:
+    """Basis 1: the days between the dates over the length of the year(s) they span."""
+    if first == last:
+        return 0.0
+    (y1, m1, d1), (y2, m2, d2) = _int2date(first), _int2date(last)
+    if y1 == y2 or (y2 == y1 + 1 and (m1, d1) >= (m2, d2)):  # at most one year apart
+        if y1 == y2:
+            year_length = 366 if _leap(y1) else 365
+        else:  # 366 when a 29 February lies between them, the dates included
+            year_length = 366 if any(
+                _leap(year) and first <= xdate(year, 2, 29) <= last for year in (y1, y2)
+            ) else 365
+        return (last - first) / year_length
+    # several years: the average length of the years spanned, first and last included
+    spanned = xdate(y2 + 1, 1, 1) - xdate(y1, 1, 1)
+    return (last - first) / (spanned / (y2 - y1 + 1))
+
+
+def yearfrac(start_date: Any, end_date: Any, basis: Any = 0) -> Any:
+    """YEARFRAC(start_date, end_date, [basis]): the fraction of a year between two dates.
+
+    The basis is read first: text or a logical value is #VALUE!, a number outside 0-4 #NUM!
+    (the workbooks Excel saved give these even when a date is an error); then the dates, whose
+    errors propagate and which must lie in Excel's range (0 to 31 December 9999) or #NUM!.
+    """
+    try:
+        if isinstance(basis, str) and not isinstance(basis, XlError):
+            try:
+                basis = float(basis)
+            except ValueError:
+                return Error.errors["#VALUE!"]
+        basis_number = math.floor(_number(basis))
+        if basis_number not in (0, 1, 2, 3, 4):
+            return Error.errors["#NUM!"]
+        first, last = sorted((_serial(start_date), _serial(end_date)))
+    except _Invalid as invalid:
+        return invalid.error
+    if basis_number == 1:
+        return _actual_actual(first, last)
+    if basis_number == 2:
+        return (last - first) / 360
+    if basis_number == 3:
+        return (last - first) / 365
+    start, end = _int2date(first), _int2date(last)
+    if basis_number == 0:
+        return _us_30_360(start, end) / 360
+    return _european_30_360(start, end) / 360
+
+
 FUNCTIONS: dict[str, Any] = {
     "DAY": wrap_ufunc(functools.partial(day_part, part=2), input_parser=lambda *a: a),
     "MONTH": wrap_ufunc(functools.partial(day_part, part=1), input_parser=lambda *a: a),
     "YEAR": wrap_ufunc(functools.partial(day_part, part=0), input_parser=lambda *a: a),
     "DATEVALUE": wrap_ufunc(datevalue, input_parser=lambda *a: a),
+    "TIMEVALUE": wrap_ufunc(timevalue, input_parser=lambda *a: a, args_parser=lambda *a: a),
+    # empty cells read as 0 (wrap_ufunc's default args_parser); errors are ranked by yearfrac itself
+    "YEARFRAC": wrap_ufunc(yearfrac, input_parser=lambda *a: a, check_error=lambda *a: None),
 }
