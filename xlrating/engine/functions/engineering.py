@@ -22,18 +22,23 @@ What ``formulas`` 1.3 gets wrong here, and the rule followed instead (Microsoft'
 
 from __future__ import annotations
 
+import cmath
 import functools
 import json
+import math
 import re
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from fractions import Fraction
 from importlib.resources import files
 from typing import Any
 
 import numpy as np
 import schedula as sh
-from formulas.functions import get_error, wrap_ufunc
+from formulas.functions import wrap_func
 from formulas.tokens.operand import Error, XlError
+
+from .arguments import elementwise, scalar
+from .text import number_text
 
 _NUM: XlError = Error.errors["#NUM!"]
 _VALUE: XlError = Error.errors["#VALUE!"]
@@ -46,24 +51,10 @@ _NUMBER_TEXT = re.compile(r"\s*[+-]?(\d+\.?\d*|\.\d+)([eE][+-]?\d+)?\s*")
 
 # --- arguments ----------------------------------------------------------------------------------
 
-def _as_objects(*args: Any) -> tuple[np.ndarray, ...]:
-    """Arguments as object arrays, so that numpy keeps errors and empty cells (``str`` subclasses) as they are."""
-    return tuple(a if isinstance(a, np.ndarray) else np.asarray(a, dtype=object) for a in args)
-
-
-def _scalar(value: Any) -> Any:
-    """An array entry as a plain value (``formulas`` nests a 0-d array for ``-1`` in ``{1,-1}``)."""
-    while isinstance(value, np.ndarray) and value.size == 1:
-        value = value.ravel()[0]
-    return value
-
-
 def _elementwise(func: Callable[..., Any]) -> Any:
-    """``func`` of scalars as a ``formulas`` implementation, applied entry by entry to array arguments
-    (as Excel evaluates a scalar parameter given an array); an entry whose arguments hold an error
-    is the first such error, in argument order."""
-    return wrap_ufunc(func, input_parser=lambda *a: tuple(map(_scalar, a)), args_parser=_as_objects,
-                      check_error=get_error)
+    """``func`` of scalars applied entry by entry to array arguments (:func:`.arguments.elementwise`;
+    the functions here read their numbers themselves, by their own rules)."""
+    return elementwise(func, numbers=False)
 
 
 def _is_bool(value: Any) -> bool:
@@ -350,13 +341,7 @@ FUNCTIONS.update({
 # one more than for ``&``: the workbooks Excel saved write IMTAN("13+5j")'s real part
 # 6.92361330972509E-05 as "0.0000692361330972509" and 1.28233995888454E-06 in scientific notation.
 
-import cmath  # this section's own imports, kept with it
-import math
-from collections.abc import Iterator
 
-from formulas.functions import wrap_func
-
-from .text import number_text
 
 _IM_TEXT_WIDTH = 21
 _DIV0: XlError = Error.errors["#DIV/0!"]
@@ -380,7 +365,7 @@ def _single(value: Any) -> Any:
     if isinstance(value, np.ndarray):
         if value.size != 1:
             raise _Failed(_VALUE)
-        value = _scalar(value)
+        value = scalar(value)
     if isinstance(value, XlError):
         raise _Failed(value)
     return value

@@ -15,67 +15,19 @@ whole-period schedule for fractional starts, and no #NUM! for an end period afte
 
 from __future__ import annotations
 
-import functools
 import math
-from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
-import numpy as np
-import schedula as sh
-from formulas.functions import _text2num, get_error, wrap_ufunc
 from formulas.tokens.operand import Error, XlError
+
+from .arguments import elementwise
 
 _NUM: XlError = Error.errors["#NUM!"]
 _VALUE: XlError = Error.errors["#VALUE!"]
 
 
 # --- arguments ----------------------------------------------------------------------------------
-
-def _as_objects(*args: Any) -> tuple[np.ndarray, ...]:
-    """Arguments as object arrays (numpy would turn errors and empty cells, ``str`` subclasses, into text)."""
-    return tuple(a if isinstance(a, np.ndarray) else np.asarray(a, dtype=object) for a in args)
-
-
-def _scalar(value: Any) -> Any:
-    """An array entry as a plain value (``formulas`` nests a 0-d array for ``-1`` in ``{1,-1}``)."""
-    while isinstance(value, np.ndarray) and value.size == 1:
-        value = value.ravel()[0]
-    return value
-
-
-def _number(value: Any) -> float | None:
-    """A numeric argument as Excel reads it: a number, TRUE/FALSE (1/0), an empty cell (0), text that
-    reads as a number or a date; None for anything else (#VALUE!)."""
-    if value is sh.EMPTY or value is None:
-        return 0.0
-    if isinstance(value, str):
-        value = _text2num(value)
-        if isinstance(value, str):
-            return None
-    try:
-        number = float(value)
-    except (TypeError, ValueError):
-        return None
-    return number if math.isfinite(number) else None
-
-
-def _elementwise(func: Callable[..., Any]) -> Any:
-    """``func`` of floats as a ``formulas`` implementation, applied entry by entry to array arguments;
-    an entry whose arguments hold an error is the first such error, in argument order; an argument
-    that is not a number is #VALUE!."""
-    @functools.wraps(func)
-    def numeric(*args: Any) -> Any:
-        numbers = [_number(_scalar(a)) for a in args]
-        return _VALUE if None in numbers else func(*numbers)
-    implementation = wrap_ufunc(numeric, input_parser=lambda *a: a, args_parser=_as_objects, check_error=get_error)
-
-    @functools.wraps(implementation)
-    def quiet(*args: Any) -> Any:  # an overflow is answered with #NUM!, not with numpy's warning
-        with np.errstate(over="ignore", under="ignore", invalid="ignore"):
-            return implementation(*args)
-    return quiet
-
 
 # --- VDB ------------------------------------------------------------------------------------------
 
@@ -180,5 +132,5 @@ def _vdb(cost: float, salvage: float, life: float, start_period: float, end_peri
 
 
 FUNCTIONS: dict[str, Any] = {
-    "VDB": _elementwise(_vdb),
+    "VDB": elementwise(_vdb),
 }

@@ -23,7 +23,6 @@ What ``formulas`` 1.3 gets wrong here, and the rule followed instead (Microsoft'
 
 from __future__ import annotations
 
-import functools
 import math
 import random
 from collections.abc import Callable
@@ -32,10 +31,11 @@ from typing import Any
 
 import numpy as np
 import schedula as sh
-from formulas.functions import _text2num, get_error, get_functions, wrap_ufunc
+from formulas.functions import get_functions
 from formulas.tokens.operand import Error, XlError
 
 from ..rounding import excel_round
+from .arguments import elementwise, number, quiet
 
 _NUM: XlError = Error.errors["#NUM!"]
 _VALUE: XlError = Error.errors["#VALUE!"]
@@ -46,73 +46,6 @@ _WHOLE = 2.0 ** 52  # from here on every double is a whole number
 
 
 # --- arguments ----------------------------------------------------------------------------------
-
-def _as_objects(*args: Any) -> tuple[np.ndarray, ...]:
-    """Arguments as object arrays (numpy would turn errors and empty cells, ``str`` subclasses, into text)."""
-    return tuple(a if isinstance(a, np.ndarray) else np.asarray(a, dtype=object) for a in args)
-
-
-def _scalar(value: Any) -> Any:
-    """An array entry as a plain value (``formulas`` nests a 0-d array for ``-1`` in ``{1,-1}``)."""
-    while isinstance(value, np.ndarray) and value.size == 1:
-        value = value.ravel()[0]
-    return value
-
-
-def _text_number(text: str) -> float | None:
-    """Text that reads as a number or a date, as that number (``formulas``' reading); else None."""
-    number = _text2num(text)
-    if isinstance(number, str):
-        return None
-    number = float(number)
-    return number if math.isfinite(number) else None  # "inf" and "nan" are no numbers to Excel
-
-
-def _number(value: Any) -> float | None:
-    """A numeric argument as Excel reads it: a number, TRUE/FALSE (1/0), an empty cell (0), text that
-    reads as a number or a date; None for anything else (the function's #VALUE!)."""
-    value = _scalar(value)
-    if value is sh.EMPTY or value is None:
-        return 0.0
-    if isinstance(value, str):
-        return _text_number(value)
-    try:
-        return float(value)
-    except (TypeError, ValueError):
-        return None
-
-
-def _numeric(func: Callable[..., Any]) -> Callable[..., Any]:
-    """``func`` of finite floats, called with the arguments read as numbers (any not a number:
-    #VALUE!; an infinity another function let through: #NUM!)."""
-    def call(*args: Any) -> Any:
-        read = [_number(a) for a in args]
-        numbers = [n for n in read if n is not None]
-        if len(numbers) < len(read):
-            return _VALUE
-        return func(*numbers) if all(math.isfinite(n) for n in numbers) else _NUM
-    call.__name__ = func.__name__
-    return call
-
-
-def _elementwise(func: Callable[..., Any], numeric: bool = True) -> Any:
-    """``func`` of scalars as a ``formulas`` implementation, applied entry by entry to array arguments;
-    an entry whose arguments hold an error is the first such error, in argument order; a result
-    that is not a finite number becomes #NUM! (``formulas``' ``check_nan``)."""
-    scalar_func = _numeric(func) if numeric else func
-    return _quiet(wrap_ufunc(scalar_func, input_parser=lambda *a: tuple(map(_scalar, a)), args_parser=_as_objects,
-                             check_error=get_error))
-
-
-def _quiet(implementation: Callable[..., Any]) -> Callable[..., Any]:
-    """``implementation`` without numpy's warnings about floating-point overflow: the overflow is
-    answered with #NUM!, not printed."""
-    @functools.wraps(implementation)
-    def quiet(*args: Any) -> Any:
-        with np.errstate(over="ignore", under="ignore", invalid="ignore"):
-            return implementation(*args)
-    return quiet
-
 
 def _shown(number: float) -> float:
     """A multiple as the decimal it is (15 significant digits, Excel's precision): 7 * 0.2 is 1.4,
@@ -280,7 +213,7 @@ def _decimal(text: Any, radix: Any) -> Any:
     """DECIMAL: ``text``, digits of ``radix`` (2-36, truncated; either case), as a number; text longer
     than 255 characters, a digit the radix does not have or a radix outside 2-36: #NUM!; a radix
     that is not a number: #VALUE! (Microsoft, "DECIMAL function")."""
-    digits, radix_number = _decimal_text(text), _number(radix)
+    digits, radix_number = _decimal_text(text), number(radix)
     if digits is None or radix_number is None:
         return _VALUE
     base = _radix(radix_number)
@@ -322,26 +255,26 @@ def _checked(name: str) -> Callable[..., Any]:
     def checked(*args: Any) -> Any:
         return _overflow_as_num(get_functions()[name](*args))
     checked.__name__ = name.lower()
-    return _quiet(checked)
+    return quiet(checked)
 
 
 FUNCTIONS: dict[str, Any] = {
-    "INT": _elementwise(_int),
-    "TRUNC": _elementwise(_trunc),
-    "EVEN": _elementwise(_even),
-    "ODD": _elementwise(_odd),
-    "MROUND": _elementwise(_mround),
-    "CEILING": _elementwise(_ceiling),
-    "FLOOR": _elementwise(_floor),
-    "CEILING.MATH": _elementwise(_math_rounding(up=True)),
-    "FLOOR.MATH": _elementwise(_math_rounding(up=False)),
-    "CEILING.PRECISE": _elementwise(_precise_rounding(up=True)),
-    "ISO.CEILING": _elementwise(_precise_rounding(up=True)),
-    "FLOOR.PRECISE": _elementwise(_precise_rounding(up=False)),
-    "FACT": _elementwise(_fact),
-    "FACTDOUBLE": _elementwise(_factdouble),
-    "BASE": _elementwise(_base),
-    "DECIMAL": _elementwise(_decimal, numeric=False),
-    "RANDBETWEEN": _elementwise(_randbetween),
+    "INT": elementwise(_int),
+    "TRUNC": elementwise(_trunc),
+    "EVEN": elementwise(_even),
+    "ODD": elementwise(_odd),
+    "MROUND": elementwise(_mround),
+    "CEILING": elementwise(_ceiling),
+    "FLOOR": elementwise(_floor),
+    "CEILING.MATH": elementwise(_math_rounding(up=True)),
+    "FLOOR.MATH": elementwise(_math_rounding(up=False)),
+    "CEILING.PRECISE": elementwise(_precise_rounding(up=True)),
+    "ISO.CEILING": elementwise(_precise_rounding(up=True)),
+    "FLOOR.PRECISE": elementwise(_precise_rounding(up=False)),
+    "FACT": elementwise(_fact),
+    "FACTDOUBLE": elementwise(_factdouble),
+    "BASE": elementwise(_base),
+    "DECIMAL": elementwise(_decimal, numbers=False),
+    "RANDBETWEEN": elementwise(_randbetween),
     **{name: _checked(name) for name in ("PRODUCT", "SUMSQ", "SUMX2MY2", "SUMX2PY2", "SUMXMY2")},
 }

@@ -1,0 +1,91 @@
+"""How the engine's own functions read their arguments, shared by the category modules.
+
+``formulas`` hands a function its arguments as scalars, 2-D arrays (references and computed
+arrays) or its empty marker; Excel applies a function of single values to an array entry by entry.
+:func:`elementwise` turns a function of plain values into such an implementation: it reads each
+entry (:func:`scalar`), returns the first error among an entry's arguments, reads the arguments as
+numbers where the function wants numbers (:func:`number`), and answers a floating-point overflow
+with #NUM! instead of numpy's warning.
+"""
+
+from __future__ import annotations
+
+import functools
+import math
+from collections.abc import Callable
+from typing import Any
+
+import numpy as np
+import schedula as sh
+from formulas.functions import _text2num, get_error, wrap_ufunc
+from formulas.tokens.operand import Error
+
+NUM = Error.errors["#NUM!"]
+VALUE = Error.errors["#VALUE!"]
+
+
+def as_objects(*args: Any) -> tuple[np.ndarray, ...]:
+    """Arguments as object arrays (numpy would turn errors and empty cells, ``str`` subclasses, into text)."""
+    return tuple(a if isinstance(a, np.ndarray) else np.asarray(a, dtype=object) for a in args)
+
+
+def scalar(value: Any) -> Any:
+    """An array entry as a plain value (``formulas`` nests a 0-d array for ``-1`` in ``{1,-1}``)."""
+    while isinstance(value, np.ndarray) and value.size == 1:
+        value = value.ravel()[0]
+    return value
+
+
+def text_number(text: str) -> float | None:
+    """Text that reads as a number or a date, as that number (``formulas``' reading); else None."""
+    number = _text2num(text)
+    if isinstance(number, str):
+        return None
+    number = float(number)
+    return number if math.isfinite(number) else None  # "inf" and "nan" are no numbers to Excel
+
+
+def number(value: Any) -> float | None:
+    """A numeric argument as Excel reads it: a number, TRUE/FALSE (1/0), an empty cell (0), text that
+    reads as a number or a date; None for anything else (the function's #VALUE!)."""
+    value = scalar(value)
+    if value is sh.EMPTY or value is None:
+        return 0.0
+    if isinstance(value, str):
+        return text_number(value)
+    try:
+        return float(value)
+    except (TypeError, ValueError):
+        return None
+
+
+def numeric(func: Callable[..., Any]) -> Callable[..., Any]:
+    """``func`` of finite floats, called with the arguments read as numbers (any not a number:
+    #VALUE!; an infinity another function let through: #NUM!)."""
+    def call(*args: Any) -> Any:
+        read = [number(a) for a in args]
+        numbers = [n for n in read if n is not None]
+        if len(numbers) < len(read):
+            return VALUE
+        return func(*numbers) if all(math.isfinite(n) for n in numbers) else NUM
+    call.__name__ = func.__name__
+    return call
+
+
+def quiet(implementation: Callable[..., Any]) -> Callable[..., Any]:
+    """``implementation`` without numpy's warnings about floating-point overflow: the overflow is
+    answered with #NUM!, not printed."""
+    @functools.wraps(implementation)
+    def without_warnings(*args: Any) -> Any:
+        with np.errstate(over="ignore", under="ignore", invalid="ignore"):
+            return implementation(*args)
+    return without_warnings
+
+
+def elementwise(func: Callable[..., Any], numbers: bool = True) -> Any:
+    """``func`` of scalars (of numbers, with ``numbers``) as a ``formulas`` implementation, applied
+    entry by entry to array arguments; an entry whose arguments hold an error is the first such
+    error, in argument order."""
+    scalar_func = numeric(func) if numbers else func
+    return quiet(wrap_ufunc(scalar_func, input_parser=lambda *a: tuple(map(scalar, a)), args_parser=as_objects,
+                            check_error=get_error))
