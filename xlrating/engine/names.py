@@ -76,6 +76,16 @@ def expand_names(formula: str, names: dict[str, str], depth: int = 0) -> str:
 _LAMBDA_CALL = re.compile(r"(?<![\w.])(?:_xlfn\.)?LAMBDA\s*\(", re.IGNORECASE)
 
 
+def _quoted_end(text: str, start: int) -> int:
+    """The index of the quote closing the string or sheet name opened at ``start`` (a doubled quote
+    inside it is the quote character itself); -1 if it is never closed."""
+    char = text[start]
+    end = text.find(char, start + 1)
+    while end != -1 and end + 1 < len(text) and text[end + 1] == char:
+        end = text.find(char, end + 2)
+    return end
+
+
 def _closing(text: str, start: int) -> int:
     """The index of the parenthesis closing the one at ``start`` (strings and quoted names skipped)."""
     depth = 0
@@ -83,12 +93,9 @@ def _closing(text: str, start: int) -> int:
     while i < len(text):
         char = text[i]
         if char in "\"'":
-            end = text.find(char, i + 1)
-            while end != -1 and end + 1 < len(text) and text[end + 1] == char:
-                end = text.find(char, end + 2)
-            if end == -1:
+            i = _quoted_end(text, i)
+            if i == -1:
                 return -1
-            i = end
         elif char in "({":
             depth += 1
         elif char in ")}":
@@ -106,9 +113,7 @@ def _arguments(text: str) -> list[str]:
     while i < len(text):
         char = text[i]
         if char in "\"'":
-            end = text.find(char, i + 1)
-            while end != -1 and end + 1 < len(text) and text[end + 1] == char:
-                end = text.find(char, end + 2)
+            end = _quoted_end(text, i)
             i = len(text) if end == -1 else end
         elif char in "({[":
             depth += 1
