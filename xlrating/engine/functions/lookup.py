@@ -32,6 +32,7 @@ from formulas.functions import COMPILING, Array, get_functions, wrap_func, wrap_
 from formulas.ranges import Ranges
 from formulas.tokens.operand import Error, XlError
 
+from ..formula import column_letters
 from .dynamic_arrays import NA, fail, grid, spilled
 
 _MISSING = object()
@@ -223,16 +224,8 @@ def index(array: Any, row_num: Any, col_num: Any = None, area_num: Any = 1) -> A
     top, left = max(int(area["r1"]), 1) + (0 if r == 0 else r - 1), max(int(area["n1"]), 1) + (0 if c == 0 else c - 1)
     sheet = area.get("sheet")
     label = "'" + str(sheet).replace("'", "''") + "'!" if sheet else ""
-    ref = f"{label}{_letters(left)}{top}:{_letters(left + part.shape[1] - 1)}{top + part.shape[0] - 1}"
+    ref = f"{label}{column_letters(left)}{top}:{column_letters(left + part.shape[1] - 1)}{top + part.shape[0] - 1}"
     return Ranges().push(ref, part)
-
-
-def _letters(col: int) -> str:
-    letters = ""
-    while col:
-        col, rest = divmod(col - 1, 26)
-        letters = chr(65 + rest) + letters
-    return letters
 
 
 FUNCTIONS: dict[str, Any] = {
