@@ -206,3 +206,586 @@ FUNCTIONS: dict[str, Any] = {
                               check_error=lambda value, format_type=0: get_error(format_type), check_nan=False),
     **_text_functions(),
 }
+
+
+# --- TEXT -------------------------------------------------------------------------------------------
+# TEXT(value, format_text) (Microsoft, "TEXT function" and "Number format codes"): ``value`` written
+# with Excel's number-format language. A format has up to four sections ``positive;negative;zero;
+# text``; one section serves every number (a negative one written with a minus sign), two sections
+# split at zero (the second for negatives, written without a sign unless the section writes one),
+# three give zero its own; a section holding ``@`` is the text section and must be the last. A text
+# value uses the text section or comes back as it is; a text that reads as a number (or a date or
+# time) is formatted as that number. Conditions ``[>100]`` pick sections by value; colours and
+# locale tags are ignored. Digit placeholders ``0 # ?``, the decimal point (a later point is
+# written as it is), ``,`` between placeholders groups thousands, commas after the last placeholder
+# divide by 1000 each, ``%`` multiplies by 100, ``E+``/``E-`` is scientific notation, ``?/?`` or
+# ``?/8`` a fraction; ``"..."``, ``\x``, ``_x`` (a space), ``*x`` (nothing) and any other character
+# are written as they are. Date and time codes (y m d h s AM/PM A/P, fractional seconds, elapsed
+# [h] [m] [s]) read the number as a serial date of the 1900 system (1900-02-29 is serial 60);
+# outside 0 .. 9999-12-31 only elapsed codes may show it. Digits are rounded half away from zero
+# from the number's 15 significant digits. A format Excel would refuse (dates mixed with digit
+# placeholders, ``@`` beside a number, a text section that is not the last) is #VALUE!.
+
+class _BadFormat(Exception):
+    """The format is not one Excel accepts."""
+
+
+_COLOURS = {"black", "blue", "cyan", "green", "magenta", "red", "white", "yellow"}
+_CONDITION = __import__("re").compile(r"^(<=|>=|<>|<|>|=)\s*(-?\d+(?:\.\d*)?(?:[eE][+-]?\d+)?)$")
+_MONTHS = ("January", "February", "March", "April", "May", "June", "July", "August", "September",
+           "October", "November", "December")
+_DAYS = ("Sunday", "Monday", "Tuesday", "Wednesday", "Thursday", "Friday", "Saturday")
+
+
+def _format_tokens(code: str) -> list[list[tuple[str, Any]]]:
+    """``code`` split into sections of (kind, value) tokens."""
+    sections: list[list[tuple[str, Any]]] = [[]]
+    tokens = sections[0]
+    i, n = 0, len(code)
+    while i < n:
+        c = code[i]
+        low = code[i:].lower()
+        if c == ";":
+            tokens = []
+            sections.append(tokens)
+            i += 1
+        elif c == '"':
+            end = code.find('"', i + 1)
+            if end < 0:
+                raise _BadFormat(code)
+            tokens.append(("lit", code[i + 1:end]))
+            i = end + 1
+        elif c == "\\":
+            if i + 1 < n:
+                tokens.append(("lit", code[i + 1]))
+            i += 2
+        elif c == "_":
+            tokens.append(("lit", " "))
+            i += 2
+        elif c == "*":
+            i += 2
+        elif c == "[":
+            end = code.find("]", i + 1)
+            if end < 0:
+                raise _BadFormat(code)
+            inner = code[i + 1:end]
+            i = end + 1
+            elapsed = inner.lower()
+            if elapsed and len(set(elapsed)) == 1 and elapsed[0] in "hms":
+                tokens.append(("elapsed", elapsed[0] * min(len(elapsed), 2)))
+            elif match := _CONDITION.match(inner.strip()):
+                tokens.append(("cond", (match.group(1), float(match.group(2)))))
+            elif inner.startswith("$"):
+                tokens.append(("lit", inner[1:].split("-")[0]))
+            elif elapsed in _COLOURS or elapsed.startswith("color"):
+                pass
+            else:
+                raise _BadFormat(code)
+        elif c in "0#?":
+            tokens.append(("digit", c))
+            i += 1
+        elif c == ".":
+            tokens.append(("point", "."))
+            i += 1
+        elif c == ",":
+            tokens.append(("comma", ","))
+            i += 1
+        elif c == "%":
+            tokens.append(("percent", "%"))
+            i += 1
+        elif c in "eE" and i + 1 < n and code[i + 1] in "+-":
+            tokens.append(("exp", code[i + 1]))
+            i += 2
+        elif c == "/":
+            tokens.append(("slash", "/"))
+            i += 1
+        elif c == "@":
+            tokens.append(("at", "@"))
+            i += 1
+        elif low.startswith("general"):
+            tokens.append(("general", ""))
+            i += 7
+        elif low.startswith("am/pm"):
+            tokens.append(("ampm", None))
+            i += 5
+        elif low.startswith("a/p"):
+            tokens.append(("ap", (code[i], code[i + 2])))
+            i += 3
+        elif c.lower() in "ymdhse":
+            j = i
+            while j < n and code[j].lower() == c.lower():
+                j += 1
+            letter = "y" if c.lower() == "e" else c.lower()
+            tokens.append(("date", letter * (j - i) if c.lower() != "e" else "yyyy"))
+            i = j
+        else:
+            tokens.append(("lit", c))
+            i += 1
+    return sections
+
+
+_DATE_KINDS = {"date", "elapsed", "ampm", "ap"}
+
+
+def _is_date(section: list[tuple[str, Any]]) -> bool:
+    return any(kind in _DATE_KINDS for kind, _ in section)
+
+
+def _check(section: list[tuple[str, Any]]) -> None:
+    kinds = {kind for kind, _ in section}
+    if "at" in kinds and kinds & ({"digit", "general", "exp"} | _DATE_KINDS):
+        raise _BadFormat("@ beside a number")
+    if kinds & _DATE_KINDS and kinds & {"exp", "general", "slash"} - {"slash"}:
+        raise _BadFormat("a date beside a number")
+
+
+def _round(value: Decimal, places: int) -> Decimal:
+    return value.quantize(Decimal(1).scaleb(-places), rounding=ROUND_HALF_UP)
+
+
+def _significant(number: float) -> Decimal:
+    """``number`` (not negative) rounded to Excel's 15 significant digits."""
+    if number == 0:
+        return Decimal(0)
+    exact = Decimal(number)
+    return exact.quantize(Decimal(1).scaleb(exact.adjusted() - 14), rounding=ROUND_HALF_UP)
+
+
+def _integer_text(digits: str, places: list[str], grouping: bool) -> list[str]:
+    """Whole-number ``digits`` ("" for zero) spread over the integer placeholders ``places``: one
+    text per placeholder, the leftmost taking every digit left over, commas every three digits."""
+    count = len(places)
+    total = max(len(digits), count)
+    chunks = []
+    for j in range(total):  # j: position from the right
+        if j < len(digits):
+            char = digits[-1 - j]
+        else:
+            kind = places[count - 1 - j]
+            char = {"0": "0", "?": " ", "#": ""}[kind]
+        if grouping and j and j % 3 == 0 and char.strip() and (j - 1 < len(digits) or places[count - j] == "0"):
+            char += ","
+        chunks.append(char)
+    if not count:
+        return ["".join(reversed(chunks))]
+    texts = chunks[:count - 1] + ["".join(reversed(chunks[count - 1:]))]
+    return list(reversed(texts))
+
+
+def _decimal_text(digits: str, places: list[str]) -> list[str]:
+    """Decimal ``digits`` over the decimal placeholders; trailing zeros at # vanish, at ? turn to spaces."""
+    texts = list(digits)
+    for k in range(len(places) - 1, -1, -1):
+        if texts[k] != "0" or places[k] == "0":
+            break
+        texts[k] = "" if places[k] == "#" else " "
+    return texts
+
+
+def _layout(section: list[tuple[str, Any]]) -> tuple[list[int], int, int, bool, int]:
+    """Where the number goes: roles of the commas and the decimal point.
+    Returns (indices of dropped/handled tokens, point index or -1, scaling, grouping, percent count)."""
+    point = next((k for k, (kind, _) in enumerate(section) if kind == "point"), -1)
+    digit_at = [k for k, (kind, _) in enumerate(section) if kind == "digit"]
+    last_digit = digit_at[-1] if digit_at else -1
+    handled, scaling, grouping = [], 0, False
+    for k, (kind, _) in enumerate(section):
+        if kind != "comma" or k == 0:
+            continue
+        previous = k - 1
+        while previous >= 0 and section[previous][0] == "comma" and previous not in handled:
+            previous -= 1
+        if previous < 0 or section[previous][0] != "digit" and previous not in handled:
+            if not (previous >= 0 and section[previous][0] == "comma"):
+                continue
+        if section[k - 1][0] not in ("digit", "comma") or (section[k - 1][0] == "comma" and k - 1 not in handled):
+            continue
+        following = k + 1
+        while following < len(section) and section[following][0] == "comma":
+            following += 1
+        at_end = k > last_digit or (following < len(section) and section[following][0] == "point"
+                                     and (point < 0 or following == point) and k < point)
+        handled.append(k)
+        if at_end:
+            scaling += 1
+        elif (point < 0 or k < point) and k + 1 < len(section) and section[k + 1][0] == "digit":
+            grouping = True
+    percent = sum(kind == "percent" for kind, _ in section)
+    return handled, point, scaling, grouping, percent
+
+
+def _number_section(section: list[tuple[str, Any]], number: float) -> str:
+    """``number`` (not negative) written by a section without date codes."""
+    if any(kind == "general" for kind, _ in section):
+        general = number_text(number)
+        return "".join(general if kind == "general" else str(value) if kind in ("lit", "percent", "comma", "point")
+                       else "" for kind, value in section if kind not in ("cond",))
+    if not any(kind == "digit" for kind, _ in section):
+        return "".join(str(value) for kind, value in section if kind in ("lit", "percent", "comma", "point", "slash"))
+    if any(kind == "slash" for kind, _ in section) and _fraction_parts(section):
+        return _fraction(section, number)
+    exp_at = next((k for k, (kind, _) in enumerate(section) if kind == "exp"), -1)
+    mantissa = section if exp_at < 0 else section[:exp_at]
+    handled, point, scaling, grouping, percent = _layout(mantissa)
+    value = _significant(number) * Decimal(100) ** percent / Decimal(1000) ** scaling
+    int_places = [v for k, (kind, v) in enumerate(mantissa) if kind == "digit" and (point < 0 or k < point)]
+    dec_places = [v for k, (kind, v) in enumerate(mantissa) if kind == "digit" and point >= 0 and k > point]
+    exponent_text = ""
+    if exp_at >= 0:
+        value, exponent = _scientific(value, int_places, len(dec_places))
+        exp_digits = sum(kind == "digit" for kind, _ in section[exp_at + 1:])
+        sign = "-" if exponent < 0 else ("+" if section[exp_at][1] == "+" else "")
+        exponent_text = "E" + sign + str(abs(exponent)).zfill(exp_digits)
+    rounded = _round(value, len(dec_places))
+    whole, _, fraction = f"{rounded:f}".partition(".")
+    whole = whole.lstrip("0")
+    ints = _integer_text(whole, int_places, grouping and exp_at < 0)
+    decs = _decimal_text(fraction.ljust(len(dec_places), "0")[:len(dec_places)], dec_places)
+    out: list[str] = []
+    int_index = dec_index = 0
+    if not int_places and whole:
+        if point >= 0:
+            ints = [whole]
+        else:
+            out.append(whole)
+    for k, (kind, value_) in enumerate(mantissa):
+        if kind == "digit":
+            if point < 0 or k < point:
+                out.append(ints[int_index])
+                int_index += 1
+            else:
+                out.append(decs[dec_index])
+                dec_index += 1
+        elif kind == "point":
+            if k == point and not int_places and whole:
+                out.append(ints[0])
+            out.append(".")
+        elif kind == "comma":
+            if k not in handled:
+                out.append(",")
+        elif kind in ("lit", "percent", "slash"):
+            out.append(str(value_))
+    if exp_at >= 0:
+        out.append(exponent_text)
+        out.extend(str(v) for kind, v in section[exp_at + 1:] if kind in ("lit", "percent", "point", "comma", "slash"))
+    return "".join(out)
+
+
+def _scientific(value: Decimal, int_places: list[str], decimals: int) -> tuple[Decimal, int]:
+    """The mantissa and exponent of ``value`` for ``len(int_places)`` integer placeholders."""
+    count = len(int_places)
+    if value == 0:
+        return value, 0
+    magnitude = value.adjusted()
+    step = count if count > 1 and "#" in int_places else 0
+    for _ in range(2):
+        if step:
+            exponent = (magnitude // step) * step
+        else:
+            exponent = magnitude - (count - 1) if count else magnitude + 1
+        mantissa = _round(value.scaleb(-exponent), decimals)
+        width = max(count, 1) if not step else step
+        if mantissa.adjusted() < width:
+            return mantissa, exponent
+        magnitude += 1
+    return mantissa, exponent
+
+
+def _fraction_parts(section: list[tuple[str, Any]]) -> tuple[list[int], list[int], list[int], int] | None:
+    """Token indices of a fraction's whole part, numerator and denominator, and its slash."""
+    slash = next(k for k, (kind, _) in enumerate(section) if kind == "slash")
+    numerator = []
+    k = slash - 1
+    while k >= 0 and section[k][0] == "digit":
+        numerator.insert(0, k)
+        k -= 1
+    denominator = []
+    k = slash + 1
+    while k < len(section) and (section[k][0] == "digit" or section[k][0] == "lit" and section[k][1].isdigit()):
+        denominator.append(k)
+        k += 1
+    if not numerator or not denominator:
+        return None
+    whole = [k for k in range(numerator[0]) if section[k][0] == "digit"]
+    return whole, numerator, denominator, slash
+
+
+def _fraction(section: list[tuple[str, Any]], number: float) -> str:
+    whole_at, numerator_at, denominator_at, slash = _fraction_parts(section)
+    value = _significant(number)
+    fixed = "".join(str(section[k][1]) for k in denominator_at)
+    whole = int(value) if whole_at else 0
+    rest = float(value - whole)
+    if any(section[k][0] == "lit" for k in denominator_at):
+        denominator = int(fixed.replace("#", "").replace("?", "0"))
+        numerator = int(_round(Decimal(rest) * denominator, 0))
+    else:
+        limit = 10 ** len(denominator_at) - 1
+        best = (2.0, 0, 1)
+        for d in range(1, limit + 1):
+            n_ = int(_round(Decimal(rest * d), 0))
+            error = abs(rest - n_ / d)
+            if error < best[0] - 1e-15:
+                best = (error, n_, d)
+        _, numerator, denominator = best
+    if whole_at and numerator == denominator and not any(section[k][0] == "lit" for k in denominator_at):
+        whole, numerator = whole + 1, 0
+    ints = _integer_text(str(whole) if whole else "", [section[k][1] for k in whole_at], False)
+    blank = whole_at and numerator == 0
+    if blank and whole == 0:
+        ints = _integer_text("0", [section[k][1] for k in whole_at], False)
+    num_places = [section[k][1] for k in numerator_at]
+    num_text = _integer_text(str(numerator) if numerator else ("0" if not whole_at else ""), num_places, False)
+    if any(section[k][0] == "lit" for k in denominator_at):
+        den_texts = [str(section[k][1]) for k in denominator_at]
+    else:
+        den = str(denominator)
+        places = [section[k][1] for k in denominator_at]
+        den_texts = [den[i] if i < len(den) else {"0": "0", "?": " ", "#": ""}[p] for i, p in enumerate(places)]
+        if len(den) > len(places):
+            den_texts[-1] = den[len(places) - 1:]
+    out = []
+    int_index = 0
+    for k, (kind, value_) in enumerate(section):
+        if k in whole_at:
+            out.append(ints[int_index])
+            int_index += 1
+        elif k in numerator_at:
+            text = num_text[numerator_at.index(k)]
+            out.append(" " * len(text) if blank else text)
+        elif k in denominator_at:
+            text = den_texts[denominator_at.index(k)]
+            out.append(" " * len(text) if blank else text)
+        elif k == slash:
+            out.append(" " if blank else "/")
+        elif kind in ("lit", "percent", "point", "comma"):
+            out.append(str(value_))
+    return "".join(out)
+
+
+def _date_section(section: list[tuple[str, Any]], serial: float, negative: bool = False) -> str:
+    """``serial`` written by a section with date or time codes (``negative``: it is minus ``serial``,
+    which only elapsed codes can show)."""
+    tokens: list[tuple[str, Any]] = []
+    k = 0
+    seconds_seen = False
+    while k < len(section):  # fractional seconds: a point after a seconds code, then 0s
+        kind, value = section[k]
+        if kind in ("date", "elapsed") and value[0] == "s":
+            seconds_seen = True
+        if kind == "point" and seconds_seen and k + 1 < len(section) and section[k + 1] == ("digit", "0"):
+            j = k + 1
+            while j < len(section) and section[j] == ("digit", "0"):
+                j += 1
+            tokens.append(("fraction", min(j - k - 1, 3)))
+            k = j
+            continue
+        if kind in ("digit", "exp", "general", "percent", "at"):
+            raise _BadFormat("a date beside a number")
+        tokens.append((kind, value))
+        k += 1
+    ordinary = any(kind in ("date", "ampm", "ap", "fraction") for kind, _ in tokens)
+    if ordinary and (negative or not 0 <= serial < 2958466):
+        raise _BadFormat("not a date")
+    places = max([v for kind, v in tokens if kind == "fraction"] or [0])
+    unit = 86400 * 10 ** places
+    total = int(_round(Decimal(serial) * unit, 0))
+    days, ticks = divmod(total, unit)
+    seconds, fraction_ticks = divmod(ticks, 10 ** places)
+    if ordinary and days > 2958465:
+        raise _BadFormat("not a date")
+    day_serial = days
+    if not ordinary:
+        year, month, day = 1900, 1, 0
+    elif day_serial == 0:
+        year, month, day = 1900, 1, 0
+    elif day_serial == 60:
+        year, month, day = 1900, 2, 29
+    else:
+        import datetime
+        moment = datetime.date(1899, 12, 31 if day_serial < 60 else 30) + datetime.timedelta(days=day_serial)
+        year, month, day = moment.year, moment.month, moment.day
+    weekday = (day_serial + 6) % 7
+    hour, minute, second = seconds // 3600, seconds // 60 % 60, seconds % 60
+    twelve = any(kind in ("ampm", "ap") for kind, _ in tokens)
+    codes = [k for k, (kind, _) in enumerate(tokens) if kind in ("date", "elapsed")]
+    out = []
+    for k, (kind, value) in enumerate(tokens):
+        if kind == "date":
+            letter, width = value[0], len(value)
+            if letter == "m":
+                position = codes.index(k)
+                before = tokens[codes[position - 1]][1][0] if position else ""
+                after = tokens[codes[position + 1]][1][0] if position + 1 < len(codes) else ""
+                if before == "h" or after == "s":
+                    letter = "minute"
+            if letter == "y":
+                out.append(str(year)[-2:] if width <= 2 else str(year))
+            elif letter == "m":
+                out.append(str(month).zfill(width) if width <= 2 else _MONTHS[month - 1][:3] if width == 3
+                           else _MONTHS[month - 1] if width == 4 else _MONTHS[month - 1][0])
+            elif letter == "d":
+                out.append(str(day).zfill(width) if width <= 2 else _DAYS[weekday][:3] if width == 3
+                           else _DAYS[weekday])
+            elif letter == "h":
+                shown = (hour % 12 or 12) if twelve else hour
+                out.append(str(shown).zfill(min(width, 2)))
+            elif letter == "minute":
+                out.append(str(minute).zfill(min(width, 2)))
+            else:
+                out.append(str(second).zfill(min(width, 2)))
+        elif kind == "elapsed":
+            amount = {"h": total // (unit // 24), "m": total // (unit // 1440), "s": total // (unit // 86400)}[value[0]]
+            out.append(str(amount).zfill(len(value)))
+        elif kind == "fraction":
+            out.append("." + str(fraction_ticks).zfill(places)[:value])
+        elif kind == "ampm":
+            out.append("AM" if hour < 12 else "PM")
+        elif kind == "ap":
+            out.append(value[0] if hour < 12 else value[1])
+        elif kind in ("lit", "point", "comma", "slash"):
+            out.append(str(value))
+    return "".join(out)
+
+
+def _section_text(section: list[tuple[str, Any]], number: float, negative: bool = False) -> str:
+    if _is_date(section):
+        return _date_section(section, number, negative)
+    return _number_section(section, number)
+
+
+def _holds(condition: tuple[str, float], number: float) -> bool:
+    operator, bound = condition
+    return {"<": number < bound, "<=": number <= bound, ">": number > bound, ">=": number >= bound,
+            "=": number == bound, "<>": number != bound}[operator]
+
+
+def format_text(value: Any, code: str) -> str:
+    """TEXT(``value``, ``code``) for a number (float) or a text ``value``; raises _BadFormat."""
+    sections = _format_tokens(code)
+    for section in sections:
+        _check(section)
+    text_section = None
+    at = [k for k, section in enumerate(sections) if any(kind == "at" for kind, _ in section)]
+    if at:
+        if at[0] != len(sections) - 1:
+            raise _BadFormat("the text section is not the last")
+        text_section = sections.pop()
+    elif len(sections) == 4:
+        text_section = sections.pop()
+    if len(sections) > 3:
+        raise _BadFormat("too many sections")
+    if isinstance(value, str):
+        if text_section is None:
+            return value
+        return "".join(value if kind == "at" else str(v) for kind, v in text_section
+                       if kind in ("at", "lit", "point", "comma", "percent", "slash"))
+    number = float(value)
+    if not sections:
+        return number_text(number)
+    conditions = [next((v for kind, v in s if kind == "cond"), None) for s in sections]
+    count = len(sections)
+    chosen, signed = 0, False
+    if any(conditions):
+        defaults = [(">=", 0.0) if count == 2 else (">", 0.0), ("<", 0.0), None]
+        for index, section in enumerate(sections):
+            condition = conditions[index] or (defaults[index] if index < count - 1 else None)
+            if condition is None or _holds(condition, number):
+                chosen = index
+                break
+        else:
+            chosen = count - 1
+        condition = conditions[chosen]
+        signed = number < 0 and not (condition and condition[0] in ("<", "<=") and condition[1] <= 0) \
+            and not (condition is None and chosen == 1)
+    elif count == 1 or number > 0 or (number == 0 and count == 2):
+        chosen, signed = 0, number < 0
+    elif number < 0:
+        chosen = 1
+    else:
+        chosen = 2
+    section = sections[chosen]
+    text = _section_text(section, abs(number), signed)
+    return "-" + text if signed else text
+
+
+def _text_of_format(code: Any) -> str:
+    if code is sh.EMPTY or code is None:
+        return ""
+    if isinstance(code, (bool, np.bool_)):
+        return "TRUE" if code else "FALSE"
+    if _is_number(code):
+        return number_text(float(code))
+    return str(code)
+
+
+_TIME_TEXT = __import__("re").compile(
+    r"^\s*(\d+):(\d+)(?::(\d+))?(\.\d*)?\s*(am|pm|a|p)?\s*$", __import__("re").IGNORECASE)
+_TIME_SHAPE = __import__("re").compile(r"^[\d:.\s]*(am|pm|a|p)?\s*$", __import__("re").IGNORECASE)
+
+
+def _time_text(text: str) -> float | None:
+    """A time typed as text as Excel reads it: ``h:m``, ``h:m:s`` or ``m:s.f`` (a final field
+    with decimals is seconds); the last field may be up to 9999, hours before it up to 23 and
+    minutes up to 59; an optional AM/PM. None when the text is no such time."""
+    match = _TIME_TEXT.match(text)
+    if not match:
+        return None
+    first, second, third, decimals, meridiem = match.groups()
+    fraction = float(decimals) if decimals and len(decimals) > 1 else 0.0
+    if third is not None:
+        hours, minutes, seconds = int(first), int(second), int(third) + fraction
+        if hours > 23 or minutes > 59 or int(third) > 9999:
+            return None
+    elif decimals and len(decimals) > 1:
+        hours, minutes, seconds = 0, int(first), int(second) + fraction
+        if minutes > 59 or int(second) > 9999:
+            return None
+    else:
+        hours, minutes, seconds = int(first), int(second), 0.0
+        if hours > 23 or minutes > 9999:
+            return None
+    if meridiem:
+        if hours > 12:
+            return None
+        hours = hours % 12 + (12 if meridiem.lower().startswith("p") else 0)
+    return (hours * 3600 + minutes * 60 + seconds) / 86400
+
+
+def _text_number(text: str) -> Any:
+    """A text TEXT formats as a number: a number, a time or a date (1900 to 9999) typed as text;
+    any other text is returned as it is."""
+    try:
+        return float(text)
+    except ValueError:
+        pass
+    if _TIME_SHAPE.match(text):
+        time = _time_text(text)
+        return text if time is None else time
+    try:
+        from formulas.functions.date import _text2datetime
+        if not 1900 <= int(_text2datetime(text)[0]) <= 9999:
+            return text
+        return float(formulas_text.xvalue(text))
+    except Exception:  # noqa: BLE001 - formulas' date parser raises several types for non-dates
+        return text
+
+
+def _text_function(value: Any, format_text_: Any) -> Any:
+    """TEXT: ``value`` written with the number format ``format_text``."""
+    value, code = _scalar(value), _text_of_format(_scalar(format_text_))
+    if value is sh.EMPTY or value is None:
+        value = 0.0
+    elif isinstance(value, (bool, np.bool_)):
+        value = "TRUE" if value else "FALSE"
+    elif isinstance(value, str):
+        value = _text_number(value)
+    elif not _is_number(value):
+        return _VALUE
+    try:
+        return format_text(value, code)
+    except (_BadFormat, ValueError, OverflowError, IndexError):
+        return _VALUE
+
+
+FUNCTIONS["TEXT"] = wrap_ufunc(_text_function, input_parser=lambda *a: a, args_parser=_as_objects, check_nan=False)
