@@ -19,7 +19,9 @@ numbers and errors as they are. Any other format is #VALUE! (a fraction is trunc
 
 from __future__ import annotations
 
+import datetime
 import math
+import re
 from collections.abc import Callable
 from decimal import ROUND_HALF_UP, Decimal
 from typing import Any
@@ -29,6 +31,7 @@ import schedula as sh
 from formulas.errors import RangeValueError
 from formulas.functions import get_error, parse_ranges, wrap_ufunc
 from formulas.functions import text as formulas_text
+from formulas.functions.date import _text2datetime
 from formulas.tokens.operand import Error, XlError
 
 _VALUE: XlError = Error.errors["#VALUE!"]
@@ -231,7 +234,7 @@ class _BadFormat(Exception):
 
 
 _COLOURS = {"black", "blue", "cyan", "green", "magenta", "red", "white", "yellow"}
-_CONDITION = __import__("re").compile(r"^(<=|>=|<>|<|>|=)\s*(-?\d+(?:\.\d*)?(?:[eE][+-]?\d+)?)$")
+_CONDITION = re.compile(r"^(<=|>=|<>|<|>|=)\s*(-?\d+(?:\.\d*)?(?:[eE][+-]?\d+)?)$")
 _MONTHS = ("January", "February", "March", "April", "May", "June", "July", "August", "September",
            "October", "November", "December")
 _DAYS = ("Sunday", "Monday", "Tuesday", "Wednesday", "Thursday", "Friday", "Saturday")
@@ -335,7 +338,7 @@ def _check(section: list[tuple[str, Any]]) -> None:
     kinds = {kind for kind, _ in section}
     if "at" in kinds and kinds & ({"digit", "general", "exp"} | _DATE_KINDS):
         raise _BadFormat("@ beside a number")
-    if kinds & _DATE_KINDS and kinds & {"exp", "general", "slash"} - {"slash"}:
+    if kinds & _DATE_KINDS and kinds & {"exp", "general"}:
         raise _BadFormat("a date beside a number")
 
 
@@ -602,7 +605,6 @@ def _date_section(section: list[tuple[str, Any]], serial: float, negative: bool 
     elif day_serial == 60:
         year, month, day = 1900, 2, 29
     else:
-        import datetime
         moment = datetime.date(1899, 12, 31 if day_serial < 60 else 30) + datetime.timedelta(days=day_serial)
         year, month, day = moment.year, moment.month, moment.day
     weekday = (day_serial + 6) % 7
@@ -719,9 +721,9 @@ def _text_of_format(code: Any) -> str:
     return str(code)
 
 
-_TIME_TEXT = __import__("re").compile(
-    r"^\s*(\d+):(\d+)(?::(\d+))?(\.\d*)?\s*(am|pm|a|p)?\s*$", __import__("re").IGNORECASE)
-_TIME_SHAPE = __import__("re").compile(r"^[\d:.\s]*(am|pm|a|p)?\s*$", __import__("re").IGNORECASE)
+_TIME_TEXT = re.compile(
+    r"^\s*(\d+):(\d+)(?::(\d+))?(\.\d*)?\s*(am|pm|a|p)?\s*$", re.IGNORECASE)
+_TIME_SHAPE = re.compile(r"^[\d:.\s]*(am|pm|a|p)?\s*$", re.IGNORECASE)
 
 
 def _time_text(text: str) -> float | None:
@@ -763,7 +765,6 @@ def _text_number(text: str) -> Any:
         time = _time_text(text)
         return text if time is None else time
     try:
-        from formulas.functions.date import _text2datetime
         if not 1900 <= int(_text2datetime(text)[0]) <= 9999:
             return text
         return float(formulas_text.xvalue(text))
