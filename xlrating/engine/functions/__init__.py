@@ -15,7 +15,7 @@ from typing import Any
 
 # Excel's function categories that have functions here (module names).
 MODULES = ("engineering", "financial", "database", "dynamic_arrays", "math_trig", "text", "information",
-           "lookup", "logical", "date_time")
+           "lookup", "logical", "date_time", "statistical")
 
 
 def implementations() -> dict[str, Any]:

@@ -1,0 +1,254 @@
+"""Excel's statistical functions where the engine computes them itself (see :mod:`xlrating.engine.functions`).
+
+LINEST, TREND, LOGEST and GROWTH fit ``y = m1*x1 + ... + mk*xk + b`` by least squares as
+Microsoft's LINEST page describes it:
+
+* known_y's is a single row or a single column; each row (for a row) or column (for a column) of
+  known_x's is one variable; omitted known_x's is {1, 2, 3, ...}. Any other shape is #REF!.
+* const TRUE or omitted computes b; FALSE forces b = 0.
+* collinear x columns (one a linear combination of the others, the constant included) are removed:
+  their coefficients and standard errors are 0 and the degrees of freedom count only the columns
+  kept — so LINEST of y against a constant x is slope 0, intercept the mean of y.
+* the statistics (stats TRUE) are the 5-row array of Microsoft's page: standard errors; r2, sey;
+  F, df; ssreg, ssresid; #N/A elsewhere.
+
+TREND's new_x's must have one row (or column) per variable like known_x's (#REF! otherwise); with
+a single variable any shape is taken value by value.
+
+``formulas`` solves with a minimum-norm least-squares solution (LINEST of y against a constant x
+gives slope and intercept mean/2 each), reads an omitted const as FALSE, and answers shape errors
+with #VALUE!.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+import schedula as sh
+from formulas.functions import Array, wrap_func
+from formulas.tokens.operand import Error, XlError
+
+NA, NUM, REF, VALUE = (Error.errors[e] for e in ("#N/A", "#NUM!", "#REF!", "#VALUE!"))
+
+# A column is collinear with those before it when less than this share of its norm is left once
+# projected on them.
+COLLINEAR = 1e-12
+
+
+class _Failure(Exception):
+    def __init__(self, error: Any) -> None:
+        super().__init__(str(error))
+        self.error = error
+
+
+def _cells(values: Any) -> np.ndarray:
+    array = np.asarray(values, dtype=object)
+    return array.reshape(1, 1) if array.ndim == 0 else np.atleast_2d(array)
+
+
+def _matrix(values: Any) -> np.ndarray:
+    """A reference, array or single value as a 2-D float array; an error propagates, non-numbers #VALUE!."""
+    array = _cells(values)
+    for value in array.ravel():
+        if isinstance(value, XlError):
+            raise _Failure(value)
+    for value in array.ravel():
+        if isinstance(value, (bool, np.bool_, str)) or value is None:  # text, logical, empty cell
+            raise _Failure(VALUE)
+    try:
+        return array.astype(float)
+    except (TypeError, ValueError):
+        raise _Failure(VALUE) from None
+
+
+def _omitted(value: Any) -> bool:
+    """An omitted argument: ``formulas`` compiles one (``TREND(y,,new_x)``) to the plain integer 0."""
+    return value is None or value is sh.EMPTY or (type(value) is int and value == 0)
+
+
+def _flag(value: Any, omitted: bool) -> bool:
+    """const or stats: a logical value or number; omitted (or an empty cell) is ``omitted``.
+
+    ``formulas`` compiles an omitted argument (``LINEST(y,x,,TRUE)``) to the plain integer 0, the
+    same as a typed ``0``; a bare integer 0 is read as omitted, so a typed 0 (rare; FALSE is the
+    documented value) reads as omitted too. A cell holding 0 arrives as an array and reads as FALSE.
+    """
+    if _omitted(value):
+        return omitted
+    while isinstance(value, np.ndarray):
+        if value.size != 1:
+            raise _Failure(VALUE)
+        value = value.ravel()[0]
+    if value is None or value is sh.EMPTY:
+        return omitted
+    if isinstance(value, XlError):
+        raise _Failure(value)
+    if isinstance(value, str):
+        upper = value.strip().upper()
+        if upper in ("TRUE", "FALSE"):
+            return upper == "TRUE"
+        try:
+            return float(value) != 0
+        except ValueError:
+            raise _Failure(VALUE) from None
+    return bool(value)
+
+
+def _observations(known_y: Any, known_x: Any) -> tuple[np.ndarray, np.ndarray, bool]:
+    """y as a vector, x as an (observations x variables) matrix, and whether y is a row.
+
+    Shapes are checked before values: mismatched ranges are #REF! whatever they hold (as Excel saved
+    LINEST(B2:B14,A2:A13^{1,2}))."""
+    y_cells = _cells(known_y)
+    if y_cells.shape[0] != 1 and y_cells.shape[1] != 1:
+        raise _Failure(REF)
+    by_row = y_cells.shape[0] == 1 and y_cells.shape[1] > 1
+    omitted_x = _omitted(known_x)
+    if not omitted_x:
+        x_cells = _cells(known_x)
+        if (x_cells.shape[1] if by_row else x_cells.shape[0]) != y_cells.size:
+            raise _Failure(REF)
+    y = _matrix(y_cells).ravel()
+    if omitted_x:
+        return y, np.arange(1, y.size + 1, dtype=float).reshape(-1, 1), by_row
+    x = _matrix(x_cells)
+    return y, (x.T if by_row else x), by_row
+
+
+def _kept_columns(design: np.ndarray) -> list[int]:
+    """The columns of ``design``, left to right, that are not linear combinations of those kept before."""
+    kept: list[int] = []
+    basis: list[np.ndarray] = []
+    for j in range(design.shape[1]):
+        column = design[:, j]
+        norm = np.linalg.norm(column)
+        residual = column.copy()
+        for q in basis:
+            residual -= (q @ residual) * q
+        left = np.linalg.norm(residual)
+        if norm > 0 and left > COLLINEAR * norm * max(1, design.shape[0]):
+            kept.append(j)
+            basis.append(residual / left)
+    return kept
+
+
+def _fit(y: np.ndarray, x: np.ndarray, const: bool, stats: bool) -> tuple[np.ndarray, np.ndarray]:
+    """Coefficients (intercept first, then one per variable) and LINEST's result array."""
+    n, k = x.shape
+    design = np.column_stack([np.ones(n), x]) if const else x
+    kept = _kept_columns(design)
+    coefficients = np.zeros(design.shape[1])
+    if kept:
+        coefficients[kept] = np.linalg.lstsq(design[:, kept], y, rcond=None)[0]
+    coefficients = coefficients if const else np.concatenate([[0.0], coefficients])
+    result = np.empty((5 if stats else 1, k + 1), dtype=object)
+    result.fill(NA)  # np.full would turn the error, a str subclass, into plain text
+    result[0, :] = [float(v) for v in coefficients[::-1]]  # m_k ... m_1, b
+    if stats:
+        _statistics(y, design, kept, coefficients[0 if const else 1:], const, result)
+    return coefficients, result
+
+
+def _ratio(numerator: float, denominator: float) -> Any:
+    return NUM if denominator == 0 else float(numerator / denominator)
+
+
+def _statistics(y: np.ndarray, design: np.ndarray, kept: list[int], coefficients: np.ndarray, const: bool,
+                result: np.ndarray) -> None:
+    n = y.size
+    fitted = design @ coefficients
+    ssresid = float(np.sum((y - fitted) ** 2))
+    sstotal = float(np.sum((y - y.mean()) ** 2)) if const else float(np.sum(y ** 2))
+    ssreg = sstotal - ssresid
+    df = n - len(kept)
+    variables = len(kept) - (1 if const and 0 in kept else 0)
+    errors = np.zeros(design.shape[1])
+    if df > 0 and kept:
+        sigma2 = ssresid / df
+        covariance = np.linalg.pinv(design[:, kept].T @ design[:, kept])
+        errors[kept] = np.sqrt(np.maximum(0.0, np.diag(covariance) * sigma2))
+    standard = [float(e) for e in errors[::-1]]  # se_k ... se_1, then se_b when const
+    result[1, :len(standard)] = standard  # without const, se_b stays #N/A
+    result[2, 0] = _ratio(ssreg, sstotal)
+    result[2, 1] = NUM if df <= 0 else float(np.sqrt(ssresid / df))
+    result[3, 0] = NUM if df <= 0 or variables == 0 else _ratio(ssreg / variables, ssresid / df)
+    result[3, 1] = df
+    result[4, 0], result[4, 1] = ssreg, ssresid
+
+
+def _linest(known_y: Any, known_x: Any = None, const: Any = sh.EMPTY, stats: Any = sh.EMPTY,
+            logarithmic: bool = False) -> Any:
+    try:
+        y, x, _ = _observations(known_y, known_x)
+        const_, stats_ = _flag(const, True), _flag(stats, False)
+        if logarithmic:
+            if np.any(y <= 0):
+                return NUM
+            y = np.log(y)
+        result = _fit(y, x, const_, stats_)[1]
+    except _Failure as failure:
+        return failure.error
+    if logarithmic:
+        result[0, :] = [float(v) for v in np.exp(result[0, :].astype(float))]
+    return result.view(Array)
+
+
+def linest(known_y: Any, known_x: Any = None, const: Any = sh.EMPTY, stats: Any = sh.EMPTY) -> Any:
+    """LINEST(known_y's, [known_x's], [const], [stats]): the coefficients m_k ... m_1, b (and statistics)."""
+    return _linest(known_y, known_x, const, stats)
+
+
+def logest(known_y: Any, known_x: Any = None, const: Any = sh.EMPTY, stats: Any = sh.EMPTY) -> Any:
+    """LOGEST: LINEST of ln(y), the coefficients as e**m and e**b (y <= 0 is #NUM!)."""
+    return _linest(known_y, known_x, const, stats, logarithmic=True)
+
+
+def _trend(known_y: Any, known_x: Any = None, new_x: Any = None, const: Any = sh.EMPTY,
+           exponential: bool = False) -> Any:
+    try:
+        y, x, by_row = _observations(known_y, known_x)
+        const_ = _flag(const, True)
+        if exponential:
+            if np.any(y <= 0):
+                return NUM
+            y = np.log(y)
+        if _omitted(new_x):
+            new = x.T if by_row else x
+        else:
+            new = _matrix(new_x)
+        coefficients = _fit(y, x, const_, False)[0]
+    except _Failure as failure:
+        return failure.error
+    k = x.shape[1]
+    if k == 1:  # one variable: each new x value on its own, in new_x's shape
+        fitted = coefficients[0] + coefficients[1] * new
+    elif by_row:
+        if new.shape[0] != k:
+            return REF
+        fitted = (coefficients[0] + coefficients[1:] @ new).reshape(1, -1)
+    else:
+        if new.shape[1] != k:
+            return REF
+        fitted = (coefficients[0] + new @ coefficients[1:]).reshape(-1, 1)
+    if exponential:
+        fitted = np.exp(fitted)
+    return np.vectorize(float, otypes=[object])(fitted).view(Array)
+
+
+def trend(known_y: Any, known_x: Any = None, new_x: Any = None, const: Any = sh.EMPTY) -> Any:
+    """TREND(known_y's, [known_x's], [new_x's], [const]): the fitted line's values at new_x's."""
+    return _trend(known_y, known_x, new_x, const)
+
+
+def growth(known_y: Any, known_x: Any = None, new_x: Any = None, const: Any = sh.EMPTY) -> Any:
+    """GROWTH: TREND's values of the exponential curve LOGEST fits (y <= 0 is #NUM!)."""
+    return _trend(known_y, known_x, new_x, const, exponential=True)
+
+
+FUNCTIONS: dict[str, Any] = {
+    "LINEST": wrap_func(linest),
+    "LOGEST": wrap_func(logest),
+    "TREND": wrap_func(trend),
+    "GROWTH": wrap_func(growth),
+}
