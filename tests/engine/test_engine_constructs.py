@@ -278,3 +278,17 @@ def test_subtotal_leaves_out_other_subtotals_as_in_a_tables_totals_row(tmp_path:
     wb.save(tmp_path / "subtotal.xlsx")
     assert _values(tmp_path / "subtotal.xlsx", "Sheet", ["B5", "D1", "D2", "D3", "D4", "D5"]) == [
         12.0, 12.0, 4.0, 5.0, 2.0, ExcelError("#VALUE!")]
+
+
+@pytest.mark.parametrize(("formula", "expected"), [
+    ('=_xlfn.XLOOKUP(99,{1;2;3},{"a";"b";"c"},,1)', ExcelError("#N/A")),  # if_not_found left out
+    ('=_xlfn.XLOOKUP(99,{1;2;3},{"a";"b";"c"},0,1)', 0.0),  # a typed 0 is 0
+    ("=SUM(_xlfn.SEQUENCE(3,1,,2))", 9.0),  # start left out: 1, 3, 5
+    ("=IF(1>2,,)", 0.0),
+    ("=ROUND(2.5,)", 3.0),
+    ("=INDEX(_xlfn.LINEST({2;4;6},{1;2;3},,TRUE),1,1)", 2.0),  # const left out: TRUE
+])
+def test_an_argument_left_out_between_commas_is_what_excel_reads_there(tmp_path: Path, formula: str,
+                                                                       expected: object) -> None:
+    book = _numbers_book(tmp_path / "omitted.xlsx", {"A1": formula})
+    assert _values(book, "Sheet", ["A1"]) == [expected]

@@ -16,15 +16,18 @@ from typing import Any
 
 import numpy as np
 import schedula as sh
+from formulas.builder import AstBuilder
 from formulas.functions import Array, get_functions, wrap_func
 from formulas.parser import Parser
 from formulas.tokens.function import Function
+from formulas.tokens.operand import Empty, XlError
 from formulas.tokens.operand import Error as ErrorToken
-from formulas.tokens.operand import XlError
 from formulas.tokens.operator import OperatorToken
 
 from xlrating.core.dates import to_excel_serial
 from xlrating.functions import BY_NAME, ExcelError, ExcelFunction, call
+
+from .functions.arguments import OMITTED
 
 # How Excel stores a user-defined function in a cell formula: plainly (xlwings UDFs after a
 # round-trip), as an unknown add-in function (``_xldudf_``), an XLL registration (``_xll.``), or
@@ -201,7 +204,22 @@ class EngineOperator(OperatorToken):
 _ENGINE_TOKENS = {Function: EngineFunction, OperatorToken: EngineOperator}
 
 
+class EngineAstBuilder(AstBuilder):
+    """``formulas``' AST builder, but an argument left out between commas is :data:`OMITTED` (a 0 the
+    functions can tell from a typed 0) instead of the plain integer 0."""
+
+    def get_node_id(self, token: Any) -> Any:
+        if type(token) is Empty and token not in self.nodes:
+            self.missing_operands.discard(token)
+            token.set_expr()
+            node_id = self.dsp.add_data(data_id=token.node_id, default_value=OMITTED)
+            self.nodes[token] = node_id
+            return node_id
+        return super().get_node_id(token)
+
+
 class EngineParser(Parser):
     """``formulas``' parser with function and operator tokens bound to the engine's implementations."""
 
     filters = [_ENGINE_TOKENS.get(f, f) for f in Parser.filters]  # noqa: RUF012 - formulas' API
+    ast_builder = EngineAstBuilder

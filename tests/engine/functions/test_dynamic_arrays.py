@@ -12,6 +12,7 @@ from formulas.tokens.operand import Error, XlError
 from openpyxl.utils.cell import column_index_from_string, coordinate_from_string
 
 from xlrating.engine import evaluate_workbook
+from xlrating.engine.functions.arguments import OMITTED
 from xlrating.engine.functions.dynamic_arrays import FUNCTIONS
 from xlrating.engine.grid import Sheet
 from xlrating.functions import ExcelError
@@ -67,7 +68,7 @@ def _grid_cells(rows: list[list[Any]], top: int = 1) -> dict[str, Any]:
 
 def test_sequence_counts_along_rows_then_down() -> None:
     assert _call("SEQUENCE", 4, 5) == [[float(5 * r + c + 1) for c in range(5)] for r in range(4)]  # Microsoft's
-    assert _call("SEQUENCE", 3, 0, 10, -2) == [[10.0], [8.0], [6.0]]  # =SEQUENCE(3,,10,-2)
+    assert _call("SEQUENCE", 3, OMITTED, 10, -2) == [[10.0], [8.0], [6.0]]  # =SEQUENCE(3,,10,-2)
     assert _call("SEQUENCE", 2, 2, 0, 0.5) == [[0.0, 0.5], [1.0, 1.5]]
     assert _call("SEQUENCE", 0) == CALC
     assert _call("SEQUENCE", -1) == VALUE
@@ -110,7 +111,7 @@ def test_randarray_in_a_workbook_draws_fresh_numbers_in_each_cell(tmp_path: Path
 def test_sort_compares_text_case_insensitively_and_keeps_ties_in_order() -> None:
     words = _array([["b"], ["A"], ["a"], ["C"]])
     assert _call("SORT", words) == [["A"], ["a"], ["b"], ["C"]]
-    assert _call("SORT", words, 0, -1) == [["C"], ["b"], ["A"], ["a"]]  # =SORT(words,,-1)
+    assert _call("SORT", words, OMITTED, -1) == [["C"], ["b"], ["A"], ["a"]]  # =SORT(words,,-1)
     table = _array([["pear", 2.0], ["Apple", 3.0], ["apple", 1.0]])
     assert _call("SORT", table, _array([[1, 2]]), _array([[1, -1]])) == [["Apple", 3.0], ["apple", 1.0], ["pear", 2.0]]
     assert _call("SORT", _array([[3.0, 1.0, 2.0]]), 1, 1, True) == [[1.0, 2.0, 3.0]]
@@ -181,7 +182,7 @@ def test_filter_in_a_workbook(tmp_path: Path) -> None:
 def test_take_follows_microsoft_examples() -> None:
     nine = _array(NINE)
     assert _call("TAKE", nine, 2) == NINE[:2]
-    assert _call("TAKE", nine, 0, 2) == [r[:2] for r in NINE]  # =TAKE(A2:C4,,2): rows omitted
+    assert _call("TAKE", nine, OMITTED, 2) == [r[:2] for r in NINE]  # =TAKE(A2:C4,,2): rows omitted
     assert _call("TAKE", nine, -2) == NINE[1:]
     assert _call("TAKE", nine, 2, 2) == [[1.0, 2.0], [4.0, 5.0]]
     assert _call("TAKE", nine, 5) == NINE  # more than there is
@@ -191,7 +192,7 @@ def test_take_follows_microsoft_examples() -> None:
 def test_drop_follows_microsoft_examples() -> None:
     nine = _array(NINE)
     assert _call("DROP", nine, 2) == [[7.0, 8.0, 9.0]]
-    assert _call("DROP", nine, 0, 2) == [[3.0], [6.0], [9.0]]
+    assert _call("DROP", nine, OMITTED, 2) == [[3.0], [6.0], [9.0]]
     assert _call("DROP", nine, -2) == [[1.0, 2.0, 3.0]]
     assert _call("DROP", nine, 2, 2) == 9.0
     assert _call("DROP", nine, 3) == CALC  # nothing left
@@ -208,8 +209,8 @@ def test_expand_follows_microsoft_examples_and_keeps_an_omitted_dimension() -> N
     four = _array([[1.0, 2.0], [3.0, 4.0]])
     assert _call("EXPAND", four, 3, 3) == [[1.0, 2.0, NA], [3.0, 4.0, NA], [NA, NA, NA]]
     assert _call("EXPAND", four, 3, 3, "-") == [[1.0, 2.0, "-"], [3.0, 4.0, "-"], ["-", "-", "-"]]
-    assert _call("EXPAND", four, 3, 0, 0) == [[1.0, 2.0], [3.0, 4.0], [0, 0]]  # =EXPAND(A2:B3,3,,0)
-    assert _call("EXPAND", four, 0, 3, 0) == [[1.0, 2.0, 0], [3.0, 4.0, 0]]  # =EXPAND(A2:B3,,3,0)
+    assert _call("EXPAND", four, 3, OMITTED, 0) == [[1.0, 2.0], [3.0, 4.0], [0, 0]]  # =EXPAND(A2:B3,3,,0)
+    assert _call("EXPAND", four, OMITTED, 3, 0) == [[1.0, 2.0, 0], [3.0, 4.0, 0]]  # =EXPAND(A2:B3,,3,0)
     assert _call("EXPAND", four, 1) == VALUE  # smaller than the array
 
 

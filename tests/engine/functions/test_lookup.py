@@ -7,7 +7,6 @@ from typing import Any
 
 import numpy as np
 import openpyxl
-import pytest
 import schedula as sh
 from formulas.functions import Array
 from formulas.ranges import Ranges
@@ -96,8 +95,6 @@ def test_counting_distinct_values_with_rows_of_unique_in_a_workbook(tmp_path: Pa
     assert [sheet.get(1, 3), sheet.get(2, 3), sheet.get(3, 3)] == [3.0, 4.0, 5.0]
 
 
-@pytest.mark.xfail(strict=True, reason="formulas compiles an omitted argument to 0 (tokens.operand.Empty), so "
-                                       "if_not_found left out reads as 0; needs the engine's parser (registry.py)")
 def test_xlookup_without_if_not_found_is_na_even_with_a_match_mode() -> None:
     from xlrating.engine.registry import EngineParser
 

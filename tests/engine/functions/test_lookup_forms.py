@@ -89,7 +89,7 @@ def test_microsoft_array_form_examples() -> None:
 
 def test_array_form_returns_from_the_last_row_or_column_not_the_second() -> None:
     wide = _array([[0, 1, 2, 3], ["a", "e", "i", "o"], [None, "plugh", True, "last"]])
-    assert _lookup(2.5, wide) == True  # noqa: E712 - the third (last) row
+    assert _lookup(2.5, wide) is True  # the third (last) row
     assert _lookup(0.5, wide) == 0.0  # an empty cell found is 0
     tall = _array([[0, "a", 10], [1, "e", 11], [2, "i", 12], [3, "o", 13]])
     assert _lookup(1.0, tall) == 11.0  # the last column

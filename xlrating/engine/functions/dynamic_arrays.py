@@ -16,7 +16,8 @@ function's page, is the specification):
 VSTACK, HSTACK, CHOOSECOLS, CHOOSEROWS and TEXTSPLIT are ``formulas``' own (they agree with
 Microsoft's examples).
 
-An omitted argument (``TAKE(A1:C3,,2)``) reaches a function as the integer 0, the same as a typed
+An omitted argument (``TAKE(A1:C3,,2)``) reaches a function as :data:`.arguments.OMITTED`; before the
+engine's parser marked it, it arrived as the integer 0, the same as a typed
 0: ``formulas`` compiles both to 0. Where an argument is a size or a position a typed 0 is an
 error anyway, so a bare integer 0 is read as omitted there; a value argument (SEQUENCE's start,
 EXPAND's pad_with ...) keeps it as 0. A 0 computed or read from a cell is never taken as omitted.
@@ -37,6 +38,8 @@ import schedula as sh
 from formulas.errors import FoundError
 from formulas.functions import COMPILING, Array, _text2num, wrap_func, wrap_impure_func
 from formulas.tokens.operand import Error, XlError
+
+from .arguments import is_omitted as left_out
 
 CALC = XlError("#CALC!")
 NA = Error.errors["#N/A"]
@@ -80,14 +83,14 @@ def single(value: Any) -> Any:
 
 
 def is_omitted(value: Any) -> bool:
-    """An argument left out: not passed, or passed empty (which ``formulas`` hands over as a bare 0)."""
-    return value is None or value is _MISSING or value is sh.EMPTY or (type(value) is int and value == 0)
+    """An argument left out: not passed, left empty between commas, or an empty cell."""
+    return value is _MISSING or value is sh.EMPTY or left_out(value)
 
 
 def number(value: Any, default: float) -> float:
     """A numeric argument: ``default`` if not passed; a blank cell is 0, TRUE 1, text that reads as a
     number its number; other text #VALUE!; an error value is raised."""
-    if value is None or value is _MISSING:
+    if value is None or value is _MISSING or left_out(value):
         return default
     value = single(value)
     if isinstance(value, XlError):

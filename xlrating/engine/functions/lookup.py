@@ -16,9 +16,8 @@
 The matching itself (match modes, wildcards, binary search) is ``formulas``' XMATCH, which agrees
 with Microsoft's examples.
 
-Limitation: ``formulas`` hands an omitted argument over as 0, so ``XLOOKUP(x, a, b, , 1)`` (if_not_found
-left out) and ``XLOOKUP(x, a, b, 0, 1)`` look alike; both give 0 when nothing matches (Excel gives
-#N/A for the first).
+An if_not_found left out between commas (``XLOOKUP(x, a, b, , 1)``) is #N/A when nothing matches,
+as in Excel; a typed 0 is 0.
 """
 
 from __future__ import annotations
@@ -33,6 +32,7 @@ from formulas.ranges import Ranges
 from formulas.tokens.operand import Error, XlError
 
 from ..formula import column_letters
+from .arguments import is_omitted
 from .dynamic_arrays import NA, fail, grid, spilled
 
 _MISSING = object()
@@ -70,7 +70,7 @@ def _slices(lookup: np.ndarray, returned: np.ndarray) -> bool:
 
 
 def _not_found(if_not_found: Any) -> Array:
-    return spilled(grid(NA if if_not_found is _MISSING else if_not_found))
+    return spilled(grid(NA if if_not_found is _MISSING or is_omitted(if_not_found) else if_not_found))
 
 
 def xxlookup(lookup_value: Any, lookup_array: Any, return_array: Any, if_not_found: Any = _MISSING,
@@ -82,7 +82,7 @@ def xxlookup(lookup_value: Any, lookup_array: Any, return_array: Any, if_not_fou
     lookup, returned = _vector(lookup_array), grid(return_array)
     by_rows = _slices(lookup, returned)
     if grid(lookup_value).size > 1:
-        fallback = () if if_not_found is _MISSING else (if_not_found,)
+        fallback = () if if_not_found is _MISSING or is_omitted(if_not_found) else (if_not_found,)
         if modes and not fallback:
             fallback = (NA,)
         return get_functions()["XLOOKUP"](lookup_value, lookup_array, return_array, *fallback, *modes)

@@ -29,6 +29,8 @@ import schedula as sh
 from formulas.functions import Array, wrap_func
 from formulas.tokens.operand import Error, XlError
 
+from .arguments import is_omitted
+
 NA, NUM, REF, VALUE = (Error.errors[e] for e in ("#N/A", "#NUM!", "#REF!", "#VALUE!"))
 
 # A column is collinear with those before it when less than this share of its norm is left once
@@ -63,16 +65,15 @@ def _matrix(values: Any) -> np.ndarray:
 
 
 def _omitted(value: Any) -> bool:
-    """An omitted argument: ``formulas`` compiles one (``TREND(y,,new_x)``) to the plain integer 0."""
-    return value is None or value is sh.EMPTY or (type(value) is int and value == 0)
+    """An argument left out (``TREND(y,,new_x)``), or an empty cell."""
+    return value is sh.EMPTY or is_omitted(value)
 
 
 def _flag(value: Any, omitted: bool) -> bool:
     """const or stats: a logical value or number; omitted (or an empty cell) is ``omitted``.
 
-    ``formulas`` compiles an omitted argument (``LINEST(y,x,,TRUE)``) to the plain integer 0, the
-    same as a typed ``0``; a bare integer 0 is read as omitted, so a typed 0 (rare; FALSE is the
-    documented value) reads as omitted too. A cell holding 0 arrives as an array and reads as FALSE.
+    An argument left out (``LINEST(y,x,,TRUE)``) is :data:`.arguments.OMITTED`; a typed 0 or a cell
+    holding 0 is FALSE.
     """
     if _omitted(value):
         return omitted

@@ -398,9 +398,9 @@ def _layout(section: list[tuple[str, Any]]) -> tuple[list[int], int, int, bool, 
         previous = k - 1
         while previous >= 0 and section[previous][0] == "comma" and previous not in handled:
             previous -= 1
-        if previous < 0 or section[previous][0] != "digit" and previous not in handled:
-            if not (previous >= 0 and section[previous][0] == "comma"):
-                continue
+        if (previous < 0 or section[previous][0] != "digit" and previous not in handled) and \
+                not (previous >= 0 and section[previous][0] == "comma"):
+            continue
         if section[k - 1][0] not in ("digit", "comma") or (section[k - 1][0] == "comma" and k - 1 not in handled):
             continue
         following = k + 1
@@ -598,9 +598,7 @@ def _date_section(section: list[tuple[str, Any]], serial: float, negative: bool 
     if ordinary and days > 2958465:
         raise _BadFormat("not a date")
     day_serial = days
-    if not ordinary:
-        year, month, day = 1900, 1, 0
-    elif day_serial == 0:
+    if not ordinary or day_serial == 0:
         year, month, day = 1900, 1, 0
     elif day_serial == 60:
         year, month, day = 1900, 2, 29
