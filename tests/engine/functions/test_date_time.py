@@ -22,6 +22,7 @@ def _value(formula: str) -> object:
     ('=DAY("not a date")', "error #VALUE!"),
     ('=DATEVALUE("1/1/2008")', 39448),
     ('=DATEVALUE("1/1/1899")', "error #VALUE!"),
+    ('=DAY("600")', 22),  # text that reads as a number is that serial number
     ("=YEAR(39575)", 2008),
 ])
 def test_dates_as_text_are_dates_only_from_1900_to_9999(formula: str, expected: object) -> None:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import numpy as np
+import schedula as sh
 from formulas.tokens.operand import XlError
 
 from xlrating.engine.fallback import compile_formula
@@ -45,3 +46,8 @@ def test_isnumber_is_true_for_numbers_only_not_for_texts_that_read_as_numbers() 
     assert _value('=ISNUMBER("1")') == [False]
     assert _value("=ISNUMBER(TRUE)") == [False]
     assert _value("=ISNUMBER(1.5)") == [True]
+
+
+def test_switch_an_empty_expression_matches_a_value_left_out() -> None:
+    function = compile_formula('=_xlfn.SWITCH(H25,2,0,1,3,TRUE,2,,3,"ciao",99,7)')
+    assert np.asarray(function(sh.EMPTY), dtype=object).ravel().tolist() == [3]  # H25 empty

@@ -30,8 +30,9 @@ def _readable_date(text: str) -> bool:
 
 
 def day_part(serial_number: Any, part: int) -> Any:
-    """DAY, MONTH, YEAR (part 2, 1, 0) of a serial number or of a date typed as text."""
-    if isinstance(serial_number, str) and not _readable_date(serial_number):
+    """DAY, MONTH, YEAR (part 2, 1, 0) of a serial number, of text that reads as one ("600"), or of
+    a date typed as text."""
+    if isinstance(serial_number, str) and not _numeric_text(serial_number) and not _readable_date(serial_number):
         return Error.errors["#VALUE!"]
     return xday(serial_number, part)
 

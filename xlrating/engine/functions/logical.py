@@ -96,15 +96,18 @@ def map_(array: Any, *more: Any) -> Any:
 
 
 def _same(left: Any, right: Any) -> bool:
-    """Excel's ``=`` on two values: texts ignore case; a number never equals a text or TRUE/FALSE."""
+    """Excel's ``=`` on two values: texts ignore case; a number never equals a text or TRUE/FALSE;
+    an empty cell equals 0 and the empty text."""
+    if left is sh.EMPTY or left is None:
+        left = "" if isinstance(right, str) and right is not sh.EMPTY else 0.0
+    if right is sh.EMPTY or right is None:
+        right = "" if isinstance(left, str) else 0.0
     if isinstance(left, str) and isinstance(right, str):
         return left.casefold() == right.casefold()
     if isinstance(left, (bool, np.bool_)) or isinstance(right, (bool, np.bool_)):
         return isinstance(left, (bool, np.bool_)) and isinstance(right, (bool, np.bool_)) and bool(left) == bool(right)
     if isinstance(left, str) or isinstance(right, str):
         return False
-    left = 0.0 if left is sh.EMPTY or left is None else left
-    right = 0.0 if right is sh.EMPTY or right is None else right
     return bool(left == right)
 
 

@@ -50,13 +50,12 @@ def _cells(values: Any) -> np.ndarray:
 
 
 def _matrix(values: Any) -> np.ndarray:
-    """A reference, array or single value as a 2-D float array; an error propagates, non-numbers #VALUE!."""
+    """A reference, array or single value as a 2-D float array; anything but numbers in it, an error
+    value too, is #VALUE! (the workbooks Excel saved answer LINEST, LOGEST, TREND and GROWTH over
+    data holding #N/A, #DIV/0! ... with #VALUE!)."""
     array = _cells(values)
     for value in array.ravel():
-        if isinstance(value, XlError):
-            raise _Failure(value)
-    for value in array.ravel():
-        if isinstance(value, (bool, np.bool_, str)) or value is None:  # text, logical, empty cell
+        if isinstance(value, (bool, np.bool_, str)) or value is None:  # text, logical, empty cell, error
             raise _Failure(VALUE)
     try:
         return array.astype(float)
@@ -84,7 +83,7 @@ def _flag(value: Any, omitted: bool) -> bool:
     if value is None or value is sh.EMPTY:
         return omitted
     if isinstance(value, XlError):
-        raise _Failure(value)
+        raise _Failure(VALUE)  # as Excel saved LINEST(y, x, #N/A, 0)
     if isinstance(value, str):
         upper = value.strip().upper()
         if upper in ("TRUE", "FALSE"):
