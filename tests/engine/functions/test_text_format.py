@@ -13,6 +13,7 @@ import schedula as sh
 from formulas.tokens.operand import XlError
 
 from xlrating.engine import evaluate_workbook
+from xlrating.engine.fallback import compile_formula
 from xlrating.engine.functions.text import FUNCTIONS
 from xlrating.functions import ExcelError
 
@@ -134,3 +135,14 @@ def test_text_in_a_workbook(tmp_path: Path) -> None:
     grid = evaluate_workbook(path).grid.sheet("Sheet")
     assert [grid.get(row, 3) for row in range(1, 9)] == [
         "$1,234.57", "28.5%", "4 1/3", "(1)", "Wednesday, March 14, 2012", VALUE, "2012-03-14!", "zero"]
+
+
+@pytest.mark.parametrize(("formula", "expected"), [
+    ('=TEXT(12200000,"0.00E-##")', "1.22E7"),  # # in the exponent: a digit shown only when needed
+    ('=TEXT(0.000122,"0.00E+##")', "1.22E-4"),
+    ('=TEXT(12200000,"0.00E+00")', "1.22E+07"),
+    ('=TEXT(130,"m mm mmm mmmm mmmmm mmmmmm")', "5 05 May May M May"),  # six m or more: the name
+    ('=TEXT(130.33332,"hm hmm hmmm")', "759 759 7May"),  # mmm after h is still the month
+])
+def test_exponent_digits_and_month_codes_as_excel_saved_them(formula: str, expected: str) -> None:
+    assert np.asarray(compile_formula(formula)(), dtype=object).ravel()[0] == expected

@@ -436,7 +436,9 @@ def _number_section(section: list[tuple[str, Any]], number: float) -> str:
     exponent_text = ""
     if exp_at >= 0:
         value, exponent = _scientific(value, int_places, len(dec_places))
-        exp_digits = sum(kind == "digit" for kind, _ in section[exp_at + 1:])
+        # the exponent's digit placeholders: a 0 is a digit always shown, a # or ? one shown only
+        # when needed ("0.00E+##" writes 1.22E+7, "0.00E+00" 1.22E+07)
+        exp_digits = sum(kind == "digit" and value == "0" for kind, value in section[exp_at + 1:])
         sign = "-" if exponent < 0 else ("+" if section[exp_at][1] == "+" else "")
         exponent_text = "E" + sign + str(abs(exponent)).zfill(exp_digits)
     rounded = _round(value, len(dec_places))
@@ -617,13 +619,13 @@ def _date_section(section: list[tuple[str, Any]], serial: float, negative: bool 
                 position = codes.index(k)
                 before = tokens[codes[position - 1]][1][0] if position else ""
                 after = tokens[codes[position + 1]][1][0] if position + 1 < len(codes) else ""
-                if before == "h" or after == "s":
+                if width <= 2 and (before == "h" or after == "s"):  # mmm and longer are always months
                     letter = "minute"
             if letter == "y":
                 out.append(str(year)[-2:] if width <= 2 else str(year))
             elif letter == "m":
                 out.append(str(month).zfill(width) if width <= 2 else _MONTHS[month - 1][:3] if width == 3
-                           else _MONTHS[month - 1] if width == 4 else _MONTHS[month - 1][0])
+                           else _MONTHS[month - 1][0] if width == 5 else _MONTHS[month - 1])  # mmmm, 6+: name
             elif letter == "d":
                 out.append(str(day).zfill(width) if width <= 2 else _DAYS[weekday][:3] if width == 3
                            else _DAYS[weekday])
