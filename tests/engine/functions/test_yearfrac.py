@@ -115,3 +115,9 @@ def test_in_a_workbook(tmp_path: Path) -> None:
     assert sheet.get(4, 2) == ExcelError("#VALUE!")
     assert sheet.get(2, 4) == ExcelError("#VALUE!")
     assert sheet.get(3, 4) == pytest.approx(0.78125)
+
+
+def test_actual_actual_over_several_years_averages_real_calendar_years() -> None:
+    # Excel saved YEARFRAC(1987, 345, 1) as 1642 days over (5 x 365 + 366) / 6: 1900 has 365 days here
+    value = np.asarray(compile_formula("=YEARFRAC(1987,345,1)")(), dtype=object).ravel()[0]
+    assert value == pytest.approx(4.496576905522592, rel=1e-12)

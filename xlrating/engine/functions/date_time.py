@@ -9,6 +9,7 @@ page; the workbooks Excel saved show YEAR("7/5/1800") and YEAR("7/5/10000") as #
 from __future__ import annotations
 
 import calendar
+import datetime
 import functools
 import math
 from typing import Any
@@ -146,8 +147,9 @@ def _actual_actual(first: int, last: int) -> float:
                 _leap(year) and first <= xdate(year, 2, 29) <= last for year in (y1, y2)
             ) else 365
         return (last - first) / year_length
-    # several years: the average length of the years spanned, first and last included
-    spanned = xdate(y2 + 1, 1, 1) - xdate(y1, 1, 1)
+    # several years: the average length of the years spanned, first and last included, in the real
+    # calendar (1900 has 365 days here: Excel saved YEARFRAC(345, 1987, 1) as 1642 / 365.1667)
+    spanned = (datetime.date(y2 + 1, 1, 1) - datetime.date(y1, 1, 1)).days
     return (last - first) / (spanned / (y2 - y1 + 1))
 
 
