@@ -292,3 +292,20 @@ def test_an_argument_left_out_between_commas_is_what_excel_reads_there(tmp_path:
                                                                        expected: object) -> None:
     book = _numbers_book(tmp_path / "omitted.xlsx", {"A1": formula})
     assert _values(book, "Sheet", ["A1"]) == [expected]
+
+
+def test_spill_references_and_array_formulas_filled_as_excel_fills_them(tmp_path: Path) -> None:
+    from openpyxl.worksheet.formula import ArrayFormula
+
+    wb = openpyxl.Workbook()
+    ws = wb.active
+    for row in range(1, 5):
+        ws.cell(row, 1, row * 10)  # A1:A4 = 10..40
+    ws["C1"] = ArrayFormula("C1:C4", "=123")  # one value over a range: repeated in every cell
+    ws["D1"] = ArrayFormula("D1:E2", "={1,2}")  # one row: repeated on every row
+    ws["F1"] = "=SUM(_xlfn.ANCHORARRAY(C1))"  # C1#: the whole array C1 fills
+    ws["F2"] = "=SUM(_xlfn.ANCHORARRAY(A1))"  # A1 holds no formula: #REF!
+    ws["F3"] = '=REPT("x",40000)'  # longer than a cell holds: #VALUE!
+    wb.save(tmp_path / "spill.xlsx")
+    assert _values(tmp_path / "spill.xlsx", "Sheet", ["C4", "D2", "E2", "F1", "F2", "F3"]) == [
+        123.0, 1.0, 2.0, 492.0, ExcelError("#REF!"), ExcelError("#VALUE!")]

@@ -114,6 +114,8 @@ class Fallback:
         self.demand: Callable[[str, int, int, int, int], None] | None = None
         # (SHEET, row, col) -> formula text, for FORMULATEXT and ISFORMULA; set by the evaluator
         self.formula_text: Callable[[str, int, int], str | None] = lambda sheet, row, col: None
+        # (SHEET, row, col) -> (height, width) of the array that formula cell fills; for ANCHORARRAY
+        self.spill_size: Callable[[str, int, int], tuple[int, int] | None] = lambda sheet, row, col: None
         # the areas the formula being computed read: r1, c1, r2, c2 read and the r2, c2 asked (whole
         # columns and rows are read as their used part)
         self._reads: list[tuple[int, int, int, int, int, int]] = []
@@ -183,7 +185,27 @@ class Fallback:
         self._reads.append((r1, c1, r2, c2, rows_asked, cols_asked))
         return result
 
+    def _spilled(self, name: str, sheet: Sheet) -> Any:
+        """A spill reference ``A1#`` (``_xlfn.ANCHORARRAY(A1)`` in the file): the whole array the
+        formula in A1 fills; #REF! when A1 holds no formula."""
+        anchor = name[:-1]
+        try:
+            node = parse("=" + anchor)
+        except FormulaSyntaxError:
+            return ErrorToken.errors["#REF!"]
+        if not isinstance(node, Ref) or node.name or not node.is_cell:
+            return ErrorToken.errors["#REF!"]
+        target = self.grid.sheet(node.sheet) if node.sheet else sheet
+        if target is None:
+            return ErrorToken.errors["#REF!"]
+        size = self.spill_size(target.name.upper(), node.r1, node.c1)
+        if size is None:
+            return ErrorToken.errors["#REF!"]
+        return self.read(target, node.r1, node.c1, node.r1 + size[0] - 1, node.c1 + size[1] - 1, sheet)
+
     def _input(self, name: str, ranges: Any, sheet: Sheet) -> Any:
+        if name.endswith("#") and not getattr(ranges, "ranges", None):
+            return self._spilled(name, sheet)
         found = self._area(name, ranges, sheet)
         if not isinstance(found, tuple):
             return found
@@ -277,4 +299,9 @@ def _scalar(value: Any) -> Any:
         return ExcelError(value.code)
     if isinstance(value, float) and not math.isfinite(value):
         return ExcelError("#NUM!")  # Excel has no infinity or NaN
+    if isinstance(value, str) and len(value) > MAX_TEXT:
+        return ExcelError("#VALUE!")  # a text longer than a cell holds (REPT("x", 1E+7))
     return value
+
+
+MAX_TEXT = 32_767  # characters in one cell, Excel's limit

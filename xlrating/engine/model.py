@@ -112,6 +112,7 @@ def evaluate_workbook(path: str, *, limits: Limits | None = None) -> Evaluated:
     evaluator = _Evaluator(result, Fallback(grid, names, package), limits.max_seconds)
     evaluator.fallback.demand = evaluator.demand
     evaluator.fallback.formula_text = evaluator.formula_text
+    evaluator.fallback.spill_size = evaluator.spill_size
     evaluator.run()
     return result
 
@@ -160,6 +161,17 @@ class _Evaluator:
         """The formula of a cell as stored (None: not a formula), for FORMULATEXT and ISFORMULA."""
         block = self._block_at(sheet, row, col)
         return None if block is None else block.text(row)
+
+    def spill_size(self, sheet: str, row: int, col: int) -> tuple[int, int] | None:
+        """The (height, width) of the array a formula cell fills, computing it first; None if the
+        cell is no formula. A formula giving one value fills (1, 1)."""
+        block = self._block_at(sheet, row, col)
+        if block is None:
+            return None
+        self.demand(sheet, row, col, row, col)
+        if block.array_ref is not None and block.first == block.last:
+            return block.array_ref
+        return self.result.spills.get((sheet, row, col), (1, 1))
 
     def _warn(self, where: str, reason: str) -> None:
         self.result.warnings.append(f"{where}: {reason}")
@@ -288,8 +300,8 @@ class _Evaluator:
             block.sheet.set(row, block.col, value)
             self.not_computed.append((block.sheet.name.upper(), row, block.col, row, block.col))
             self._warn(block.where(row), value.reason)
-        elif isinstance(value, list):
-            self._spill(block, row, value)
+        elif isinstance(value, list) or (block.array_ref is not None and block.array_ref != (1, 1)):
+            self._spill(block, row, value if isinstance(value, list) else [[value]])
         else:
             block.sheet.set(row, block.col, value)
 
@@ -396,10 +408,10 @@ class _Evaluator:
         sheet = block.sheet
         rows = [r if isinstance(r, list) else [r] for r in rows]  # a 1-D result is a column
         height, width = len(rows), max((len(r) for r in rows), default=1)
-        if block.array_ref is not None:  # a legacy array formula fills exactly its range
+        if block.array_ref is not None:  # a legacy array formula fills exactly its range: a single
+            # row or column of values is repeated across it, as Excel does; beyond that, #N/A
             height, width = block.array_ref
-            rows = [[(rows[i][j] if i < len(rows) and j < len(rows[i]) else ExcelError("#N/A"))
-                     for j in range(width)] for i in range(height)]
+            rows = _fill(rows, height, width)
         else:
             for i in range(height):
                 for j in range(width):
@@ -412,6 +424,17 @@ class _Evaluator:
                 value = rows[i][j] if j < len(rows[i]) else None
                 sheet.set(row + i, block.col + j, 0.0 if value is None else value)
         self.result.spills[(sheet.name.upper(), row, block.col)] = (height, width)
+
+
+def _fill(rows: list[list[Any]], height: int, width: int) -> list[list[Any]]:
+    """An array result laid over a legacy array formula's range: a single row or column (or value)
+    repeats across it, as Excel does; cells beyond a larger array are #N/A."""
+    filled = []
+    for i in range(height):
+        source = rows[0] if len(rows) == 1 else rows[i] if i < len(rows) else None
+        filled.append([ExcelError("#N/A") if source is None or (len(source) > 1 and j >= len(source))
+                       else source[0] if len(source) == 1 else source[j] for j in range(width)])
+    return filled
 
 
 MAX_DEMAND_DEPTH = 2_000

@@ -322,6 +322,19 @@ def info(position: Position, type_text: Any) -> Any:
     raise _Failed("#VALUE!")
 
 
+def anchorarray(position: Position, reference: Any) -> Any:
+    """The spilled range of a dynamic array, ``A1#`` in a formula (stored as ``_xlfn.ANCHORARRAY(A1)``):
+    the whole array the formula in the referenced cell fills; #REF! if that cell holds no formula."""
+    if not isinstance(reference, Ranges) or not reference.ranges:
+        raise _Failed("#VALUE!")
+    sheet, row, col, _, _ = _area(reference, position)
+    size = position.fallback.spill_size(sheet.name.upper(), row, col)
+    if size is None:
+        raise _Failed("#REF!")
+    height, width = size
+    return _read(position, sheet, row, col, row + height - 1, col + width - 1)
+
+
 # SUBTOTAL's function numbers (1-11; 101-111 the same, leaving out rows hidden by hand)
 _SUBTOTALS = {1: "AVERAGE", 2: "COUNT", 3: "COUNTA", 4: "MAX", 5: "MIN", 6: "PRODUCT", 7: "STDEV", 8: "STDEVP",
               9: "SUM", 10: "VAR", 11: "VARP"}
@@ -400,6 +413,7 @@ FUNCTIONS: dict[str, Any] = {
     "CELL": _with_position(cell),
     "INFO": _with_position(info),
     "SUBTOTAL": _with_position(subtotal),
+    "ANCHORARRAY": _with_position(anchorarray),
     "ADDRESS": wrap_ufunc(address, input_parser=lambda *a: a, args_parser=lambda *a: a),
 }
 
