@@ -185,3 +185,16 @@ def test_huge_digit_counts_and_factorials_come_back_at_once(tmp_path: Path) -> N
     done = subprocess.run([sys.executable, "-c", _RECALCULATE, str(book)], capture_output=True, text=True,
                           timeout=120, check=True)
     assert json.loads(done.stdout.strip().splitlines()[-1]) == ["1.5", "0.0", str(NUM), str(NUM)]
+
+
+def test_gcd_and_lcm_truncate_skip_empty_cells_and_refuse_negatives(tmp_path: Path) -> None:
+    wb = openpyxl.Workbook()
+    ws = wb.active
+    ws.append([7.5, 4.5, 7.7, "=LCM(A1,B1,C1)", "=GCD(A1,B1,C1)"])  # truncated: 7, 4, 7
+    ws.append([10, 3, None, "=LCM(A2,B2,C2)", "=GCD(A2,B2,C2)"])  # C2 empty: skipped, not 0
+    ws.append([-7.5, 5, None, "=LCM(A3,B3,C3)", "=GCD(A3,B3,C3)"])
+    ws.append([0, 5, None, "=LCM(A4,B4,C4)", "=GCD(A4,B4,C4)"])
+    wb.save(tmp_path / "gcd.xlsx")
+    sheet = evaluate_workbook(str(tmp_path / "gcd.xlsx")).grid.sheet("Sheet")
+    assert [[sheet.get(row, col) for col in (4, 5)] for row in range(1, 5)] == [
+        [28.0, 1.0], [30.0, 1.0], [ExcelError("#NUM!"), ExcelError("#NUM!")], [0.0, 5.0]]

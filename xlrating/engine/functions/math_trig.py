@@ -23,6 +23,7 @@ What ``formulas`` 1.3 gets wrong here, and the rule followed instead (Microsoft'
 
 from __future__ import annotations
 
+import functools
 import math
 import random
 from collections.abc import Callable
@@ -31,11 +32,11 @@ from typing import Any
 
 import numpy as np
 import schedula as sh
-from formulas.functions import get_functions
+from formulas.functions import get_functions, wrap_func
 from formulas.tokens.operand import Error, XlError
 
 from ..rounding import excel_round
-from .arguments import elementwise, number, quiet
+from .arguments import elementwise, number, quiet, scalar
 
 _NUM: XlError = Error.errors["#NUM!"]
 _VALUE: XlError = Error.errors["#VALUE!"]
@@ -258,7 +259,46 @@ def _checked(name: str) -> Callable[..., Any]:
     return quiet(checked)
 
 
+def _whole_numbers(args: tuple[Any, ...]) -> list[int] | XlError:
+    """GCD's and LCM's numbers, truncated: every number of every argument, empty cells skipped; a
+    negative number (or one of 2^53 and more) is #NUM!, TRUE/FALSE or text that is no number #VALUE!."""
+    numbers: list[int] = []
+    for arg in args:
+        for value in (arg.ravel().tolist() if isinstance(arg, np.ndarray) else [arg]):
+            value = scalar(value)
+            if value is sh.EMPTY or value is None:
+                continue
+            if isinstance(value, XlError):
+                return value
+            if isinstance(value, (bool, np.bool_)):
+                return _VALUE
+            read = number(value)
+            if read is None:
+                return _VALUE
+            if read < 0 or read >= _WHOLE * 2:
+                return _NUM
+            numbers.append(int(read))
+    return numbers
+
+
+def _gcd(*args: Any) -> Any:
+    """GCD(number1, ...): the greatest common divisor of the numbers, truncated (Microsoft's GCD page)."""
+    numbers = _whole_numbers(args)
+    return numbers if isinstance(numbers, XlError) else float(functools.reduce(math.gcd, numbers, 0))
+
+
+def _lcm(*args: Any) -> Any:
+    """LCM(number1, ...): the least common multiple of the numbers, truncated; 0 if one is 0."""
+    numbers = _whole_numbers(args)
+    if isinstance(numbers, XlError):
+        return numbers
+    result = float(functools.reduce(math.lcm, numbers, 1)) if numbers else 0.0
+    return result if math.isfinite(result) and result < 2.0 ** 53 else _NUM
+
+
 FUNCTIONS: dict[str, Any] = {
+    "GCD": wrap_func(_gcd),
+    "LCM": wrap_func(_lcm),
     "INT": elementwise(_int),
     "TRUNC": elementwise(_trunc),
     "EVEN": elementwise(_even),
