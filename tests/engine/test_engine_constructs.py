@@ -309,3 +309,20 @@ def test_spill_references_and_array_formulas_filled_as_excel_fills_them(tmp_path
     wb.save(tmp_path / "spill.xlsx")
     assert _values(tmp_path / "spill.xlsx", "Sheet", ["C4", "D2", "E2", "F1", "F2", "F3"]) == [
         123.0, 1.0, 2.0, 492.0, ExcelError("#REF!"), ExcelError("#VALUE!")]
+
+
+def test_let_whose_variables_use_each_other_is_computed(tmp_path: Path) -> None:
+    from openpyxl.worksheet.formula import ArrayFormula
+
+    wb = openpyxl.Workbook()
+    ws = wb.active
+    ws["A1"] = 2026
+    # a calendar's first week: anchor is used only by first_mon, which only d uses
+    ws["B1"] = ArrayFormula("B1:H1", "=_xlfn.LET(_xlpm.mo,3,_xlpm.anchor,DATE(A1,_xlpm.mo,1),"
+                                     "_xlpm.first_mon,_xlpm.anchor-(WEEKDAY(_xlpm.anchor,2)-1),"
+                                     "_xlpm.d,_xlpm.first_mon+_xlfn.SEQUENCE(1,7,0),"
+                                     'IF(MONTH(_xlpm.d)=_xlpm.mo,DAY(_xlpm.d),""))')
+    ws["A2"] = '=_xlfn.LET(_xlpm.x,"a,b",_xlpm.y,LEN(_xlpm.x),_xlpm.y*2)'
+    wb.save(tmp_path / "let.xlsx")
+    # 1 March 2026 is a Sunday: the week starting Monday 23 February shows only the 1st
+    assert _values(tmp_path / "let.xlsx", "Sheet", ["B1", "G1", "H1", "A2"]) == ["", "", 1.0, 6.0]

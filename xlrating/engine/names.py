@@ -47,7 +47,7 @@ def expand_names(formula: str, names: dict[str, str], depth: int = 0) -> str:
     ``names``: NAME (upper case) -> the name's text as stored (no leading ``=``).
     """
     if not names or depth > MAX_DEPTH:
-        return call_lambdas(formula)
+        return call_lambdas(inline_lets(formula))
     pieces: list[str] = []
     position = 0
     changed = False
@@ -68,9 +68,56 @@ def expand_names(formula: str, names: dict[str, str], depth: int = 0) -> str:
         position = match.end()
         changed = True
     if not changed:
-        return call_lambdas(formula)
+        return call_lambdas(inline_lets(formula))
     pieces.append(formula[position:])
     return expand_names("".join(pieces), names, depth + 1)
+
+
+_LET = re.compile(r"(?<![\w.])(?:_xlfn\.)?LET\s*\(", re.IGNORECASE)
+MAX_INLINED = 8_000  # characters: a LET inlined into a longer formula is left to formulas' own LET
+
+
+def _substitute(text: str, name: str, value: str) -> str:
+    """``text`` with the variable ``name`` replaced by ``value`` (in parentheses; bare where it is
+    called, for a LAMBDA), outside strings, sheet names and references."""
+    pieces: list[str] = []
+    position = 0
+    for match in _TOKENS.finditer(text):
+        found = match.group("name")
+        if found is None or found.upper() != name.upper() or match.group("after") == "!":
+            continue
+        if match.start() > 0 and text[match.start() - 1] in "!.$":
+            continue
+        called = match.group("after") == "("
+        pieces.append(text[position:match.start()])
+        pieces.append(value.strip() + "(" if called else "(" + value.strip() + ")")
+        position = match.end()
+    return "".join(pieces) + text[position:] if pieces else text
+
+
+def inline_lets(formula: str) -> str:
+    """``LET(name1, value1, ..., calculation)`` written out: each name replaced by its value where it
+    is used (LET's values have no side effects, so this computes the same), so ``formulas`` never
+    meets a LET whose variables only other variables use (it cannot parse those)."""
+    for _ in range(MAX_DEPTH):
+        match = _LET.search(formula)
+        if match is None:
+            return formula
+        close = _closing(formula, match.end() - 1)
+        if close == -1:
+            return formula
+        *pairs, calculation = _arguments(formula[match.end():close])
+        if len(pairs) % 2 or not pairs:
+            return formula
+        names, values = [name.strip() for name in pairs[::2]], pairs[1::2]
+        for i, name in enumerate(names):  # each value already has the earlier variables written out
+            values[i + 1:] = [_substitute(later, name, values[i]) for later in values[i + 1:]]
+            calculation = _substitute(calculation, name, values[i])
+        inlined = formula[:match.start()] + "(" + calculation.strip() + ")" + formula[close + 1:]
+        if len(inlined) > MAX_INLINED:
+            return formula
+        formula = inlined
+    return formula
 
 
 _LAMBDA_CALL = re.compile(r"(?<![\w.])(?:_xlfn\.)?LAMBDA\s*\(", re.IGNORECASE)
