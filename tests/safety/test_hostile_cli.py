@@ -71,7 +71,10 @@ def driver_run(command: str, names: list[str], work: Path, *, ceiling: int | Non
     """Run the named hostile cases through ``command`` in one child process (address space capped
     at ``ceiling`` bytes, default 3 GiB)."""
     cases = [hostile_corpus()[name] for name in names]
-    jobs = [{"args": args_for(command, c.path, work), "env": c.env} for c in cases]
+    # a conversion convert accepts is bound at CONVERSION_BOUND_S, so it is not stopped before that
+    jobs = [{"args": args_for(command, c.path, work), "env": c.env,
+             "alarm": int(CONVERSION_BOUND_S) + 1 if command == "convert" and c.path.name in CONVERT_CONVERTS
+             else int(TIME_BOUND_S) + 1} for c in cases]
     env = {**os.environ, **({"XLRATING_TEST_ADDRESS_SPACE": str(ceiling)} if ceiling else {})}
     done = subprocess.run([sys.executable, str(DRIVER)], input=json.dumps(jobs), capture_output=True, text=True,
                           cwd=work, timeout=600, check=False, env=env)
