@@ -240,6 +240,10 @@ _MONTHS = ("January", "February", "March", "April", "May", "June", "July", "Augu
 _DAYS = ("Sunday", "Monday", "Tuesday", "Wednesday", "Thursday", "Friday", "Saturday")
 
 
+
+# single characters of a number format with a meaning of their own
+_MARKS = {".": "point", ",": "comma", "%": "percent", "/": "slash", "@": "at"}
+
 def _format_tokens(code: str) -> list[list[tuple[str, Any]]]:
     """``code`` split into sections of (kind, value) tokens."""
     sections: list[list[tuple[str, Any]]] = [[]]
@@ -287,24 +291,12 @@ def _format_tokens(code: str) -> list[list[tuple[str, Any]]]:
         elif c in "0#?":
             tokens.append(("digit", c))
             i += 1
-        elif c == ".":
-            tokens.append(("point", "."))
-            i += 1
-        elif c == ",":
-            tokens.append(("comma", ","))
-            i += 1
-        elif c == "%":
-            tokens.append(("percent", "%"))
+        elif c in _MARKS:
+            tokens.append((_MARKS[c], c))
             i += 1
         elif c in "eE" and i + 1 < n and code[i + 1] in "+-":
             tokens.append(("exp", code[i + 1]))
             i += 2
-        elif c == "/":
-            tokens.append(("slash", "/"))
-            i += 1
-        elif c == "@":
-            tokens.append(("at", "@"))
-            i += 1
         elif low.startswith("general"):
             tokens.append(("general", ""))
             i += 7
