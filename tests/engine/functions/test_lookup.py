@@ -6,15 +6,13 @@ from pathlib import Path
 from typing import Any
 
 import numpy as np
-import openpyxl
 import schedula as sh
 from formulas.functions import Array
 from formulas.ranges import Ranges
 from formulas.tokens.operand import XlError
+from function_books import recalculated
 
-from xlrating.engine import evaluate_workbook
 from xlrating.engine.functions.lookup import FUNCTIONS
-from xlrating.engine.grid import Sheet
 from xlrating.functions import ExcelError
 
 NA, VALUE = ExcelError("#N/A"), ExcelError("#VALUE!")
@@ -35,16 +33,6 @@ def _call(name: str, *args: Any) -> Any:
     array = np.atleast_2d(np.asarray(FUNCTIONS[name](*args), dtype=object))
     host = [[ExcelError(str(v)) if isinstance(v, XlError) else v for v in row] for row in array.tolist()]
     return host[0][0] if array.size == 1 else host
-
-
-def _sheet(tmp_path: Path, rows: list[list[Any]], formulas: dict[str, str]) -> Sheet:
-    wb = openpyxl.Workbook()
-    for row in rows:
-        wb.active.append(row)
-    for ref, formula in formulas.items():
-        wb.active[ref] = formula
-    wb.save(tmp_path / "book.xlsx")
-    return evaluate_workbook(str(tmp_path / "book.xlsx")).grid.sheet("Sheet")
 
 
 def test_xlookup_returns_the_whole_row_of_a_wide_return_array() -> None:
@@ -70,13 +58,13 @@ def test_xlookup_and_xmatch_refuse_shapes_excel_refuses() -> None:
 
 
 def test_xlookup_spills_a_row_in_a_workbook(tmp_path: Path) -> None:
-    sheet = _sheet(tmp_path, [["ID", "Name", "Department"], *STAFF], {"F1": "=_xlfn.XLOOKUP(8389,A2:A5,B2:C5)"})
+    sheet = recalculated(tmp_path, [["ID", "Name", "Department"], *STAFF], {"F1": "=_xlfn.XLOOKUP(8389,A2:A5,B2:C5)"})
     assert [sheet.get(1, 6), sheet.get(1, 7), sheet.get(1, 8), sheet.get(2, 6)] == ["Dianne Pugh", "Finance", None, None]
 
 
 def test_two_way_lookup_with_nested_xlookup_in_a_workbook(tmp_path: Path) -> None:
     # Microsoft's two-way lookup: the inner XLOOKUP returns the Q3 column, the outer finds Bob in it
-    sheet = _sheet(tmp_path, QUARTERS, {"G1": '=_xlfn.XLOOKUP("Bob",A2:A4,_xlfn.XLOOKUP("Q3",B1:E1,B2:E4))',
+    sheet = recalculated(tmp_path, QUARTERS, {"G1": '=_xlfn.XLOOKUP("Bob",A2:A4,_xlfn.XLOOKUP("Q3",B1:E1,B2:E4))',
                                         "G2": '=_xlfn.XMATCH(22,B2:E4)'})
     assert sheet.get(1, 7) == 22.0
     assert sheet.get(2, 7) == VALUE
@@ -90,7 +78,7 @@ def test_rows_and_columns_count_arrays_as_well_as_references() -> None:
 
 
 def test_counting_distinct_values_with_rows_of_unique_in_a_workbook(tmp_path: Path) -> None:
-    sheet = _sheet(tmp_path, [["Ann"], ["bob"], ["Bob"], ["Cyd"], ["ann"]],
+    sheet = recalculated(tmp_path, [["Ann"], ["bob"], ["Bob"], ["Cyd"], ["ann"]],
                    {"C1": "=ROWS(_xlfn.UNIQUE(A1:A5))", "C2": "=COLUMNS(_xlfn.SEQUENCE(2,4))", "C3": "=ROWS(A1:A5)"})
     assert [sheet.get(1, 3), sheet.get(2, 3), sheet.get(3, 3)] == [3.0, 4.0, 5.0]
 
@@ -103,6 +91,6 @@ def test_xlookup_without_if_not_found_is_na_even_with_a_match_mode() -> None:
 
 
 def test_a_formula_reading_the_spilled_part_of_an_xlookup_sees_it(tmp_path: Path) -> None:
-    sheet = _sheet(tmp_path, [["ID", "Name", "Department"], *STAFF],
+    sheet = recalculated(tmp_path, [["ID", "Name", "Department"], *STAFF],
                    {"F1": "=H1", "G1": "=_xlfn.XLOOKUP(8389,A2:A5,B2:C5)"})
     assert sheet.get(1, 6) == "Finance"

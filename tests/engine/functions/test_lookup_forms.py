@@ -7,13 +7,11 @@ from pathlib import Path
 from typing import Any
 
 import numpy as np
-import openpyxl
 import schedula as sh
 from formulas.tokens.operand import XlError
+from function_books import recalculated
 
-from xlrating.engine import evaluate_workbook
 from xlrating.engine.functions.lookup import FUNCTIONS
-from xlrating.engine.grid import Sheet
 from xlrating.functions import ExcelError
 
 NA, VALUE, REF, DIV0 = ExcelError("#N/A"), ExcelError("#VALUE!"), ExcelError("#REF!"), ExcelError("#DIV/0!")
@@ -41,16 +39,6 @@ def _lookup(*args: Any) -> Any:
 def _index(*args: Any) -> Any:
     result = FUNCTIONS["INDEX"]["function"](False, *args)
     return _host(np.ravel(np.asarray(result, dtype=object))[0])
-
-
-def _sheet(tmp_path: Path, rows: list[list[Any]], formulas: dict[str, str]) -> Sheet:
-    wb = openpyxl.Workbook()
-    for row in rows:
-        wb.active.append(row)
-    for ref, formula in formulas.items():
-        wb.active[ref] = formula
-    wb.save(tmp_path / "book.xlsx")
-    return evaluate_workbook(str(tmp_path / "book.xlsx")).grid.sheet("Sheet")
 
 
 # --- vector form ---------------------------------------------------------------------------------
@@ -144,7 +132,7 @@ def test_index_negative_or_text_index_is_value_beyond_the_array_is_ref() -> None
 # --- end to end ----------------------------------------------------------------------------------
 
 def test_lookup_forms_in_a_workbook(tmp_path: Path) -> None:
-    sheet = _sheet(tmp_path, COLOURS, {
+    sheet = recalculated(tmp_path, COLOURS, {
         "D1": "=LOOKUP(4.19,A2:A6,B2:B6)", "D2": "=LOOKUP(5.75,A2:A6,B2:B6)",
         "D3": "=LOOKUP(7.66,A2:A6,B2:B6)", "D4": "=LOOKUP(0,A2:A6,B2:B6)",
         "D5": '=LOOKUP("C",{"a","b","c","d";1,2,3,4})', "D6": '=LOOKUP("bump",{"a",1;"b",2;"c",3})',
@@ -160,7 +148,7 @@ def test_lookup_forms_in_a_workbook(tmp_path: Path) -> None:
 def test_wide_range_and_last_match_idiom_in_a_workbook(tmp_path: Path) -> None:
     rows = [[0, 1, 2, 3], ["a", "e", "i", "o"], [None, "plugh", True, "end"],
             ["k", "x", "k", "y"], [10, 20, 30, 40]]
-    sheet = _sheet(tmp_path, rows, {
+    sheet = recalculated(tmp_path, rows, {
         "F1": "=LOOKUP(1.5,A1:D3)",  # wider than tall: last row
         "F2": "=LOOKUP(0.5,A1:D3)",  # empty found: 0
         "F3": '=LOOKUP(2,1/(A4:D4="k"),A5:D5)',  # the last "k": errors are skipped
