@@ -119,6 +119,8 @@ class Fallback:
         # the areas the formula being computed read: r1, c1, r2, c2 read and the r2, c2 asked (whole
         # columns and rows are read as their used part)
         self._reads: list[tuple[int, int, int, int, int, int]] = []
+        # (SHEET, formula text) -> the text normalised and with its defined names written out
+        self._prepared: dict[tuple[str, str], str] = {}
 
     def compile(self, formula: str, row: int, col: int) -> Any:
         if needs_cell(formula):
@@ -223,7 +225,11 @@ class Fallback:
         intersection (``=@B1:B9``): an array result shaped like an area it read is the value in the
         formula's row (or column), #VALUE! when there is none; any other array its first value
         (``={1,2;3,4}`` shows 1)."""
-        formula = expand_names(normalise(formula), self.names_for(sheet))
+        key = (sheet.name.upper(), formula)
+        prepared = self._prepared.get(key)
+        if prepared is None:  # once per distinct text: cell-by-cell groups repeat the same few texts
+            prepared = self._prepared[key] = expand_names(normalise(formula), self.names_for(sheet))
+        formula = prepared
         function = self.compile(formula, row, col)
         token = CURRENT.set(Position(self, sheet, row, col))
         self._reads = []
