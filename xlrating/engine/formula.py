@@ -12,6 +12,7 @@ texts (relative row numbers shifted), so a block of them is parsed only once.
 
 from __future__ import annotations
 
+import functools
 import re
 from dataclasses import dataclass
 from typing import Any
@@ -20,7 +21,6 @@ from formulas.tokens.function import Function
 from formulas.tokens.operand import Empty, Number, Range, String
 from formulas.tokens.operand import Error as ErrorToken
 from formulas.tokens.operator import Operator
-from openpyxl.utils.cell import column_index_from_string, get_column_letter
 
 from xlrating.functions import ExcelError
 
@@ -87,14 +87,32 @@ _ROW = r"(\$?)(\d+)"
 _END = re.compile(rf"^(?:{_COL}{_ROW}|{_COL}|{_ROW})$")
 
 
+# Column letters run A..Z, AA..ZZ, AAA..ZZZ (18,278 columns, as openpyxl accepts them; Excel's
+# sheets stop at XFD = 16,384, which callers check where it matters).
+_LAST_COLUMN = 18_278
+
+
+@functools.cache
 def column_index(letters: str) -> int:
-    """``"AB"`` -> 28 (openpyxl's conversion, which also refuses letters beyond XFD)."""
-    return int(column_index_from_string(letters.upper()))
+    """``"AB"`` -> 28; ValueError for anything but one to three letters."""
+    if not 1 <= len(letters) <= 3 or not letters.isascii() or not letters.isalpha():
+        raise ValueError(f"{letters!r} is not a column name (A to ZZZ)")
+    index = 0
+    for letter in letters.upper():
+        index = index * 26 + ord(letter) - 64
+    return index
 
 
+@functools.cache
 def column_letters(index: int) -> str:
-    """28 -> ``"AB"``."""
-    return str(get_column_letter(index))
+    """28 -> ``"AB"``; ValueError outside 1..18278 (ZZZ)."""
+    if not 1 <= index <= _LAST_COLUMN:
+        raise ValueError(f"no column {index} (columns are 1 to {_LAST_COLUMN})")
+    letters = ""
+    while index:
+        index, remainder = divmod(index - 1, 26)
+        letters = chr(65 + remainder) + letters
+    return letters
 
 
 def _range_node(token: Range) -> Ref:
