@@ -13,7 +13,6 @@ import glob
 import os
 import time
 from collections.abc import Callable, Iterator
-from concurrent.futures import ProcessPoolExecutor, as_completed
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -150,6 +149,8 @@ def _outcomes(jobs: list[Job], workers: int, limits: Limits | None) -> Iterator[
         for index, job in enumerate(jobs):
             yield index, convert_one(job, limits)
         return
+    from concurrent.futures import ProcessPoolExecutor, as_completed  # only with several workers
+
     with ProcessPoolExecutor(max_workers=min(workers, len(jobs))) as pool:
         futures = {pool.submit(convert_one, job, limits): i for i, job in enumerate(jobs)}
         for future in as_completed(futures):
