@@ -3,6 +3,8 @@
 A date in a workbook is a number with a date number format. The format hangs on the cell's style
 (``<c s="5">`` -> ``cellXfs[5]`` -> ``numFmtId``): a built-in date format (ids 14-22, 45-47) or a
 custom format code that openpyxl's :func:`~openpyxl.styles.numbers.is_date_format` recognises.
+openpyxl is imported only for a workbook with custom number formats (importing it takes longer
+than converting a small workbook).
 """
 
 from __future__ import annotations
@@ -14,8 +16,6 @@ import re
 import zipfile
 from typing import Any
 
-from openpyxl.styles.numbers import BUILTIN_FORMATS, is_date_format
-
 from xlrating.core.dates import from_excel_serial
 
 from .package import MAIN, Package, _rels, _xml, cell_position
@@ -23,6 +23,9 @@ from .package import MAIN, Package, _rels, _xml, cell_position
 _CELL_TAG = re.compile(r"<c\s([^>]*?)/?>")
 _ATTRIBUTE = re.compile(r'\b(r|s)="([^"]*)"')
 _DAY_BEFORE_SERIAL_1 = dt.date(1899, 12, 31)
+# The built-in number formats (ECMA-376 18.8.30) that show a date or a time, as openpyxl's
+# BUILTIN_FORMATS and is_date_format classify them; any other built-in id is not a date.
+BUILTIN_DATE_FORMATS = frozenset((*range(14, 23), 45, 46, 47))
 
 
 def date_styles(archive: zipfile.ZipFile, workbook_part: str) -> set[int]:
@@ -32,12 +35,15 @@ def date_styles(archive: zipfile.ZipFile, workbook_part: str) -> set[int]:
         return set()
     root = _xml(archive, styles[0])
     custom = {int(f.get("numFmtId", -1)): f.get("formatCode", "") for f in root.iter(f"{{{MAIN}}}numFmt")}
+    dates = BUILTIN_DATE_FORMATS - custom.keys()  # a custom format may take a built-in's id
+    if custom:
+        from openpyxl.styles.numbers import is_date_format
+
+        dates |= {number_format for number_format, code in custom.items() if is_date_format(code)}
     found = set()
     for xfs in root.iter(f"{{{MAIN}}}cellXfs"):
         for index, xf in enumerate(xfs.iter(f"{{{MAIN}}}xf")):
-            number_format = int(xf.get("numFmtId", 0))
-            code = custom.get(number_format, BUILTIN_FORMATS.get(number_format, "General"))
-            if is_date_format(code):
+            if int(xf.get("numFmtId", 0)) in dates:
                 found.add(index)
     return found
 
