@@ -1,10 +1,13 @@
 """Our Excel functions inside a function registry the engine owns.
 
 ``formulas`` looks functions up in one process-wide dict (``formulas.get_functions()``). We never
-mutate it: :data:`REGISTRY` is a copy with xlrating's functions added under every name Excel may
-store them as, and :class:`EngineParser` is a ``formulas`` parser whose function tokens compile
-against that copy; its operator tokens compile against :mod:`.operators` (``&``) and then
-``formulas``' own table. The adapter only converts values (``XlError`` <-> :class:`ExcelError`,
+mutate it: the engine's registry is ``formulas``' functions, with ours (:mod:`.builtins`, the
+modules of :mod:`.functions`, xlrating's rating functions) in their place under every name Excel may
+store them as. :func:`lookup` resolves one name in it, importing only the module of ``formulas``'
+library that defines it (:mod:`.library`); :func:`registry` is the whole of it as a dict (it
+imports all of ``formulas``' library, scipy included). :class:`EngineParser` is a ``formulas`` parser
+whose function tokens compile against :func:`lookup`; its operator tokens compile against
+:mod:`.operators` (``&``) and then ``formulas``' own table. The adapter only converts values (``XlError`` <-> :class:`ExcelError`,
 ``formulas``' empty <-> ``None``, numpy scalars <-> Python) and calls :func:`xlrating.functions.call`.
 """
 
@@ -17,7 +20,7 @@ from typing import Any
 import numpy as np
 import schedula as sh
 from formulas.builder import AstBuilder
-from formulas.functions import Array, get_functions, wrap_func
+from formulas.functions import Array, wrap_func
 from formulas.parser import Parser
 from formulas.tokens.function import Function
 from formulas.tokens.operand import Empty, XlError
@@ -27,6 +30,7 @@ from formulas.tokens.operator import OperatorToken
 from xlrating.core.dates import to_excel_serial
 from xlrating.functions import BY_NAME, ExcelError, ExcelFunction, call
 
+from . import library
 from .functions.arguments import OMITTED
 
 # How Excel stores a user-defined function in a cell formula: plainly (xlwings UDFs after a
@@ -111,20 +115,43 @@ def _adapter(fn: ExcelFunction) -> Any:
 
 
 @functools.lru_cache(maxsize=1)
-def registry() -> dict[str, Any]:
-    """``formulas``' built-in functions, corrected where they differ from Excel (:mod:`.builtins`),
-    plus ours under every stored name; a private copy."""
+def _engine_functions() -> dict[str, Any]:
+    """Every entry of the registry that is not ``formulas``' own function: the corrected built-ins
+    (:mod:`.builtins`) under their plain name and each storage prefix ``formulas`` knows the name
+    under, and xlrating's functions under every stored name (these last win). Knowing which
+    prefixed names ``formulas`` has imports none of its library (:func:`.library.names`)."""
     from .builtins import overrides
 
-    functions: dict[str, Any] = dict(get_functions())
+    known = library.names()
+    functions: dict[str, Any] = {}
     for name, implementation in overrides().items():
         for prefix in ("", *BUILTIN_PREFIXES):
-            if prefix + name in functions or not prefix:
+            if prefix + name in known or not prefix:
                 functions[prefix + name] = implementation
     for fn in BY_NAME.values():
         adapter = _adapter(fn)
         for prefix in PREFIXES:
             functions[prefix + fn.name] = adapter
+    return functions
+
+
+@functools.lru_cache(maxsize=4096)
+def lookup(name: str) -> Any | None:
+    """``registry().get(name)`` for a stored name (upper case), importing only what it needs: ours
+    first, then the one module of ``formulas``' library that defines the name; None if neither does."""
+    found = _engine_functions().get(name)
+    return found if found is not None else library.function(name)
+
+
+@functools.lru_cache(maxsize=1)
+def registry() -> dict[str, Any]:
+    """``formulas``' built-in functions, corrected where they differ from Excel (:mod:`.builtins`),
+    plus ours under every stored name; a private copy. Imports the whole of ``formulas``' library
+    (``get_functions()``): the engine resolves one name at a time with :func:`lookup` instead."""
+    from formulas.functions import get_functions
+
+    functions: dict[str, Any] = dict(get_functions())
+    functions.update(_engine_functions())
     return functions
 
 
@@ -138,21 +165,22 @@ def is_known_function(name: str) -> bool:
     upper = name.upper()
     if our_function(upper) is not None or builtin_name(upper) in VECTOR_BUILTINS:
         return True
-    return upper in registry() or builtin_name(upper) in registry()
+    return lookup(upper) is not None or lookup(builtin_name(upper)) is not None
 
 
 class EngineFunction(Function):
-    """A function token that compiles against :func:`registry` instead of the global one."""
+    """A function token that compiles against the engine's registry (:func:`lookup`) instead of the
+    global one."""
 
     def compile(self) -> Any:
         if self.attr.get("func_token"):
             return super().compile()
-        functions = registry()
         name = self.name.upper()
-        if name in functions:
-            return functions[name]
-        if builtin_name(name) in functions:
-            return functions[builtin_name(name)]
+        found = lookup(name)
+        if found is None:
+            found = lookup(builtin_name(name))
+        if found is not None:
+            return found
         if is_excel_function(name):
             raise UnknownFunction(self.name)  # Excel computes it; the engine does not (yet)
         return _NAME_ERROR  # Excel does not know it either: #NAME? in the cell, as Excel shows

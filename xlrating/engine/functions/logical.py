@@ -13,9 +13,11 @@ from typing import Any
 
 import numpy as np
 import schedula as sh
-from formulas.functions import Array, get_functions, replace_empty, wrap_func
+from formulas.functions import Array, replace_empty, wrap_func
 from formulas.ranges import Ranges
 from formulas.tokens.operand import Error, XlError
+
+from ..library import formulas_function
 
 
 def single(value: Any) -> tuple[bool, Any]:
@@ -45,7 +47,7 @@ def truth(condition: Any) -> bool | XlError:
 
 
 def _formulas(name: str) -> Any:
-    found = get_functions()[name]
+    found = formulas_function(name)
     return found["function"] if isinstance(found, dict) else found
 
 

@@ -27,11 +27,12 @@ from typing import Any
 
 import numpy as np
 import schedula as sh
-from formulas.functions import COMPILING, Array, get_functions, wrap_func, wrap_impure_func
+from formulas.functions import COMPILING, Array, wrap_func, wrap_impure_func
 from formulas.ranges import Ranges
 from formulas.tokens.operand import Error, XlError
 
 from ..formula import column_letters
+from ..library import formulas_function
 from .arguments import is_omitted
 from .dynamic_arrays import NA, fail, grid, spilled
 
@@ -48,7 +49,7 @@ def _vector(lookup_array: Any) -> np.ndarray:
 
 def _position(lookup_value: Any, lookup_array: Any, modes: tuple[Any, ...]) -> Any:
     """``formulas``' XMATCH of one value: the 1-based position or an error value."""
-    found = get_functions()["XMATCH"](lookup_value, lookup_array, *modes)
+    found = formulas_function("XMATCH")(lookup_value, lookup_array, *modes)
     return np.ravel(found)[0]
 
 
@@ -56,7 +57,7 @@ def xxmatch(lookup_value: Any, lookup_array: Any, *modes: Any) -> Any:
     """XMATCH(lookup_value, lookup_array, [match_mode], [search_mode]): the position of ``lookup_value``
     in the single row or column ``lookup_array``. Microsoft Support, "XMATCH function"."""
     _vector(lookup_array)
-    return get_functions()["XMATCH"](lookup_value, lookup_array, *modes)
+    return formulas_function("XMATCH")(lookup_value, lookup_array, *modes)
 
 
 def _slices(lookup: np.ndarray, returned: np.ndarray) -> bool:
@@ -85,7 +86,7 @@ def xxlookup(lookup_value: Any, lookup_array: Any, return_array: Any, if_not_fou
         fallback = () if if_not_found is _MISSING or is_omitted(if_not_found) else (if_not_found,)
         if modes and not fallback:
             fallback = (NA,)
-        return get_functions()["XLOOKUP"](lookup_value, lookup_array, return_array, *fallback, *modes)
+        return formulas_function("XLOOKUP")(lookup_value, lookup_array, return_array, *fallback, *modes)
     value = grid(lookup_value)[0, 0]
     if isinstance(value, XlError):
         return spilled(grid(value))
@@ -130,7 +131,7 @@ def lookup(lookup_value: Any, lookup_vector: Any, result_vector: Any = _MISSING)
         if 1 not in result.shape:
             return NA
         returned = result.ravel()
-    positions = grid(get_functions()["MATCH"](lookup_value, searched.reshape(-1, 1).view(Array), 1))
+    positions = grid(formulas_function("MATCH")(lookup_value, searched.reshape(-1, 1).view(Array), 1))
 
     def pick(position: Any) -> Any:
         if isinstance(position, XlError):
@@ -153,7 +154,7 @@ def _dimension(name: str, axis: int) -> Any:
     """ROWS (``axis`` 0) or COLUMNS (1) of a reference (``formulas``' own) or of an array or value."""
     def dimension(array: Any) -> Any:
         if isinstance(array, Ranges):
-            return get_functions()[name](array)
+            return formulas_function(name)(array)
         value = grid(array)
         if value.size == 1 and isinstance(value[0, 0], XlError):
             return spilled(value)
@@ -171,7 +172,7 @@ def choose(index: Any, *values: Any) -> Any:
 
     scalar, value = single(index)
     if not scalar:
-        found = get_functions()["CHOOSE"]
+        found = formulas_function("CHOOSE")
         parsed = [a.value if isinstance(a, Ranges) else a for a in (index, *values)]
         return (found["function"] if isinstance(found, dict) else found)(*parsed)
     if isinstance(value, XlError):

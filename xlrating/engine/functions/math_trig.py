@@ -32,9 +32,10 @@ from typing import Any
 
 import numpy as np
 import schedula as sh
-from formulas.functions import get_functions, wrap_func
+from formulas.functions import wrap_func
 from formulas.tokens.operand import Error, XlError
 
+from ..library import formulas_function
 from ..rounding import excel_round
 from .arguments import elementwise, number, quiet, scalar
 
@@ -254,7 +255,7 @@ def _checked(name: str) -> Callable[..., Any]:
     """``formulas``' ``name`` with a result beyond the doubles' range as #NUM!, Excel's error for it
     (``formulas`` returns inf, e.g. PRODUCT(1E+200, 1E+200))."""
     def checked(*args: Any) -> Any:
-        return _overflow_as_num(get_functions()[name](*args))
+        return _overflow_as_num(formulas_function(name)(*args))
     checked.__name__ = name.lower()
     return quiet(checked)
 

@@ -1,0 +1,94 @@
+"""A conversion imports only what its workbook needs: one function of ``formulas``' library loads that
+function's module (:mod:`xlrating.engine.library`), not the whole library with scipy, and a plain
+conversion does not load openpyxl."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import openpyxl
+import pytest
+from openpyxl.styles.numbers import BUILTIN_FORMATS, is_date_format
+
+from xlrating.engine import evaluate_workbook, library
+from xlrating.engine.date_cells import BUILTIN_DATE_FORMATS
+from xlrating.engine.registry import BUILTIN_PREFIXES, lookup, registry
+
+# Converts argv[1] to argv[2] (.xlsx) and argv[3] (.json) through the public API, then prints which
+# of the heavy packages the conversion imported.
+_CONVERT = """
+import sys
+from xlrating.engine import convert_file
+convert_file(sys.argv[1], sys.argv[2])
+convert_file(sys.argv[1], sys.argv[3], fmt="json")
+heavy = ("scipy", "openpyxl", "pandas", "statsmodels", "formulas.functions.stat", "formulas.functions.comp")
+print(sorted(name for name in heavy if name in sys.modules))
+"""
+
+
+def test_a_plain_workbook_converts_without_scipy_or_openpyxl(tmp_path: Path) -> None:
+    wb = openpyxl.Workbook()
+    ws = wb.active
+    ws.append([2024, 3, 10, None, None, None])
+    ws.append([2023, 12, -4, None, None, None])
+    for r in (1, 2):
+        ws[f"D{r}"] = f"=DATE(A{r},B{r},1)"
+        ws[f"E{r}"] = f"=SUM(A{r}:C{r})"
+        ws[f"F{r}"] = f'=IF(C{r}>0,"up","down")'
+    ws["G1"] = "=YEAR(D1)+MONTH(D2)"
+    wb.save(tmp_path / "book.xlsx")
+    done = subprocess.run([sys.executable, "-c", _CONVERT, str(tmp_path / "book.xlsx"), str(tmp_path / "out.xlsx"),
+                           str(tmp_path / "out.json")], capture_output=True, text=True, timeout=120, check=True)
+    assert done.stdout.strip().splitlines()[-1] == "[]"
+
+    values = openpyxl.load_workbook(tmp_path / "out.xlsx", data_only=True).active
+    assert [[values.cell(r, c).value for c in range(4, 8)] for r in (1, 2)] == [
+        [45352, 2037, "up", 2036], [45261, 2031, "down", None]]  # DATE(2024,3,1), DATE(2023,12,1)
+    document = json.loads((tmp_path / "out.json").read_text(encoding="utf-8"))
+    assert "45352" in json.dumps(document) and "2037" in json.dumps(document)
+
+
+def test_a_statistical_function_still_computes_as_excel(tmp_path: Path) -> None:
+    """NORM.S.DIST and its compatibility name NORMSDIST live in formulas' statistical modules (scipy)."""
+    wb = openpyxl.Workbook()
+    ws = wb.active
+    ws.append([1.5, "=NORM.S.DIST(A1,TRUE)", "=_xlfn.NORM.S.DIST(A1,FALSE)", "=NORMSDIST(A1)", "=DATE(2024,1,1)"])
+    wb.save(tmp_path / "book.xlsx")
+    sheet = evaluate_workbook(str(tmp_path / "book.xlsx")).grid.sheet("Sheet")
+    assert sheet is not None
+    assert sheet.get(1, 2) == pytest.approx(0.933192798731142, abs=1e-14)  # Excel's values
+    assert sheet.get(1, 3) == pytest.approx(0.129517595665892, abs=1e-14)
+    assert sheet.get(1, 4) == pytest.approx(0.933192798731142, abs=1e-14)
+    assert sheet.get(1, 5) == 45292
+
+
+def test_the_stored_index_is_the_installed_formulas_library() -> None:
+    """data/formulas_functions.txt is current (after upgrading formulas: python -m xlrating.engine.library)."""
+    text = (Path(library.__file__).with_name("data") / library.INDEX_FILE).read_text(encoding="utf-8")
+    assert library.read_index(text, library.installed_version()) == library.build_index()
+
+
+def test_an_index_written_for_another_formulas_is_not_used() -> None:
+    text = library.index_text({"formulas.functions.date": ["DATE"]}, "0.0.1")
+    assert library.read_index(text, "0.0.1") == {"formulas.functions.date": ["DATE"]}
+    assert library.read_index(text, library.installed_version()) is None
+
+
+def test_a_name_resolves_to_what_the_whole_registry_holds() -> None:
+    """The lazy lookup keeps the registry's precedence: ours over formulas' (under the stored prefixes
+    formulas knows), xlrating's functions over everything; formulas' own where we have nothing."""
+    whole = registry()
+    for name, implementation in whole.items():
+        assert lookup(name) is implementation, name
+    for name in ("SUMM", "_XLFN.SUMM", "_XLFN.DATE", "XLRATING.SUM", "_XLL.NOPE"):
+        assert (name in whole) == (lookup(name) is not None), name
+    assert lookup("ROUND") is not library.function("ROUND")  # ours, Excel's rounding
+    assert lookup("DATE") is library.function("DATE")
+    assert all(prefix + "ROUND" not in whole for prefix in BUILTIN_PREFIXES)  # formulas has no _xlfn.ROUND
+
+
+def test_the_built_in_date_formats_are_those_openpyxl_recognises() -> None:
+    assert {i for i, code in BUILTIN_FORMATS.items() if is_date_format(code)} == BUILTIN_DATE_FORMATS
