@@ -15,7 +15,7 @@ Formulas are kept as text with their kind: ordinary, the master or a follower of
 from __future__ import annotations
 
 import html
-import io
+import math
 import posixpath
 import re
 import zipfile
@@ -28,9 +28,10 @@ import numpy as np
 from lxml import etree
 
 from xlrating.functions import ExcelError
+from xlrating.sheets import part_quick
 from xlrating.sheets.limits import Limits
-from xlrating.sheets.safe_open import UnreadableWorkbook
-from xlrating.sheets.safe_open import read_package as checked_bytes
+from xlrating.sheets.package_guard import PackageCheck, Refused
+from xlrating.sheets.safe_open import UnreadableWorkbook, open_package
 
 from .external import LinkedSheet, read_links, rewrite
 from .tables import Table, read_tables, resolve_structured
@@ -65,6 +66,7 @@ class SheetCells:
     xml: str | None = None  # the sheet's XML as read, kept for the writer
     max_row: int = 0
     max_col: int = 0
+    min_row: int = 0  # the lowest row a cell names (0 only for a damaged cell: rows count from 1)
 
 
 @dataclass
@@ -242,9 +244,11 @@ _BULK = re.compile(r'<c r="([A-Z]{1,3})([0-9]+)"(?: s="[0-9]+")?(?:'
                    r'| t="inlineStr"><is><t(?: xml:space="preserve")?>([^<]*)</t></is></c>)')
 
 
-def _read_sheet_bulk(text: str, sheet: SheetCells, strings: list[str]) -> bool:
+def _read_sheet_bulk(text: str, sheet: SheetCells, strings: list[str], checking: bool = False) -> bool:
     """The quickest read: one expression for the four common cell layouts, converted in bulk.
-    False, leaving ``sheet`` untouched, when any cell is laid out otherwise (the counts differ)."""
+    False, leaving ``sheet`` untouched, when any cell is laid out otherwise (the counts differ).
+    ``checking``: the read stands for the package scan (:mod:`xlrating.sheets.part_quick`), so a
+    value the scan would question (a number that is not finite) is False too."""
     if _PREFIXED_CELL.search(text):
         return False
     cells = _BULK.findall(text)
@@ -264,28 +268,36 @@ def _read_sheet_bulk(text: str, sheet: SheetCells, strings: list[str]) -> bool:
         return rows, cols
 
     max_row = max_col = 0
+    min_row = 1 << 31
     if numbers:
         rows, cols = rows_cols(numbers)
-        sheet.numbers = (rows, cols, np.fromiter(map(float, (c[2] for c in numbers)), dtype=np.float64,
-                                                 count=len(numbers)))
+        min_row = int(rows.min())
+        found_numbers = np.fromiter(map(float, (c[2] for c in numbers)), dtype=np.float64, count=len(numbers))
+        if checking and not np.isfinite(found_numbers).all():
+            return False
+        sheet.numbers = (rows, cols, found_numbers)
         max_row, max_col = int(rows.max()), int(cols.max())
     if formulas:
         rows, cols = rows_cols(formulas)
         texts = ["=" + (html.unescape(c[2]) if "&" in c[2] else c[2]) for c in formulas]
         sheet.simple = (rows, cols, texts)
         max_row, max_col = max(max_row, int(rows.max())), max(max_col, int(cols.max()))
+        min_row = min(min_row, int(rows.min()))
     for letters, digits, index in shared:
         sheet.values.append((int(digits), columns[letters], strings[int(index)]))
     for letters, digits, raw in inline:
         sheet.values.append((int(digits), columns[letters], ooxml_text(html.unescape(raw) if "&" in raw else raw)))
     for row, col, _ in sheet.values:
         max_row, max_col = max(max_row, row), max(max_col, col)
-    sheet.max_row, sheet.max_col = max_row, max_col
+        min_row = min(min_row, row)
+    sheet.max_row, sheet.max_col, sheet.min_row = max_row, max_col, min(min_row, max_row)
     return True
 
 
-def _read_sheet_fast(text: str, sheet: SheetCells, strings: list[str]) -> bool:
-    """Read ``text`` with the per-cell regular expression; False if its layout needs the parser."""
+def _read_sheet_fast(text: str, sheet: SheetCells, strings: list[str], checking: bool = False) -> bool:
+    """Read ``text`` with the per-cell regular expression; False if its layout needs the parser.
+    ``checking`` (see :func:`_read_sheet_bulk`): values are checked as the package scan checks them,
+    and raise ValueError where it would look closer."""
     if _PREFIXED_CELL.search(text):
         return False
     cells = _FAST_CELL.findall(text)
@@ -294,6 +306,7 @@ def _read_sheet_fast(text: str, sheet: SheetCells, strings: list[str]) -> bool:
     columns: dict[str, int] = {}
     values, formulas = sheet.values, sheet.formulas
     max_row = max_col = 0
+    min_row = 1 << 31
     if cells:
         # plain numbers (no type or t="n", just <v>) in bulk; everything else cell by cell below
         plain = [("t=" not in a or ' t="n"' in a) and b[:3] == "<v>" and b[-4:] == "</v>" and "<f" not in b
@@ -305,7 +318,10 @@ def _read_sheet_fast(text: str, sheet: SheetCells, strings: list[str]) -> bool:
                 columns[letters] = cell_position(letters + "1")[1]
             rows = np.array([c[1] for c in numeric]).astype(np.int64)
             cols = np.fromiter((columns[x] for x in letters_of), dtype=np.int64, count=len(numeric))
+            min_row = int(rows.min())
             nums = np.array([c[3][3:-4] for c in numeric]).astype(np.float64)
+            if checking and not np.isfinite(nums).all():
+                raise ValueError("a number that is not finite")
             sheet.numbers = (rows, cols, nums)
             max_row, max_col = int(rows.max()), int(cols.max())
         cells = list(compress(cells, (not p for p in plain)))
@@ -321,6 +337,7 @@ def _read_sheet_fast(text: str, sheet: SheetCells, strings: list[str]) -> bool:
             texts = [html.unescape(t) if "&" in t else t for t in texts]
             sheet.simple = (rows, cols, texts)
             max_row, max_col = max(max_row, int(rows.max())), max(max_col, int(cols.max()))
+            min_row = min(min_row, int(rows.min()))
             cells = list(compress(cells, (not o for o in ordinary)))
     for letters, digits, attrs, body in cells:
         col = columns.get(letters)
@@ -329,8 +346,11 @@ def _read_sheet_fast(text: str, sheet: SheetCells, strings: list[str]) -> bool:
         row = int(digits)
         max_row = max(max_row, row)
         max_col = max(max_col, col)
+        min_row = min(min_row, row)
         kind_match = _KIND.search(attrs) if "t=" in attrs else None
         kind = kind_match.group(1) if kind_match else None
+        if checking and kind not in _CELL_TYPES:
+            raise ValueError(f"cell type {kind!r}")
         if "<f" in body:
             f = _F_PARTS.search(body)
             if f is not None and (f.group(2) or " t=" in f.group(1)):  # an empty <f/> keeps its cached value
@@ -354,6 +374,8 @@ def _read_sheet_fast(text: str, sheet: SheetCells, strings: list[str]) -> bool:
         if v is None:
             continue
         raw = v.group(1)
+        if checking:
+            _check_value(kind, raw, len(strings))
         if kind is None or kind == "n":
             values.append((row, col, float(raw)))
         elif kind == "s":
@@ -364,8 +386,24 @@ def _read_sheet_fast(text: str, sheet: SheetCells, strings: list[str]) -> bool:
             values.append((row, col, ExcelError(raw.strip())))
         else:
             values.append((row, col, html.unescape(raw)))
-    sheet.max_row, sheet.max_col = max_row, max_col
+    sheet.max_row, sheet.max_col, sheet.min_row = max_row, max_col, min(min_row, max_row)
     return True
+
+
+_CELL_TYPES = frozenset({None, "n", "s", "str", "inlineStr", "b", "e", "d"})  # ECMA-376 ST_CellType
+
+
+def _check_value(kind: str | None, raw: str, strings: int) -> None:
+    """ValueError where the package scan would refuse or look closer (part_scan's value rules)."""
+    text = raw.strip()
+    if kind in (None, "n") and not math.isfinite(float(text) if "." in text or "e" in text.lower() else int(text)):
+        raise ValueError("a number that is not finite")
+    if kind == "s" and not 0 <= int(text) < strings:
+        raise ValueError("no such shared string")
+    if kind == "b":
+        int(text)
+    if kind == "d":  # ISO 8601 dates: the scan's own check
+        raise ValueError("a date cell")
 
 
 def _map_texts(sheet: SheetCells, change: Callable[[str, int, int], str]) -> None:
@@ -386,48 +424,102 @@ def _resolve_structured_references(sheet: SheetCells, tables: list[Table]) -> No
     _map_texts(sheet, lambda text, row, col: resolve_structured(text, sheet.name, row, col, tables))
 
 
+def _worksheet_part(name: str) -> bool:
+    return name.startswith("xl/worksheets/") and name.endswith(".xml") and name.count("/") == 2
+
+
 def read_package(path: str, *, limits: Limits | None = None) -> Package:
-    """Every sheet's values and formulas, and the workbook's defined names."""
-    data, _ = checked_bytes(path, limits)  # the project's gate for untrusted files (raises UnreadableWorkbook)
+    """Every sheet's values and formulas, and the workbook's defined names.
+
+    The package goes through the project's gate for untrusted files
+    (:func:`xlrating.sheets.safe_open.open_package`), which checks every part but the worksheets;
+    each worksheet is checked by the pass that reads it (:func:`_read_checked`)."""
+    limits = limits or Limits.from_env()
+    check = open_package(path, limits, defer=_worksheet_part)
     try:
-        with zipfile.ZipFile(io.BytesIO(data)) as archive:
-            workbook_part = _workbook_part(archive)
-            root = _xml(archive, workbook_part)
-            rels = _rels(archive, workbook_part)
-            strings = _shared_strings(archive, workbook_part)
-            sheets = []
-            every_sheet: list[str] = []  # localSheetId counts chart sheets too
-            for element in root.iter(f"{{{MAIN}}}sheet"):
-                every_sheet.append(element.get("name", ""))
-                part = rels.get(element.get(f"{{{REL}}}id"), "")
-                if part.endswith(".xml") and "worksheets/" in part:  # chart sheets and dialogs hold no cells
-                    sheets.append(SheetCells(element.get("name", ""), part))
-            names: dict[tuple[str, str | None], str] = {}
-            for element in root.iter(f"{{{MAIN}}}definedName"):
-                local = element.get("localSheetId")
-                if local is None:
-                    scope = None
-                elif local.isdigit() and int(local) < len(every_sheet):
-                    scope = every_sheet[int(local)].upper()
-                else:
-                    continue  # scoped to a sheet the workbook does not have: no formula can see it
-                names[(element.get("name", "").upper(), scope)] = element.text or ""
+        with check:
+            package = _read(path, check)
+            check.finish()
+    except Refused as refused:
+        raise UnreadableWorkbook(path, refused.reason) from None
+    return package
+
+
+def _read_checked(check: PackageCheck, sheet: SheetCells, strings: list[str]) -> None:
+    """Read one worksheet. Its one pass stands for the package scan when :mod:`part_quick
+    <xlrating.sheets.part_quick>` proves the part within the limits; otherwise the full scan runs
+    first (refusing as it does for every reader), then the most general reader that fits."""
+    raw = check.read_deferred(sheet.part) if sheet.part in check.deferred else None
+    if raw is not None:
+        facts = part_quick.before_read(check.scan, sheet.part, raw)
+        if facts is not None:
+            try:
+                text = raw.decode("utf-8")
+                read = _read_sheet_bulk(text, sheet, strings, True) or _read_sheet_fast(text, sheet, strings, True)
+            except (ValueError, IndexError, KeyError):
+                read = False
+            if read and part_quick.after_read(check.scan, sheet.part, facts, (sheet.min_row, sheet.max_row),
+                                              sheet.max_col):
+                sheet.xml = text
+                check.done(sheet.part)
+                return
+            sheet.values.clear()
+            sheet.formulas.clear()
+            sheet.numbers = sheet.simple = None
+    if sheet.part in check.deferred:
+        check.scan_part(sheet.part)
+    text = sheet.xml = _sheet_text(check.archive.read(sheet.part))
+    if not _read_sheet_bulk(text, sheet, strings) and not _read_sheet_fast(text, sheet, strings):
+        sheet.values.clear()
+        sheet.formulas.clear()
+        _read_sheet(check.archive, sheet, strings)
+
+
+def _sheet_text(raw: bytes) -> str:
+    """The XML of a sheet as text: UTF-8 as every known producer writes it, else (UTF-16, say) as
+    its declaration or byte-order mark says, written out again without the declaration."""
+    try:
+        return raw.decode("utf-8")
+    except UnicodeDecodeError:
+        return str(etree.tostring(etree.fromstring(raw, _parser()), encoding="unicode"))
+
+
+def _read(path: str, check: PackageCheck) -> Package:
+    archive = check.archive
+    try:
+        workbook_part = _workbook_part(archive)
+        root = _xml(archive, workbook_part)
+        rels = _rels(archive, workbook_part)
+        strings = _shared_strings(archive, workbook_part)
+        sheets = []
+        every_sheet: list[str] = []  # localSheetId counts chart sheets too
+        for element in root.iter(f"{{{MAIN}}}sheet"):
+            every_sheet.append(element.get("name", ""))
+            part = rels.get(element.get(f"{{{REL}}}id"), "")
+            if part.endswith(".xml") and "worksheets/" in part:  # chart sheets and dialogs hold no cells
+                sheets.append(SheetCells(element.get("name", ""), part))
+        names: dict[tuple[str, str | None], str] = {}
+        for element in root.iter(f"{{{MAIN}}}definedName"):
+            local = element.get("localSheetId")
+            if local is None:
+                scope = None
+            elif local.isdigit() and int(local) < len(every_sheet):
+                scope = every_sheet[int(local)].upper()
+            else:
+                continue  # scoped to a sheet the workbook does not have: no formula can see it
+            names[(element.get("name", "").upper(), scope)] = element.text or ""
+        for sheet in sheets:
+            _read_checked(check, sheet, strings)
+        tables = read_tables(archive, {sheet.part: sheet.name for sheet in sheets})
+        if tables:
             for sheet in sheets:
-                text = sheet.xml = archive.read(sheet.part).decode("utf-8")
-                if not _read_sheet_bulk(text, sheet, strings) and not _read_sheet_fast(text, sheet, strings):
-                    sheet.values.clear()
-                    sheet.formulas.clear()
-                    _read_sheet(archive, sheet, strings)
-            tables = read_tables(archive, {sheet.part: sheet.name for sheet in sheets})
-            if tables:
-                for sheet in sheets:
-                    _resolve_structured_references(sheet, tables)
-            linked = read_links(archive, root, rels)
-            if linked:
-                cached = {(link.book, link.name.upper()) for link in linked}
-                for sheet in sheets:
-                    _map_texts(sheet, lambda text, row, col: rewrite(text, cached))
-                names = {key: rewrite(text, cached) for key, text in names.items()}
+                _resolve_structured_references(sheet, tables)
+        linked = read_links(archive, root, rels)
+        if linked:
+            cached = {(link.book, link.name.upper()) for link in linked}
+            for sheet in sheets:
+                _map_texts(sheet, lambda text, row, col: rewrite(text, cached))
+            names = {key: rewrite(text, cached) for key, text in names.items()}
     except (zipfile.BadZipFile, KeyError, etree.XMLSyntaxError, ValueError, IndexError) as exc:
         raise UnreadableWorkbook(path, f"damaged workbook package ({type(exc).__name__}: {exc})") from None
-    return Package(path, sheets, names, workbook_part, data, _calc_settings(root), every_sheet, linked)
+    return Package(path, sheets, names, workbook_part, check.data, _calc_settings(root), every_sheet, linked)

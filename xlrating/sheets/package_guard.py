@@ -28,6 +28,8 @@ from __future__ import annotations
 
 import io
 import zipfile
+from collections.abc import Callable
+from typing import Self
 
 from xlrating.sheets.file_kinds import sniff
 from xlrating.sheets.limits import Limits, describe
@@ -40,29 +42,95 @@ from xlrating.sheets.part_scan import (
     dtd_reason,
 )
 
-__all__ = ["PackageReport", "Refused", "SheetExtent", "check_package"]
+__all__ = ["PackageCheck", "PackageReport", "Refused", "SheetExtent", "check_package"]
 
 CHUNK = 64 * 1024
 
 
 def check_package(data: bytes, limits: Limits) -> PackageReport:
     """Run every check on the bytes of a package; raise :class:`Refused` at the first rule broken."""
-    reason = sniff(data)
-    if reason:
-        raise Refused(reason)
-    try:
-        archive = zipfile.ZipFile(io.BytesIO(data))
-        infos = archive.infolist()
-    except Exception as exc:  # noqa: BLE001 - zipfile raises BadZipFile, ValueError, OSError, struct.error ...
-        raise Refused(f"corrupt or truncated .xlsx (the zip archive cannot be read: {exc})") from None
-    with archive:
-        _check_directory(archive, infos, limits)
-        scan = _Scan(limits)
-        for info in sorted(infos, key=_workbook_parts_first):
-            scan.read_part(archive, info)
-        scan.report.parts = len(infos)
-        scan.report.has_macros = any(i.filename.lower().endswith("vbaproject.bin") for i in infos)
-        return scan.report
+    with PackageCheck(data, limits) as check:
+        check.scan_parts()
+        return check.report
+
+
+class PackageCheck:
+    """The checks of one package, part by part, for a reader that reads some parts itself.
+
+    Opening runs steps 1 and 2 (what the bytes are, the zip directory); :meth:`scan_parts` streams
+    every part through step 3 and 4, except the parts a reader takes over (``defer``): that
+    reader proves them within the limits in its own pass (:mod:`xlrating.sheets.part_quick`) and
+    calls :meth:`scan_part` for any it cannot, and :meth:`finish` for those it never read.
+    """
+
+    def __init__(self, data: bytes, limits: Limits):
+        reason = sniff(data)
+        if reason:
+            raise Refused(reason)
+        try:
+            self.archive = zipfile.ZipFile(io.BytesIO(data))
+            infos = self.archive.infolist()
+        except Exception as exc:  # noqa: BLE001 - zipfile raises BadZipFile, ValueError, OSError, struct.error ...
+            raise Refused(f"corrupt or truncated .xlsx (the zip archive cannot be read: {exc})") from None
+        try:
+            _check_directory(self.archive, infos, limits)
+        except Refused:
+            self.archive.close()
+            raise
+        self.members = infos  # a name may appear twice in a hostile zip: each copy is scanned
+        self.infos = {info.filename: info for info in infos}
+        self.scan = _Scan(limits)
+        self.report = self.scan.report
+        self.report.parts = len(infos)
+        self.report.has_macros = any(i.filename.lower().endswith("vbaproject.bin") for i in infos)
+        self.deferred: set[str] = set()
+        self.data = data  # the bytes checked: what the reader reads and a writer copies from
+
+    def __enter__(self) -> Self:
+        return self
+
+    def __exit__(self, *_: object) -> None:
+        self.archive.close()
+
+    def scan_parts(self, defer: Callable[[str], bool] | None = None) -> None:
+        """Stream every part through the checks, except those ``defer`` names (kept in ``deferred``)."""
+        for info in sorted(self.members, key=_workbook_parts_first):
+            if defer is not None and defer(info.filename) and self.infos[info.filename] is info:
+                self.deferred.add(info.filename)
+            else:
+                self.scan.read_part(self.archive, info)
+
+    def scan_part(self, name: str) -> None:
+        """The full streaming checks of one deferred part (raises :class:`Refused` as they do)."""
+        self.deferred.discard(name)
+        self.scan.read_part(self.archive, self.infos[name])
+
+    def read_deferred(self, name: str) -> bytes | None:
+        """The unpacked bytes of a deferred part, counted against ``max_total_bytes``; None when the
+        zip cannot give them (the caller then runs :meth:`scan_part`, which names the damage)."""
+        info = self.infos[name]
+        if self.report.unpacked_bytes + info.file_size > self.scan.limits.max_total_bytes:
+            return None
+        chunks = []
+        try:  # in chunks: zipfile stops at the declared size without inflating what a lying header hides
+            with self.archive.open(info) as stream:
+                while chunk := stream.read(CHUNK):
+                    chunks.append(chunk)
+        except Exception:  # noqa: BLE001 - zlib.error, BadZipFile (bad CRC), EOFError on a cut stream
+            return None
+        data = b"".join(chunks)
+        self.report.unpacked_bytes += len(data)
+        return data
+
+    def done(self, name: str) -> None:
+        """A deferred part its reader proved within the limits."""
+        self.deferred.discard(name)
+
+    def finish(self) -> PackageReport:
+        """Scan the deferred parts no reader took; the report of the whole package."""
+        for name in sorted(self.deferred, key=lambda n: _workbook_parts_first(self.infos[n])):
+            self.scan_part(name)
+        return self.report
 
 
 def _check_directory(archive: zipfile.ZipFile, infos: list[zipfile.ZipInfo], limits: Limits) -> None:

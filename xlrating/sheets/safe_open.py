@@ -23,16 +23,16 @@ from __future__ import annotations
 import io
 import os
 import stat
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
 from xlrating.sheets.limits import Limits, describe
-from xlrating.sheets.package_guard import PackageReport, Refused, check_package
+from xlrating.sheets.package_guard import PackageCheck, PackageReport, Refused, check_package
 
-__all__ = ["Limits", "PackageReport", "UnreadableWorkbook", "inspect_package", "load_workbook", "read_package",
-           "reading"]
+__all__ = ["Limits", "PackageCheck", "PackageReport", "UnreadableWorkbook", "inspect_package", "load_workbook",
+           "open_package", "read_package", "reading"]
 
 
 class UnreadableWorkbook(Exception):
@@ -55,6 +55,24 @@ def read_package(path: str | os.PathLike[str], limits: Limits | None = None) -> 
         return data, check_package(data, limits)
     except Refused as refused:
         raise UnreadableWorkbook(path, refused.reason) from None
+
+
+def open_package(path: str | os.PathLike[str], limits: Limits, defer: Callable[[str], bool]) -> PackageCheck:
+    """The same door as :func:`read_package` for a reader that checks some parts in its own pass:
+    every part but those ``defer`` names is checked here; the returned :class:`PackageCheck` (a
+    context manager holding the open archive) is how the reader reads and checks the rest. Its
+    :class:`Refused` must become :class:`UnreadableWorkbook` for ``path``, as here."""
+    data = _read_file(Path(path), limits)
+    try:
+        check = PackageCheck(data, limits)
+    except Refused as refused:
+        raise UnreadableWorkbook(path, refused.reason) from None
+    try:
+        check.scan_parts(defer)
+    except Refused as refused:
+        check.archive.close()
+        raise UnreadableWorkbook(path, refused.reason) from None
+    return check
 
 
 def read_bytes(path: str | os.PathLike[str], limits: Limits | None = None) -> bytes:
