@@ -24,6 +24,7 @@ templates: $(STAMP)
 	$(BIN)/xlrating templates
 
 bench: $(STAMP)
+	$(BIN)/python -m pip install --quiet -c requirements/constraints.txt -e ".[bench]"
 	$(BIN)/python benchmarks/bench_leaderboards.py
 	$(BIN)/python benchmarks/bench_validate.py
 	$(BIN)/python benchmarks/bench_convert.py
