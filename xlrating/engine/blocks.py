@@ -164,7 +164,7 @@ def _filled_down_blocks(sheet: Sheet, cells: SheetCells, start_id: int) -> list[
     order = np.lexsort((rows_array, cols_array))
     rows = rows_array[order].tolist()
     cols = cols_array[order].tolist()
-    texts = [texts_in[i] for i in order.tolist()]
+    texts = list(map(texts_in.__getitem__, order.tolist()))
     # runs of consecutive rows within a column
     breaks = (np.flatnonzero((np.diff(cols_array[order]) != 0) | (np.diff(rows_array[order]) != 1)) + 1).tolist()
     blocks: list[Block] = []

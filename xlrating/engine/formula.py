@@ -15,6 +15,7 @@ from __future__ import annotations
 import functools
 import re
 from dataclasses import dataclass
+from itertools import repeat
 from typing import Any
 
 from formulas.tokens.function import Function
@@ -307,6 +308,10 @@ class FilledDown:
             position = end
         pieces.append(text[position:].replace("{", "{{").replace("}", "}}"))
         self.template = "".join(pieces)
+        # Every placeholder shifted alike (the common case, references along the row): the text at
+        # row r is then str(r + offset) joined between the literal pieces, built without format().
+        self.pieces = [p.replace("{{", "{").replace("}}", "}") for p in pieces[0::2]] \
+            if len(set(self.offsets)) == 1 else None
 
     def text_at(self, row: int) -> str:
         return self.template.format(*(row + offset for offset in self.offsets))
@@ -321,6 +326,9 @@ class FilledDown:
             chunk = rows[k:end]
             if not offsets:
                 expected = [template] * len(chunk)
+            elif self.pieces is not None:  # consecutive rows: the texts come from C-level maps
+                first = chunk[0] + offsets[0]
+                expected = list(map(str.join, map(str, range(first, first + len(chunk))), repeat(self.pieces)))
             elif len(offsets) == 1:
                 expected = [template.format(r + offsets[0]) for r in chunk]
             else:
