@@ -51,6 +51,32 @@ class Abort(BaseError):
 
 
 @functools.lru_cache(maxsize=4096)
+def _parsed(formula: str) -> tuple[bool, Any, str | None]:
+    """One parse of ``formula``: whether it reads its own position (``ROW()``: compiled per cell by
+    :func:`compile_formula`), else its compiled function or why it cannot be compiled."""
+    try:
+        _, builder = EngineParser().ast(formula)
+    except RecursionError:
+        raise  # the stack was deep here; not remembered, another cell may parse it
+    except Exception as exc:  # noqa: BLE001 - formulas raises many types for a formula it cannot parse
+        return False, None, _why(formula, exc)
+    if CELL in builder.dsp.data_nodes:
+        return True, None, None
+    try:
+        return False, builder.compile(), None
+    except RecursionError:
+        raise
+    except Exception as exc:  # noqa: BLE001 - as above
+        return False, None, _why(formula, exc)
+
+
+def _why(formula: str, exc: Exception) -> str:
+    if isinstance(exc, UnknownFunction):
+        return str(exc)
+    return f"cannot parse the formula {formula} ({type(exc).__name__})"
+
+
+@functools.lru_cache(maxsize=4096)
 def compile_formula(formula: str, cell: str | None = None) -> Any:
     """``formula`` compiled by ``formulas`` with our functions; raises :class:`CellFailure`.
 
@@ -58,24 +84,22 @@ def compile_formula(formula: str, cell: str | None = None) -> Any:
     (A1 address): ``formulas`` binds the position at compile time.
     """
     try:
-        _, builder = EngineParser().ast(formula)
-        if cell is not None and CELL in builder.dsp.data_nodes:
-            return builder.compile(**{CELL: Ranges().push(cell)})
-        function = builder.compile()
-    except UnknownFunction as exc:
-        raise CellFailure(str(exc)) from None
+        needs, function, why = _parsed(formula)
+        if needs:
+            _, builder = EngineParser().ast(formula)
+            return builder.compile(**{CELL: Ranges().push(cell)}) if cell is not None else builder.compile()
     except Exception as exc:  # noqa: BLE001 - formulas raises many types for a formula it cannot parse
-        raise CellFailure(f"cannot parse the formula {formula} ({type(exc).__name__})") from None
+        raise CellFailure(_why(formula, exc)) from None
+    if why is not None:
+        raise CellFailure(why)
     return function
 
 
-@functools.lru_cache(maxsize=4096)
 def needs_cell(formula: str) -> bool:
     try:
-        _, builder = EngineParser().ast(formula)
+        return _parsed(formula)[0]
     except Exception:  # noqa: BLE001 - compile_formula reports it with the reason
         return False
-    return CELL in builder.dsp.data_nodes
 
 
 def input_areas(formula: str) -> list[tuple[str | None, int, int, int, int]]:
