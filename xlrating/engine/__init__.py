@@ -8,7 +8,8 @@ Recalculates workbooks that use xlrating's functions and ordinary Excel function
 - :mod:`.schedule` orders blocks (and cells, where blocks depend on each other);
 - :mod:`.vector` and :mod:`.vector_compile` evaluate a block over all its rows with numpy;
   :mod:`.fallback` evaluates what they do not cover cell by cell with ``formulas``, our functions
-  registered in :mod:`.registry` (a private copy of ``formulas``' registry, never the global one);
+  registered in :mod:`.registry` (a private copy of ``formulas``' registry, never the global one,
+  that loads ``formulas``' own functions one category module at a time: :mod:`.library`);
 - :mod:`.model` runs it all over a :mod:`.grid` of column arrays;
 - :mod:`.writer` writes the workbook back with fresh cached values, values only, CSV or JSON;
 - :mod:`.batch` converts many files (``xlrating convert``); :mod:`.libreoffice` drives LibreOffice

@@ -155,8 +155,7 @@ def registry() -> dict[str, Any]:
     return functions
 
 
-# Built-ins the vectorised path implements itself; knowing them needs no import of formulas' library
-# (loading all of it takes most of a second, paid only when a formula needs the cell-by-cell path).
+# Built-ins the vectorised path implements itself; knowing them needs no import of formulas' library.
 VECTOR_BUILTINS = frozenset(("IF", "IFERROR", "SUM", "AVERAGE", "MIN", "MAX", "COUNT", "RANK", "RANK.EQ",
                              "ROUND", "ROUNDUP", "ROUNDDOWN", "ABS", "AND", "OR"))
 
