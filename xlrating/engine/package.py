@@ -22,6 +22,7 @@ import zipfile
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from itertools import compress
+from operator import itemgetter
 from typing import Any
 
 import numpy as np
@@ -227,6 +228,12 @@ def _read_sheet(archive: zipfile.ZipFile, sheet: SheetCells, strings: list[str])
 
 
 _PREFIXED_CELL = re.compile(r"<\w+:c[\s>/]")
+_PREFIX_HINT = re.compile(r":c[\s>/]")  # found by a quick literal scan; the full expression confirms
+
+
+def _prefixed_cells(text: str) -> bool:
+    hint = _PREFIX_HINT.search(text)
+    return hint is not None and _PREFIXED_CELL.search(text) is not None
 _FAST_CELL = re.compile(r'<c r="([A-Z]{1,3})([0-9]+)"([^>]*?)(?:/>|>(.*?)</c>)', re.DOTALL)
 _KIND = re.compile(r'\st="(\w+)"')
 _F_PARTS = re.compile(r'<f([^>]*?)(?:/>|>(.*?)</f>)', re.DOTALL)
@@ -249,48 +256,42 @@ def _read_sheet_bulk(text: str, sheet: SheetCells, strings: list[str], checking:
     False, leaving ``sheet`` untouched, when any cell is laid out otherwise (the counts differ).
     ``checking``: the read stands for the package scan (:mod:`xlrating.sheets.part_quick`), so a
     value the scan would question (a number that is not finite) is False too."""
-    if _PREFIXED_CELL.search(text):
+    if _prefixed_cells(text):
         return False
     cells = _BULK.findall(text)
     if len(cells) != text.count("<c ") or "<c>" in text:
         return False
-    numbers = [c for c in cells if c[2]]
-    formulas = [(c[0], c[1], c[3]) for c in cells if c[3]]
-    shared = [(c[0], c[1], c[4]) for c in cells if c[4]]
-    inline = [(c[0], c[1], c[5]) for c in cells if not (c[2] or c[3] or c[4])]
-    found = (numbers, formulas, shared, inline)
-    columns = {letters: cell_position(letters + "1")[1]
-               for letters in {c[0] for group in found for c in group}}
-
-    def rows_cols(cells: list[Any]) -> tuple[np.ndarray, np.ndarray]:
-        rows = np.fromiter(map(int, (c[1] for c in cells)), dtype=np.int64, count=len(cells))
-        cols = np.fromiter((columns[c[0]] for c in cells), dtype=np.int64, count=len(cells))
-        return rows, cols
-
-    max_row = max_col = 0
-    min_row = 1 << 31
-    if numbers:
-        rows, cols = rows_cols(numbers)
-        min_row = int(rows.min())
-        found_numbers = np.fromiter(map(float, (c[2] for c in numbers)), dtype=np.float64, count=len(numbers))
-        if checking and not np.isfinite(found_numbers).all():
+    if not cells:
+        return True
+    # column by column (C-level maps over the matches), not cell by cell
+    letters, digits, numbers, formulas, shared, inline = (list(map(itemgetter(i), cells)) for i in range(6))
+    columns = {name: cell_position(name + "1")[1] for name in set(letters)}
+    rows = np.fromstring(",".join(digits), dtype=np.int64, sep=",")
+    cols = np.fromiter(map(columns.__getitem__, letters), dtype=np.int64, count=len(letters))
+    is_number = list(map(bool, numbers))
+    is_formula = list(map(bool, formulas))
+    if any(is_number):
+        mask = np.array(is_number)
+        found = np.fromiter(map(float, compress(numbers, is_number)), dtype=np.float64, count=int(mask.sum()))
+        if checking and not np.isfinite(found).all():
             return False
-        sheet.numbers = (rows, cols, found_numbers)
-        max_row, max_col = int(rows.max()), int(cols.max())
-    if formulas:
-        rows, cols = rows_cols(formulas)
-        texts = ["=" + (html.unescape(c[2]) if "&" in c[2] else c[2]) for c in formulas]
-        sheet.simple = (rows, cols, texts)
-        max_row, max_col = max(max_row, int(rows.max())), max(max_col, int(cols.max()))
-        min_row = min(min_row, int(rows.min()))
-    for letters, digits, index in shared:
-        sheet.values.append((int(digits), columns[letters], strings[int(index)]))
-    for letters, digits, raw in inline:
-        sheet.values.append((int(digits), columns[letters], ooxml_text(html.unescape(raw) if "&" in raw else raw)))
-    for row, col, _ in sheet.values:
-        max_row, max_col = max(max_row, row), max(max_col, col)
-        min_row = min(min_row, row)
-    sheet.max_row, sheet.max_col, sheet.min_row = max_row, max_col, min(min_row, max_row)
+        sheet.numbers = (rows[mask], cols[mask], found)
+    if any(is_formula):
+        mask = np.array(is_formula)
+        texts = list(map("=".__add__, compress(formulas, is_formula)))
+        if "&" in "".join(texts):
+            texts = [html.unescape(t) if "&" in t else t for t in texts]
+        sheet.simple = (rows[mask], cols[mask], texts)
+    others = [i for i, (n, f) in enumerate(zip(is_number, is_formula)) if not (n or f)] \
+        if len(is_number) > sum(is_number) + sum(is_formula) else []
+    for i in others:
+        if shared[i]:
+            value = strings[int(shared[i])]
+        else:
+            raw = inline[i]
+            value = ooxml_text(html.unescape(raw) if "&" in raw else raw)
+        sheet.values.append((int(digits[i]), columns[letters[i]], value))
+    sheet.max_row, sheet.max_col, sheet.min_row = int(rows.max()), int(cols.max()), int(rows.min())
     return True
 
 
@@ -298,7 +299,7 @@ def _read_sheet_fast(text: str, sheet: SheetCells, strings: list[str], checking:
     """Read ``text`` with the per-cell regular expression; False if its layout needs the parser.
     ``checking`` (see :func:`_read_sheet_bulk`): values are checked as the package scan checks them,
     and raise ValueError where it would look closer."""
-    if _PREFIXED_CELL.search(text):
+    if _prefixed_cells(text):
         return False
     cells = _FAST_CELL.findall(text)
     if len(cells) != text.count("<c ") or "<c>" in text:
