@@ -256,42 +256,78 @@ def _read_sheet_bulk(text: str, sheet: SheetCells, strings: list[str], checking:
     False, leaving ``sheet`` untouched, when any cell is laid out otherwise (the counts differ).
     ``checking``: the read stands for the package scan (:mod:`xlrating.sheets.part_quick`), so a
     value the scan would question (a number that is not finite) is False too."""
-    if _prefixed_cells(text):
+    if _prefixed_cells(text) or "<c>" in text:
         return False
-    cells = _BULK.findall(text)
-    if len(cells) != text.count("<c ") or "<c>" in text:
-        return False
+    numbers: list[tuple[np.ndarray, np.ndarray, np.ndarray]] = []
+    formulas: list[tuple[np.ndarray, np.ndarray, list[str]]] = []
+    columns: dict[str, int] = {}
+    for start, stop in _row_chunks(text):
+        cells = _BULK.findall(text, start, stop)
+        if len(cells) != text.count("<c ", start, stop) or not _bulk_chunk(cells, sheet, strings, columns, numbers,
+                                                                            formulas, checking):
+            sheet.values.clear()  # the strings of the chunks before: the sheet is left as it was
+            return False
+    if numbers:
+        sheet.numbers = (np.concatenate([n[0] for n in numbers]), np.concatenate([n[1] for n in numbers]),
+                         np.concatenate([n[2] for n in numbers]))
+    if formulas:
+        sheet.simple = (np.concatenate([f[0] for f in formulas]), np.concatenate([f[1] for f in formulas]),
+                        [text for f in formulas for text in f[2]])
+    extent = [(int(r.min()), int(r.max()), int(c.max())) for r, c, _ in (*numbers, *formulas)]
+    extent += [(row, row, col) for row, col, _ in sheet.values]
+    if extent:
+        sheet.min_row = min(e[0] for e in extent)
+        sheet.max_row = max(e[1] for e in extent)
+        sheet.max_col = max(e[2] for e in extent)
+    return True
+
+
+_CHUNK = 1 << 20  # characters of sheet XML matched at a time: per-cell objects stay bounded in a large sheet
+
+
+def _row_chunks(text: str) -> list[tuple[int, int]]:
+    """Spans of ``text`` about ``_CHUNK`` long that start at a row (no cell crosses a row start)."""
+    spans = []
+    start = 0
+    while start < len(text):
+        cut = text.find("<row ", start + _CHUNK)
+        stop = len(text) if cut < 0 else cut
+        spans.append((start, stop))
+        start = stop
+    return spans
+
+
+def _bulk_chunk(cells: list[tuple[str, ...]], sheet: SheetCells, strings: list[str], columns: dict[str, int],
+                numbers: list[Any], formulas: list[Any], checking: bool) -> bool:
+    """Convert one chunk of :data:`_BULK` matches column by column (C-level maps, not a loop per cell)."""
     if not cells:
         return True
-    # column by column (C-level maps over the matches), not cell by cell
-    letters, digits, numbers, formulas, shared, inline = (list(map(itemgetter(i), cells)) for i in range(6))
-    columns = {name: cell_position(name + "1")[1] for name in set(letters)}
+    letters, digits, values, texts = (list(map(itemgetter(i), cells)) for i in range(4))
+    for name in set(letters) - columns.keys():
+        columns[name] = cell_position(name + "1")[1]
     rows = np.fromstring(",".join(digits), dtype=np.int64, sep=",")
     cols = np.fromiter(map(columns.__getitem__, letters), dtype=np.int64, count=len(letters))
-    is_number = list(map(bool, numbers))
-    is_formula = list(map(bool, formulas))
-    if any(is_number):
+    is_number = list(map(bool, values))
+    is_formula = list(map(bool, texts))
+    numbered = sum(is_number)
+    if numbered:
         mask = np.array(is_number)
-        found = np.fromiter(map(float, compress(numbers, is_number)), dtype=np.float64, count=int(mask.sum()))
+        found = np.fromiter(map(float, compress(values, is_number)), dtype=np.float64, count=numbered)
         if checking and not np.isfinite(found).all():
             return False
-        sheet.numbers = (rows[mask], cols[mask], found)
-    if any(is_formula):
+        numbers.append((rows[mask], cols[mask], found))
+    formula_count = sum(is_formula)
+    if formula_count:
         mask = np.array(is_formula)
-        texts = list(map("=".__add__, compress(formulas, is_formula)))
+        texts = list(map("=".__add__, compress(texts, is_formula)))
         if "&" in "".join(texts):
             texts = [html.unescape(t) if "&" in t else t for t in texts]
-        sheet.simple = (rows[mask], cols[mask], texts)
-    others = [i for i, (n, f) in enumerate(zip(is_number, is_formula)) if not (n or f)] \
-        if len(is_number) > sum(is_number) + sum(is_formula) else []
-    for i in others:
-        if shared[i]:
-            value = strings[int(shared[i])]
-        else:
-            raw = inline[i]
-            value = ooxml_text(html.unescape(raw) if "&" in raw else raw)
-        sheet.values.append((int(digits[i]), columns[letters[i]], value))
-    sheet.max_row, sheet.max_col, sheet.min_row = int(rows.max()), int(cols.max()), int(rows.min())
+        formulas.append((rows[mask], cols[mask], texts))
+    if len(cells) > numbered + formula_count:  # shared and inline strings
+        for cell in compress(cells, [not (n or f) for n, f in zip(is_number, is_formula)]):
+            name, row, _, _, index, raw = cell
+            value = strings[int(index)] if index else ooxml_text(html.unescape(raw) if "&" in raw else raw)
+            sheet.values.append((int(row), columns[name], value))
     return True
 
 
