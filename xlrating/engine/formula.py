@@ -255,8 +255,10 @@ def normalise(formula: str) -> str:
     return _SIGNS.sub(_signs, formula)
 
 
+@functools.lru_cache(maxsize=8192)
 def parse(formula: str) -> Node:
-    """The expression tree of ``formula`` (text starting with ``=``)."""
+    """The expression tree of ``formula`` (text starting with ``=``); trees are immutable, so one
+    parse serves every cell, sheet and workbook (a folder of books made from one template) with it."""
     formula = normalise(formula)
     try:
         _, builder = _TreeParser().ast(formula)
