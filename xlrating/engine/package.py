@@ -18,6 +18,7 @@ import html
 import math
 import posixpath
 import re
+import threading
 import zipfile
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -482,6 +483,24 @@ def read_package(path: str, *, limits: Limits | None = None) -> Package:
     return package
 
 
+class _Alongside(threading.Thread):
+    """``function(argument)`` in a thread of its own; :meth:`result` waits for it."""
+
+    def __init__(self, function: Callable[[bytes], bool], argument: bytes):
+        super().__init__(daemon=True)
+        self._call = (function, argument)
+        self._result = False
+        self.start()
+
+    def run(self) -> None:
+        function, argument = self._call
+        self._result = function(argument)
+
+    def result(self) -> bool:
+        self.join()
+        return self._result
+
+
 def _read_checked(check: PackageCheck, sheet: SheetCells, strings: list[str]) -> None:
     """Read one worksheet. Its one pass stands for the package scan when :mod:`part_quick
     <xlrating.sheets.part_quick>` proves the part within the limits; otherwise the full scan runs
@@ -490,13 +509,14 @@ def _read_checked(check: PackageCheck, sheet: SheetCells, strings: list[str]) ->
     if raw is not None:
         facts = part_quick.before_read(check.scan, sheet.part, raw)
         if facts is not None:
+            wellformed = _Alongside(part_quick.wellformed, raw)  # libxml2 runs without the GIL
             try:
                 text = raw.decode("utf-8")
                 read = _read_sheet_bulk(text, sheet, strings, True) or _read_sheet_fast(text, sheet, strings, True)
             except (ValueError, IndexError, KeyError):
                 read = False
-            if read and part_quick.after_read(check.scan, sheet.part, facts, (sheet.min_row, sheet.max_row),
-                                              sheet.max_col):
+            if wellformed.result() and read and part_quick.after_read(
+                    check.scan, sheet.part, facts, (sheet.min_row, sheet.max_row), sheet.max_col):
                 sheet.xml = text
                 check.done(sheet.part)
                 return

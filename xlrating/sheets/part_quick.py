@@ -11,7 +11,8 @@ this module lets that one pass stand for the scan, with the rest of the work don
   prefixed sheet elements and only spaces between names (so counting ``<c `` counts every cell,
   as the reader does: it reads all of them or gives up), every row written ``<row r="N"`` with N
   not 0, only digits in ``s`` and known types in ``t``, the declared used range and the rows within
-  reach, the records and cells within their limits counting the workbook's other parts; merged
+  reach, the records and cells within their limits counting the workbook's other parts (and,
+  alongside the read, :func:`wellformed`); merged
   ranges and hyperlinks (which count for every cell they cover) are left to the full scan;
 - during the read: the reader converts values as the scan checks them (numbers, booleans,
   shared-string indexes) and gives up on anything else;
@@ -61,7 +62,8 @@ class _Wellformed:
 
 
 def before_read(scan: WorkbookScan, part: str, raw: bytes) -> SheetFacts | None:
-    """The facts of worksheet ``raw`` when every rule but the cells' reach holds, else None."""
+    """The facts of worksheet ``raw`` when every rule but the cells' reach and well-formedness
+    (:func:`wellformed`, for the caller to run alongside its read) holds, else None."""
     head = _HEAD.match(raw)
     if head is None or b"<!" in raw or _PREFIXED.search(raw):
         return None
@@ -92,7 +94,7 @@ def before_read(scan: WorkbookScan, part: str, raw: bytes) -> SheetFacts | None:
                                   or _column(dimension.group(1)) > limits.max_columns):
         return None
     records = len(_RECORD.findall(raw))
-    if scan.records + records > limits.max_records or not _wellformed(raw):
+    if scan.records + records > limits.max_records:
         return None
     return SheetFacts(cells, records, highest)
 
@@ -119,12 +121,14 @@ def _column(letters: bytes) -> int:
     return index
 
 
-def _wellformed(raw: bytes) -> bool:
+def wellformed(raw: bytes) -> bool:
+    """Whether ``raw`` is well-formed XML, checked by libxml2 without a call into Python (and
+    without the GIL, so a reader can run it in a thread while it reads the part)."""
     from lxml import etree
 
     parser: Any = etree.XMLParser(target=_Wellformed(), resolve_entities=False, no_network=True, huge_tree=True)
     try:
         etree.fromstring(raw, parser)
-    except etree.XMLSyntaxError:
+    except Exception:  # noqa: BLE001 - XMLSyntaxError and whatever else libxml2 reports: the full scan decides
         return False
     return True
