@@ -262,7 +262,7 @@ def _read_sheet_bulk(text: str, sheet: SheetCells, strings: list[str], checking:
     numbers: list[tuple[np.ndarray, np.ndarray, np.ndarray]] = []
     formulas: list[tuple[np.ndarray, np.ndarray, list[str]]] = []
     columns: dict[str, int] = {}
-    for start, stop in _row_chunks(text):
+    for start, stop in row_chunks(text):
         cells = _BULK.findall(text, start, stop)
         if len(cells) != text.count("<c ", start, stop) or not _bulk_chunk(cells, sheet, strings, columns, numbers,
                                                                             formulas, checking):
@@ -286,7 +286,7 @@ def _read_sheet_bulk(text: str, sheet: SheetCells, strings: list[str], checking:
 _CHUNK = 1 << 20  # characters of sheet XML matched at a time: per-cell objects stay bounded in a large sheet
 
 
-def _row_chunks(text: str) -> list[tuple[int, int]]:
+def row_chunks(text: str) -> list[tuple[int, int]]:
     """Spans of ``text`` about ``_CHUNK`` long that start at a row (no cell crosses a row start)."""
     spans = []
     start = 0

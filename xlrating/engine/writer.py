@@ -18,10 +18,13 @@ import io
 import json
 import math
 import re
+import threading
 import zipfile
 from collections import defaultdict
+from collections.abc import Iterator
 from itertools import chain, repeat
 from pathlib import Path
+from queue import Queue
 from typing import Any
 
 import numpy as np
@@ -33,7 +36,7 @@ from .date_cells import as_date, date_cells
 from .formula import column_letters
 from .grid import NUMBER, NotComputed
 from .model import Evaluated
-from .package import cell_position
+from .package import cell_position, row_chunks
 
 _CELL = re.compile(r"<(?P<p>(?:\w+:)?)c\b(?P<attrs>[^>]*?)(?:/>|>(?P<body>.*?)</(?P=p)c>)", re.DOTALL)
 _ROW = re.compile(r"<(?P<p>(?:\w+:)?)row\b(?P<attrs>[^>]*?)(?:/>|>(?P<body>.*?)</(?P=p)row>)", re.DOTALL)
@@ -107,7 +110,7 @@ class _SheetEdit:
                     if i or j:
                         self.spilled.add((row + i, col + j))
         self.pending = set(self.spilled)
-        self.result = ""
+        self.columns: _ColumnValues | None = None  # built by the fast path on first use
 
     @property
     def formula_count(self) -> int:
@@ -198,10 +201,8 @@ class _SheetEdit:
 
 
 def _edit_sheet(xml: str, edit: _SheetEdit) -> str:
-    if edit.spilled or not _edit_formula_cells(xml, edit):
-        xml = _CELL.sub(edit.cell, xml)
-    else:
-        xml = edit.result
+    chunks = _edited_chunks(xml, edit)
+    xml = "".join(chunks) if chunks is not None else _CELL.sub(edit.cell, xml)
     if edit.pending:
         xml = edit.insert_missing(xml)
     return xml
@@ -218,41 +219,94 @@ _FORMULA_CELL = re.compile(r'<c r="([A-Z]{1,3})([0-9]+)"([^>]*)>(<f(?:\s[^>]*)?(
                            r'(?:<v>[^<]*</v>|<v/>)?</c>')
 
 
-def _edit_formula_cells(xml: str, edit: _SheetEdit) -> bool:
-    """The fast path: split the sheet at its formula cells (one C-level pass) and rebuild them.
+def _formula_elements(xml: str) -> int:
+    return xml.count("<f>") + xml.count("<f ") + xml.count("<f/>")
 
-    Returns False (use the general path) when some formula cell is laid out otherwise (namespace
-    prefixes, extra children), which the count of ``<f`` elements reveals.
-    """
-    if edit.sheet is None:
-        return False
+
+def _edited_chunks(xml: str, edit: _SheetEdit) -> Iterator[str] | None:
+    """The fast path: the sheet rebuilt a piece at a time (pieces start at a row), each piece split
+    at its formula cells (one C-level pass) and rebuilt with their values; None (the general path
+    takes the whole sheet) for spilled arrays, whose cells may need inserting, or a sheet whose
+    formula elements are not its formula cells (namespace prefixes, an empty ``<f/>``...)."""
+    if edit.sheet is None or edit.spilled or _formula_elements(xml) != edit.formula_count:
+        return None
+    return (_edit_chunk(xml[start:stop], edit) for start, stop in row_chunks(xml))
+
+
+class _ColumnValues:
+    """The formula columns of a sheet as 2-D arrays (kinds and numbers), for indexing many cells at once."""
+
+    def __init__(self, edit: _SheetEdit):
+        sheet = edit.sheet
+        assert sheet is not None
+        self.index: dict[str, int] = {}
+        self.cols: list[int] = []
+        for col in sorted({b.col for b in edit._blocks}):
+            sheet.column(col).grow(sheet.size)
+            self.index[column_letters(col)] = len(self.cols)
+            self.cols.append(col)
+        self.kinds = np.stack([sheet.columns[c].kind[:sheet.size] for c in self.cols]) if self.cols \
+            else np.zeros((0, 0), np.int8)
+        self.nums = np.stack([sheet.columns[c].num[:sheet.size] for c in self.cols]) if self.cols else np.zeros((0, 0))
+
+
+def _edit_chunk(xml: str, edit: _SheetEdit) -> str:
+    """One piece of the sheet with its formula cells rebuilt; a piece where some formula cell is
+    laid out otherwise (extra children, say) goes cell by cell through the general path."""
     parts = _FORMULA_CELL.split(xml)
-    if (len(parts) - 1) // 5 != edit.formula_count:  # some formula cell has another layout
-        return False
+    if (len(parts) - 1) // 5 != _formula_elements(xml):
+        return _CELL.sub(edit.cell, xml)
     sheet, values_only = edit.sheet, edit.values_only
+    assert sheet is not None
+    if edit.columns is None:
+        edit.columns = _ColumnValues(edit)
+    columns = edit.columns
     before, letters, digits = parts[0::5], parts[1::5], parts[2::5]
+    if not letters:
+        return xml
+    if not columns.index.keys() >= set(letters):  # a formula element that is not one of the engine's cells
+        return _CELL.sub(edit.cell, xml)
     attrs = [_ATTR_T.sub("", a) if " t=" in a else a for a in parts[3::5]]
     formula_xml = [""] * len(letters) if values_only else parts[4::5]
-    # gather every formula cell's value at once from the columns' arrays
-    names = sorted(set(letters))
-    index = {name: i for i, name in enumerate(names)}
-    cols = [cell_position(name + "1")[1] for name in names]
-    for col in cols:
-        sheet.column(col).grow(sheet.size)
-    kinds = np.stack([sheet.columns[c].kind[:sheet.size] for c in cols]) if cols else np.zeros((0, 0), np.int8)
-    nums = np.stack([sheet.columns[c].num[:sheet.size] for c in cols]) if cols else np.zeros((0, 0))
-    rows = np.fromstring(",".join(digits), dtype=np.int64, sep=",") if digits else np.zeros(0, np.int64)
-    which = np.fromiter(map(index.__getitem__, letters), dtype=np.int64, count=len(letters))
+    rows = np.fromstring(",".join(digits), dtype=np.int64, sep=",")
+    which = np.fromiter(map(columns.index.__getitem__, letters), dtype=np.int64, count=len(letters))
     # built by C-level maps and one join, not an f-string per cell: a million cells cost seconds otherwise
-    values = list(map("".join, zip(repeat("<v>"), map(repr, nums[which, rows].tolist()), repeat("</v>"))))
+    values = list(map("".join, zip(repeat("<v>"), map(repr, columns.nums[which, rows].tolist()), repeat("</v>"))))
     kind_attrs = [""] * len(letters)
-    for i in np.flatnonzero(kinds[which, rows] != NUMBER).tolist():
-        kind, values[i] = _value_xml(sheet.get(int(rows[i]), cols[which[i]]), not values_only, "")
+    for i in np.flatnonzero(columns.kinds[which, rows] != NUMBER).tolist():
+        kind, values[i] = _value_xml(sheet.get(int(rows[i]), columns.cols[which[i]]), not values_only, "")
         kind_attrs[i] = f' t="{kind}"' if kind else ""
     cells = zip(before, repeat('<c r="'), letters, digits, repeat('"'), attrs, kind_attrs, repeat(">"), formula_xml,
                 values, repeat("</c>"))
-    edit.result = "".join(chain(chain.from_iterable(cells), (before[-1],)))
-    return True
+    return "".join(chain(chain.from_iterable(cells), (before[-1],)))
+
+
+def _write_streamed(out: zipfile.ZipFile, name: str, pieces: Iterator[str], size_hint: int) -> None:
+    """Write ``name`` from text pieces while they are being made: a thread feeds the zip stream,
+    whose compression runs without the GIL, so deflating overlaps building the next piece."""
+    queue: Queue[bytes | None] = Queue(maxsize=8)
+    failed: list[BaseException] = []
+
+    def drain() -> None:
+        try:
+            with out.open(name, "w", force_zip64=size_hint > (1 << 31) - (1 << 26)) as stream:
+                while (piece := queue.get()) is not None:
+                    stream.write(piece)
+        except BaseException as exc:  # noqa: BLE001 - handed to the caller's thread below
+            failed.append(exc)
+            while queue.get() is not None:  # let the producer finish
+                pass
+
+    thread = threading.Thread(target=drain, daemon=True)
+    thread.start()
+    try:
+        for piece in pieces:
+            queue.put(piece.encode("utf-8"))
+    finally:
+        queue.put(None)
+        thread.join()
+    if failed:
+        raise failed[0]
 
 
 def write_xlsx(evaluated: Evaluated, target: str | Path, *, values_only: bool = False) -> None:
@@ -270,6 +324,10 @@ def write_xlsx(evaluated: Evaluated, target: str | Path, *, values_only: bool = 
             if sheet is not None:
                 edit = _SheetEdit(evaluated, sheet.name, values_only)
                 xml = sheet.xml if sheet.xml is not None else data.decode("utf-8")
+                chunks = _edited_chunks(xml, edit)
+                if chunks is not None:
+                    _write_streamed(out, name, chunks, len(xml))
+                    continue
                 data = _edit_sheet(xml, edit).encode("utf-8")
             elif name == evaluated.package.workbook_part:
                 data = _calculation_on_load(data, bool(evaluated.not_computed))
