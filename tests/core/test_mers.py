@@ -45,6 +45,30 @@ def test_rounding_half_goes_up():
     assert mers.round_base_rank(500.5, "round") == 501
 
 
+def _exact_halves(largest_n: int) -> list[tuple[int, int]]:
+    """(N, place) whose base rank is exactly k + 0.5: 2000 * (N - place) is an odd multiple of N - 1."""
+    return [(n, p) for n in range(2, largest_n + 1) for p in range(1, n + 1)
+            if (2000 * (n - p)) % (n - 1) == 0 and (2000 * (n - p) // (n - 1)) % 2 == 1]
+
+
+def test_a_base_rank_that_is_exactly_a_half_rounds_up_like_a_spreadsheet_round():
+    # 198th of 401 is 507.5 exactly; computed as (N - place) / (N - 1) * 1000 it was 507.49999999999994
+    # and rounded to 507, where Excel's and LibreOffice's ROUND give 508
+    assert mers.base_rank(401, 198) == 507.5
+    assert mers.base_rank(401, 198, "round") == 508
+    halves = _exact_halves(2001)
+    assert len(halves) > 20
+    for n, p in halves:
+        assert mers.base_rank(n, p) == (2000 * (n - p) // (n - 1)) / 2, (n, p)
+        assert mers.base_rank(n, p, "round") == (2000 * (n - p) // (n - 1) + 1) // 2, (n, p)
+
+
+def test_the_leaderboard_rounds_an_exact_half_up_in_the_2018_era_as_base_rank_does():
+    rows = [HEADER] + [[f"T{i}", "2024-01-01", 401, 1, "MCR", "a", 198] for i in range(5)]
+    [line] = mers.rankings(mers.results_from_table(rows), D(2024, 6, 1), "2018")
+    assert line.total == mers.base_rank(401, 198, "round") == 508
+
+
 @pytest.mark.parametrize("days, players, countries, qualification, weight", [
     (1, 40, 5, False, 1.0), (2, 40, 5, False, 2.0), (3, 40, 5, False, 3.0), (4, 40, 5, False, 3.0),
     (1, 41, 5, False, 1.5), (1, 80, 5, False, 1.5), (1, 81, 5, False, 2.0),

@@ -178,7 +178,7 @@ def rankings_from_columns(c: ResultColumns, as_of: Any, rules: str = "2005", *, 
         c = c.select(c.ruleset == RULESETS.index(ruleset(ruleset_name)))
     _check_tournaments(c)
     place = scored_places(c.tournament, c.place, policy)
-    b = np.where(np.isnan(c.base_rank), (c.players - place) / np.maximum(c.players - 1, 1) * 1000.0, c.base_rank)
+    b = np.where(np.isnan(c.base_rank), (c.players - place) * 1000.0 / np.maximum(c.players - 1, 1), c.base_rank)
     if era.integer_base_ranks:
         b = np.floor(b + 0.5)
     aged = np.where(c.effective >= 0, c.effective, c.date)

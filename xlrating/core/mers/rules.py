@@ -55,7 +55,10 @@ def base_rank(players: int, place: float, rounding: str = "none") -> float:
 
 
 def _base_rank(players: float, place: float) -> float:
-    return (players - place) / (players - 1) * 1000.0
+    # One division, last: (N - place) * 1000 is exact, so a base rank that is exactly a half
+    # (198th of 401: 507.5) stays exactly a half and rounds up, as a spreadsheet's ROUND does.
+    # (N - place) / (N - 1) * 1000 rounds twice and gives 507.49999999999994.
+    return (players - place) * 1000.0 / (players - 1)
 
 
 def round_base_rank(value: float, rounding: str) -> float:
