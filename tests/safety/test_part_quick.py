@@ -168,7 +168,9 @@ def test_a_sheet_in_another_encoding_is_read_as_declared(tmp_path: Path) -> None
 
 def _cells(sheet: SheetCells) -> list[tuple[int, int, object]]:
     numbers = zip(*sheet.numbers) if sheet.numbers is not None else ()
-    return sorted([(int(r), int(c), float(v)) for r, c, v in numbers] + sheet.values)
+    texts = zip(*sheet.texts) if sheet.texts is not None else ()
+    return sorted([(int(r), int(c), float(v)) for r, c, v in numbers] + [(int(r), int(c), v) for r, c, v in texts]
+                  + sheet.values)
 
 
 def test_a_worksheet_part_no_sheet_names_is_still_scanned(tmp_path: Path) -> None:

@@ -132,6 +132,23 @@ class Sheet:
             column.num[rows[start:end]] = values[start:end]
             column.kind[rows[start:end]] = NUMBER
 
+    def set_texts(self, rows: np.ndarray, cols: np.ndarray, texts: list[str]) -> None:
+        """Many text cells at once (rows and columns as arrays, the texts as a parallel list)."""
+        if not len(rows):
+            return
+        self.ensure_rows(int(rows.max()))
+        order = np.argsort(cols, kind="stable")
+        rows, cols = rows[order], cols[order]
+        ordered = list(map(texts.__getitem__, order.tolist()))
+        starts = np.flatnonzero(np.r_[True, cols[1:] != cols[:-1]])
+        ends = np.r_[starts[1:], len(cols)]
+        for start, end in zip(starts.tolist(), ends.tolist()):
+            column = self.column(int(cols[start]))
+            column.grow(self.size)
+            column.kind[rows[start:end]] = TEXT
+            column.num[rows[start:end]] = 0.0
+            column.other.update(zip(rows[start:end].tolist(), ordered[start:end]))
+
     def set_many(self, values: list[tuple[int, int, Any]]) -> None:
         """Many cells of any kind at once: kinds set per column with numpy, values kept in ``other``."""
         if not values:

@@ -99,6 +99,8 @@ def evaluate_workbook(path: str, *, limits: Limits | None = None) -> Evaluated:
         sheet = grid.add(cells.name, cells.max_row)
         if cells.numbers is not None:
             sheet.set_numbers(*cells.numbers)
+        if cells.texts is not None:
+            sheet.set_texts(*cells.texts)
         sheet.set_many(cells.values)
     for link in package.linked:  # what Excel cached of other workbooks, under names no sheet has
         sheet = grid.add(local_name(link.book, link.name), max((row for row, _ in link.cells), default=1))

@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import html
 import math
+import operator
 import posixpath
 import re
 import threading
@@ -65,6 +66,8 @@ class SheetCells:
     numbers: tuple[np.ndarray, np.ndarray, np.ndarray] | None = None
     # ordinary formulas (<f>text</f>), the bulk of the rest: rows, columns, texts (with "=")
     simple: tuple[np.ndarray, np.ndarray, list[str]] | None = None
+    # plain text cells (shared or inline strings) read in bulk: rows, columns, texts
+    texts: tuple[np.ndarray, np.ndarray, list[str]] | None = None
     xml: str | None = None  # the sheet's XML as read, kept for the writer
     max_row: int = 0
     max_col: int = 0
@@ -261,21 +264,20 @@ def _read_sheet_bulk(text: str, sheet: SheetCells, strings: list[str], checking:
         return False
     numbers: list[tuple[np.ndarray, np.ndarray, np.ndarray]] = []
     formulas: list[tuple[np.ndarray, np.ndarray, list[str]]] = []
+    texts: list[tuple[np.ndarray, np.ndarray, list[str]]] = []
     columns: dict[str, int] = {}
     for start, stop in row_chunks(text):
         cells = _BULK.findall(text, start, stop)
-        if len(cells) != text.count("<c ", start, stop) or not _bulk_chunk(cells, sheet, strings, columns, numbers,
-                                                                            formulas, checking):
-            sheet.values.clear()  # the strings of the chunks before: the sheet is left as it was
+        if len(cells) != text.count("<c ", start, stop) or not _bulk_chunk(cells, strings, columns, numbers,
+                                                                            formulas, texts, checking):
             return False
-    if numbers:
-        sheet.numbers = (np.concatenate([n[0] for n in numbers]), np.concatenate([n[1] for n in numbers]),
-                         np.concatenate([n[2] for n in numbers]))
-    if formulas:
-        sheet.simple = (np.concatenate([f[0] for f in formulas]), np.concatenate([f[1] for f in formulas]),
-                        [text for f in formulas for text in f[2]])
-    extent = [(int(r.min()), int(r.max()), int(c.max())) for r, c, _ in (*numbers, *formulas)]
-    extent += [(row, row, col) for row, col, _ in sheet.values]
+    for found, attribute in ((numbers, "numbers"), (formulas, "simple"), (texts, "texts")):
+        if found:
+            rows, cols, values = zip(*found)
+            setattr(sheet, attribute, (np.concatenate(rows), np.concatenate(cols),
+                                       np.concatenate(values) if attribute == "numbers" else
+                                       [value for group in values for value in group]))
+    extent = [(int(r.min()), int(r.max()), int(c.max())) for r, c, _ in (*numbers, *formulas, *texts)]
     if extent:
         sheet.min_row = min(e[0] for e in extent)
         sheet.max_row = max(e[1] for e in extent)
@@ -298,18 +300,19 @@ def row_chunks(text: str) -> list[tuple[int, int]]:
     return spans
 
 
-def _bulk_chunk(cells: list[tuple[str, ...]], sheet: SheetCells, strings: list[str], columns: dict[str, int],
-                numbers: list[Any], formulas: list[Any], checking: bool) -> bool:
-    """Convert one chunk of :data:`_BULK` matches column by column (C-level maps, not a loop per cell)."""
+def _bulk_chunk(cells: list[tuple[str, ...]], strings: list[str], columns: dict[str, int], numbers: list[Any],
+                formulas: list[Any], texts: list[Any], checking: bool) -> bool:
+    """Convert one chunk of :data:`_BULK` matches column by column (C-level maps, not a loop per cell)
+    into ``numbers``, ``formulas`` and ``texts`` (rows, columns, values each)."""
     if not cells:
         return True
-    letters, digits, values, texts = (list(map(itemgetter(i), cells)) for i in range(4))
+    letters, digits, values, formula_texts, indexes, inline = (list(map(itemgetter(i), cells)) for i in range(6))
     for name in set(letters) - columns.keys():
         columns[name] = cell_position(name + "1")[1]
     rows = np.fromstring(",".join(digits), dtype=np.int64, sep=",")
     cols = np.fromiter(map(columns.__getitem__, letters), dtype=np.int64, count=len(letters))
     is_number = list(map(bool, values))
-    is_formula = list(map(bool, texts))
+    is_formula = list(map(bool, formula_texts))
     numbered = sum(is_number)
     if numbered:
         mask = np.array(is_number)
@@ -320,15 +323,22 @@ def _bulk_chunk(cells: list[tuple[str, ...]], sheet: SheetCells, strings: list[s
     formula_count = sum(is_formula)
     if formula_count:
         mask = np.array(is_formula)
-        texts = list(map("=".__add__, compress(texts, is_formula)))
-        if "&" in "".join(texts):
-            texts = [html.unescape(t) if "&" in t else t for t in texts]
-        formulas.append((rows[mask], cols[mask], texts))
+        found_texts = list(map("=".__add__, compress(formula_texts, is_formula)))
+        if "&" in "".join(found_texts):
+            found_texts = [html.unescape(t) if "&" in t else t for t in found_texts]
+        formulas.append((rows[mask], cols[mask], found_texts))
     if len(cells) > numbered + formula_count:  # shared and inline strings
-        for cell in compress(cells, [not (n or f) for n, f in zip(is_number, is_formula)]):
-            name, row, _, _, index, raw = cell
-            value = strings[int(index)] if index else ooxml_text(html.unescape(raw) if "&" in raw else raw)
-            sheet.values.append((int(row), columns[name], value))
+        is_text = list(map(operator.not_, map(operator.or_, is_number, is_formula)))
+        shared = list(compress(indexes, is_text))
+        written = list(compress(inline, is_text))
+        if "&" in "".join(written) or "_x" in "".join(written):
+            written = [ooxml_text(html.unescape(t) if "&" in t else t) for t in written]
+        if any(shared):
+            found_texts = [strings[int(index)] if index else raw for index, raw in zip(shared, written)]
+        else:
+            found_texts = written
+        mask = np.array(is_text)
+        texts.append((rows[mask], cols[mask], found_texts))
     return True
 
 
@@ -522,7 +532,7 @@ def _read_checked(check: PackageCheck, sheet: SheetCells, strings: list[str]) ->
                 return
             sheet.values.clear()
             sheet.formulas.clear()
-            sheet.numbers = sheet.simple = None
+            sheet.numbers = sheet.simple = sheet.texts = None
     if sheet.part in check.deferred:
         check.scan_part(sheet.part)
     text = sheet.xml = _sheet_text(check.archive.read(sheet.part))
