@@ -230,9 +230,8 @@ def _ours(fn: ExcelFunction, args: tuple[Node, ...], compile_node: Callable[[Nod
         err = np.zeros(ctx.n, dtype=np.int8)
         # TRUE == 1.0 as a dict key: memoise only when no argument is boolean
         cache = memo if not any(isinstance(c[0], bool) for c in columns if c) else {}
-        for row, key in enumerate(zip(*columns)) if columns else enumerate([()] * ctx.n):
-            if not todo[row]:
-                continue
+        for row in np.flatnonzero(todo).tolist():  # the rows the kernel left (often few)
+            key = tuple(column[row] for column in columns)
             result = cache.get(key)
             if result is None:
                 result = cache[key] = call(fn, list(key))
