@@ -151,16 +151,53 @@ def ooxml_text(text: str) -> str:
     return _ESCAPED.sub(lambda m: chr(int(m.group(1), 16)), text)
 
 
-def _shared_strings(archive: zipfile.ZipFile, workbook_part: str) -> list[str]:
+def _shared_strings(check: PackageCheck, workbook_part: str) -> list[str]:
+    """The shared strings, parsed once: when the part is one the package check left to this reader
+    (see :func:`read_package`), this parse stands for its scan (:func:`_checked_strings`)."""
+    archive = check.archive
     rels = _rels(archive, workbook_part)
     parts = [t for t in rels.values() if t.endswith("sharedStrings.xml")]
     if not parts or parts[0] not in archive.namelist():
         return []
+    part = parts[0]
+    if part in check.deferred:
+        raw = check.read_deferred(part)
+        root = _checked_strings(raw, check.scan.limits.max_text_chars) if raw is not None else None
+        if root is None:
+            check.scan_part(part)  # refuses as the full scan does, or finds nothing to refuse
+        else:
+            check.done(part)
+            strings = _strings_of(root)
+            check.scan.shared_strings += len(strings)  # the sheets' string indexes are checked against these
+            return strings
+    return _strings_of(_xml(archive, part))
+
+
+def _strings_of(root: Any) -> list[str]:
     strings = []
-    for si in _xml(archive, parts[0]).iter(f"{{{MAIN}}}si"):
+    for si in root.iter(f"{{{MAIN}}}si"):
         # rich text: the <t> of every run; phonetic runs (<rPh>) are not part of the value
         strings.append(ooxml_text("".join(t.text or "" for t in si.iter(_T) if t.getparent().tag != f"{{{MAIN}}}rPh")))
     return strings
+
+
+_SST_HEAD = re.compile(rb'(?:\xef\xbb\xbf)?(?:<\?xml[^>]*\?>\s*)?<sst[\s>]')
+
+
+def _checked_strings(raw: bytes, max_text_chars: int) -> Any | None:
+    """The parsed shared-strings part when it passes the checks of the package scan (UTF-8, no DTD,
+    well-formed, no text longer than ``max_text_chars``), else None for the scan to judge."""
+    head = _SST_HEAD.match(raw)
+    if head is None or b"<!" in raw or (b"encoding" in raw[:head.end()] and not re.search(
+            rb'encoding\s*=\s*["\']utf-?8["\']', raw[:head.end()], re.IGNORECASE)):
+        return None
+    try:
+        root = etree.fromstring(raw, _parser())
+    except Exception:  # noqa: BLE001 - XMLSyntaxError and the like: the scan names what is wrong
+        return None
+    if any(len(t.text or "") > max_text_chars for t in root.iter(_T)):
+        return None
+    return root
 
 
 def cell_position(ref: str) -> tuple[int, int]:
@@ -472,8 +509,10 @@ def _resolve_structured_references(sheet: SheetCells, tables: list[Table]) -> No
     _map_texts(sheet, lambda text, row, col: resolve_structured(text, sheet.name, row, col, tables))
 
 
-def _worksheet_part(name: str) -> bool:
-    return name.startswith("xl/worksheets/") and name.endswith(".xml") and name.count("/") == 2
+def _read_here(name: str) -> bool:
+    """The parts this reader checks in the pass that reads them: worksheets and shared strings."""
+    return name.startswith("xl/") and (name.endswith("sharedStrings.xml") or (
+        name.startswith("xl/worksheets/") and name.endswith(".xml") and name.count("/") == 2))
 
 
 def read_package(path: str, *, limits: Limits | None = None) -> Package:
@@ -483,7 +522,7 @@ def read_package(path: str, *, limits: Limits | None = None) -> Package:
     (:func:`xlrating.sheets.safe_open.open_package`), which checks every part but the worksheets;
     each worksheet is checked by the pass that reads it (:func:`_read_checked`)."""
     limits = limits or Limits.from_env()
-    check = open_package(path, limits, defer=_worksheet_part)
+    check = open_package(path, limits, defer=_read_here)
     try:
         with check:
             package = _read(path, check)
@@ -557,7 +596,7 @@ def _read(path: str, check: PackageCheck) -> Package:
         workbook_part = _workbook_part(archive)
         root = _xml(archive, workbook_part)
         rels = _rels(archive, workbook_part)
-        strings = _shared_strings(archive, workbook_part)
+        strings = _shared_strings(check, workbook_part)
         sheets = []
         every_sheet: list[str] = []  # localSheetId counts chart sheets too
         for element in root.iter(f"{{{MAIN}}}sheet"):
