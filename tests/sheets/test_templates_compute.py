@@ -33,7 +33,7 @@ def test_ema_sheet_base_ranks_and_2018_weight(tmp_path: Path) -> None:
     ws = _computed(tmp_path, ema_results.FILE_NAME, "Results", inputs)
     first = ema_results.FIRST_ROW
     assert [ws[f"H{first + i}"].value for i in range(4)] == [1000, 979, 0, None]  # (48-2)/47*1000 = 978.7
-    assert ws["C13"].value == "2018 rules: 3"  # 2 days + 0.5 (41-80 players) + 0.5 (6-9 countries)
+    assert ws["C13"].value == 3  # 2 days + 0.5 (41-80 players) + 0.5 (6-9 countries), shown as "2018 rules: 3"
 
 
 def test_dippouch_sheet_gives_percentile_and_new_rating(tmp_path: Path) -> None:

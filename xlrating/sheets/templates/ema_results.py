@@ -5,9 +5,14 @@ RATING_RULES.md, "What an EMA results reporting sheet carries"):
 
 - a tournament block, labels in column A and values in column B (rows 4-14);
 - the results table, header in row 16: Position, EMA ID, Last name, First name, Country, Table
-  points, Score, and a computed Base rank, ``MERS_BASE_RANK(players, position, "round")``;
-- a ``Lists`` sheet (country codes for the drop-down) and an ``xlwings.conf`` sheet naming the UDF
-  module, so the Base rank column computes once xlwings' "Import Functions" has been run.
+  points, Score, and a computed Base rank;
+- a ``Lists`` sheet (country codes for the drop-down).
+
+Organisers fill it in with a bare Excel or LibreOffice, never with xlrating installed, so the
+computed cells (the base rank of each row, the 2018 weight beside the MERS weight) are plain
+spreadsheet formulas (:mod:`~xlrating.sheets.templates.mers_formulas`) that give what
+``MERS_BASE_RANK(players, position, "round")`` and ``MERS_WEIGHT`` give. Unlike the other
+templates it calls none of xlrating's functions and has no ``xlwings.conf`` sheet.
 """
 
 from __future__ import annotations
@@ -15,7 +20,7 @@ from __future__ import annotations
 from openpyxl.workbook import Workbook
 
 from xlrating.core.reference_data import load
-from xlrating.sheets.templates import style
+from xlrating.sheets.templates import mers_formulas, style
 
 FILE_NAME = "ema_results_template.xlsx"
 PLAYER_ROWS = 150
@@ -42,6 +47,9 @@ BLOCK: tuple[tuple[str, str | None, str], ...] = (
 FIRST_BLOCK_ROW = 4
 ROW_OF = {name: FIRST_BLOCK_ROW + i for i, (name, _, _) in enumerate(BLOCK)}
 
+# The 2018 weight computed from days, players, countries and qualification, beside the MERS weight.
+WEIGHT_2018_CELL = f"C{ROW_OF['MERS weight']}"
+
 COLUMNS = ("Position", "EMA ID", "Last name", "First name", "Country", "Table points", "Score", "Base rank")
 WIDTHS = (23, 12, 22, 18, 10, 12, 10, 11)
 
@@ -59,7 +67,6 @@ def build() -> Workbook:
     ws.freeze_panes = f"A{FIRST_ROW}"
     style.print_setup(ws, f"A1:H{LAST_ROW}", title_rows=f"{HEADER_ROW}:{HEADER_ROW}")
     _lists(wb)
-    style.xlwings_conf_sheet(wb)
     return wb
 
 
@@ -90,10 +97,9 @@ def _block(ws) -> None:  # type: ignore[no-untyped-def]
                          title_text=name, stop=name != "Country")
     days, players, countries, qualification = (f"B{ROW_OF[n]}" for n in ("Days", "Players", "Countries",
                                                                           "Qualification required"))
-    weight = ws[f"C{ROW_OF['MERS weight']}"]
-    weight.value = (f'=IF(COUNT({days},{players},{countries})=3,"2018 rules: "&'
-                    f'MERS_WEIGHT({days},{players},{countries},{qualification}="Yes"),"")')
-    weight.font = style.NOTE_FONT
+    weight = ws[WEIGHT_2018_CELL]
+    weight.value = "=" + mers_formulas.tournament_weight(days, players, countries, f'{qualification}="Yes"')
+    weight.font, weight.number_format, weight.alignment = style.NOTE_FONT, '"2018 rules: "General', style.LEFT
 
 
 def _table(ws) -> None:  # type: ignore[no-untyped-def]
@@ -109,7 +115,7 @@ def _table(ws) -> None:  # type: ignore[no-untyped-def]
     style.style_range(ws, f"H{first}:H{last}", fill=style.RESULT_FILL, number_format="0", alignment=style.CENTRE)
     players = f"$B${ROW_OF['Players']}"
     for row in range(first, last + 1):
-        ws[f"H{row}"] = f'=IF(OR($A{row}="",{players}=""),"",MERS_BASE_RANK({players},$A{row},"round"))'
+        ws[f"H{row}"] = "=" + mers_formulas.base_rank(players, f"$A{row}")
 
     style.validation(ws, f"A{first}:A{last}", "whole", operator="between", formula1="1",
                      formula2=f'IF({players}="",10000,{players})',
