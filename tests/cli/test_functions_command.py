@@ -10,7 +10,7 @@ from click.testing import CliRunner
 from xlrating.cli import main
 from xlrating.functions import FUNCTIONS
 from xlrating.hosts.vba import BAS_NAME
-from xlrating.sheets.templates import TEMPLATES
+from xlrating.sheets.templates import BUTTONS_BAS, TEMPLATES
 
 
 def run(*args: str) -> tuple[int, str]:
@@ -62,12 +62,12 @@ def test_functions_text_shows_defaults_as_typed_in_excel() -> None:
     assert "TRUE for a World Championship (value 20) (default FALSE)" in out
 
 
-def test_templates_out_writes_every_workbook_and_the_bas(tmp_path: Path) -> None:
-    code, out = run("templates", "--out", str(tmp_path / "gen"))
+def test_templates_out_writes_every_workbook_and_both_vba_modules(tmp_path: Path) -> None:
+    code, out = run("templates", "-o", str(tmp_path / "gen"))
     assert code == 0
-    written = {p.name for p in (tmp_path / "gen").iterdir()}
-    assert written == set(TEMPLATES) | {BAS_NAME}
-    assert out.count("wrote ") == len(written)
+    written = {p.name for p in (tmp_path / "gen").iterdir() if p.is_file()}
+    assert written == set(TEMPLATES) | {BAS_NAME, BUTTONS_BAS}
+    assert out.count("wrote ") == sum(p.is_file() for p in (tmp_path / "gen").rglob("*"))
 
 
 def test_templates_second_run_changes_nothing(tmp_path: Path) -> None:

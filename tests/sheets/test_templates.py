@@ -11,7 +11,15 @@ import pytest
 
 from xlrating.functions import BY_NAME
 from xlrating.sheets.safe_open import load_workbook
-from xlrating.sheets.templates import TEMPLATES, build, build_all, ema_results, mers_formulas
+from xlrating.sheets.templates import (
+    BUTTONS_BAS,
+    TEMPLATES,
+    build,
+    build_all,
+    buttons_module,
+    ema_results,
+    mers_formulas,
+)
 from xlrating.sheets.templates.style import FONT
 
 REPO = Path(__file__).resolve().parents[2]
@@ -61,6 +69,13 @@ def test_committed_template_equals_the_generator_output(name: str) -> None:
 
 def test_every_committed_xlsx_has_a_generator() -> None:
     assert {p.name for p in COMMITTED.glob("*.xlsx")} == set(TEMPLATES)
+
+
+def test_committed_buttons_module_is_the_package_copy() -> None:
+    # the source is xlrating/sheets/templates/xlrating_buttons.bas (it ships in the wheel); edit it there
+    assert (REPO / "macros" / BUTTONS_BAS).read_bytes() == buttons_module(), \
+        f"macros/{BUTTONS_BAS} differs from xlrating/sheets/templates/{BUTTONS_BAS}: run `xlrating templates`"
+    assert buttons_module().startswith(b'Attribute VB_Name = "xlrating_buttons"\r\n')
 
 
 def test_building_twice_gives_identical_bytes() -> None:

@@ -3,8 +3,12 @@
 Writes the workbooks of :mod:`xlrating.sheets.templates` to ``workbook_templates/`` and the VBA
 wrappers of :mod:`xlrating.hosts.vba` to ``macros/xlrating_udfs.bas``. In a source checkout those
 are the repository's folders (wherever the command runs from); in an installed copy they are made
-in the current folder. ``--out DIR`` puts every file in DIR instead. ``--check`` writes nothing and
+in the current folder. ``--out DIR`` (``-o``) puts every file in DIR instead. ``--check`` writes nothing and
 exits 1 when a file is missing or differs from what the generators make (for CI).
+
+The hand-written buttons module ships with the package (:func:`xlrating.sheets.templates.buttons_module`)
+and is written beside the generated one (``macros/xlrating_buttons.bas``), so ``pip install xlrating``
+then ``xlrating templates -o DIR`` gives a spreadsheet user every file the README's steps import.
 """
 
 from __future__ import annotations
@@ -27,15 +31,16 @@ def default_folders() -> tuple[Path, Path]:
 def artefacts(templates_dir: Path, macros_dir: Path) -> dict[Path, bytes]:
     """Every generated file: its path and its exact bytes."""
     from xlrating.hosts.vba import BAS_NAME, render_udf_module
-    from xlrating.sheets.templates import TEMPLATES, build
+    from xlrating.sheets.templates import BUTTONS_BAS, TEMPLATES, build, buttons_module
 
     files = {templates_dir / name: build(name) for name in TEMPLATES}
     files[macros_dir / BAS_NAME] = render_udf_module().encode("ascii")
+    files[macros_dir / BUTTONS_BAS] = buttons_module()
     return files
 
 
 @click.command("templates")
-@click.option("--out", "out", metavar="DIR", type=click.Path(file_okay=False, path_type=Path), default=None,
+@click.option("-o", "--out", "out", metavar="DIR", type=click.Path(file_okay=False, path_type=Path), default=None,
               help="Write every file into DIR (default: workbook_templates/ and macros/ of the checkout, "
                    "or of the current folder).")
 @click.option("--check", is_flag=True, help="Write nothing; exit 1 if a file is missing or out of date.")

@@ -1,9 +1,14 @@
-"""The workbook templates in ``workbook_templates/``, built with openpyxl.
+"""The workbook templates in ``workbook_templates/``, built with openpyxl, and the VBA buttons
+module that goes with them.
 
 ``build_all(folder)`` writes every template. Files are byte-for-byte reproducible: the document
 properties carry a fixed date and every zip entry a fixed timestamp, so rebuilding an unchanged
 template leaves git with nothing to commit and a test can compare the committed copies with fresh
 output exactly.
+
+The buttons module (``xlrating_buttons.bas``: validate, ingest, ranking through xlwings' RunPython)
+is hand-written VBA kept here as package data, so an installed xlrating can write it out
+(``xlrating templates``); ``macros/xlrating_buttons.bas`` in a checkout is that copy.
 """
 
 from __future__ import annotations
@@ -12,6 +17,7 @@ import datetime as dt
 import io
 import zipfile
 from collections.abc import Callable
+from importlib import resources
 from pathlib import Path
 
 from openpyxl.workbook import Workbook
@@ -25,6 +31,8 @@ TEMPLATES: dict[str, Callable[[], Workbook]] = {
     calculators.DCI_FILE: calculators.dci_match_calculator,
     calculators.MERS_FILE: calculators.mers_personal_ranking,
 }
+
+BUTTONS_BAS = "xlrating_buttons.bas"
 
 FIXED_DATE = dt.datetime(2026, 1, 1)
 _ZIP_TIME = (2026, 1, 1, 0, 0, 0)
@@ -63,3 +71,8 @@ def build_all(folder: str | Path) -> list[Path]:
         path.write_bytes(build(name))
         written.append(path)
     return written
+
+
+def buttons_module() -> bytes:
+    """The bytes of the hand-written VBA buttons module (CRLF line ends, as the VBA editor writes)."""
+    return resources.files(__package__).joinpath(BUTTONS_BAS).read_bytes()
