@@ -21,6 +21,7 @@ COMMANDS: dict[str, tuple[str, str, str]] = {
     "convert": ("convert", "convert", "Recalculate workbooks headlessly, xlrating functions included."),
     "templates": ("templates", "templates", "(Re)build the workbooks in workbook_templates/."),
     "demo": ("demo", "demo", "Run the validate -> ingest -> rank pipeline on the bundled examples."),
+    "libreoffice": ("libreoffice", "libreoffice", "Build, install or uninstall the LibreOffice Calc add-in."),
 }
 
 

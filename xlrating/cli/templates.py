@@ -1,7 +1,8 @@
 """``xlrating templates``: (re)build the generated artefacts users start from.
 
-Writes the workbooks of :mod:`xlrating.sheets.templates` to ``workbook_templates/`` and the VBA
-wrappers of :mod:`xlrating.hosts.vba` to ``macros/xlrating_udfs.bas``. In a source checkout those
+Writes the workbooks of :mod:`xlrating.sheets.templates` to ``workbook_templates/``, the VBA
+wrappers of :mod:`xlrating.hosts.vba` to ``macros/xlrating_udfs.bas`` and the sources of the
+LibreOffice add-in (:mod:`xlrating.hosts.libreoffice`) to ``libreoffice/``. In a source checkout those
 are the repository's folders (wherever the command runs from); in an installed copy they are made
 in the current folder. ``--out DIR`` (``-o``) puts every file in DIR instead. ``--check`` writes nothing and
 exits 1 when a file is missing or differs from what the generators make (for CI).
@@ -36,7 +37,16 @@ def artefacts(templates_dir: Path, macros_dir: Path) -> dict[Path, bytes]:
     files = {templates_dir / name: build(name) for name in TEMPLATES}
     files[macros_dir / BAS_NAME] = render_udf_module().encode("ascii")
     files[macros_dir / BUTTONS_BAS] = buttons_module()
+    files.update(addin_sources(macros_dir.parent / "libreoffice" if macros_dir != templates_dir
+                               else macros_dir / "libreoffice"))
     return files
+
+
+def addin_sources(folder: Path) -> dict[Path, bytes]:
+    """The LibreOffice add-in's generated text files, in ``folder``."""
+    from xlrating.hosts.libreoffice import sources
+
+    return {folder / name: data for name, data in sources().items()}
 
 
 @click.command("templates")

@@ -1,0 +1,94 @@
+"""``xlrating libreoffice build / install / uninstall``: the LibreOffice Calc add-in.
+
+``build`` writes the extension (``xlrating.oxt``) generated from the function table, for
+Tools > Extension Manager > Add or for ``unopkg add``. ``install`` builds it and adds it to your
+LibreOffice profile (``unopkg``; as root through a headless LibreOffice, since unopkg refuses root),
+``uninstall`` removes it; both take effect the next time LibreOffice starts. ``--profile DIR`` uses
+another user profile (a folder, e.g. a private one for tests) instead of yours.
+
+Exit status: 0 done; 2 LibreOffice or its Python bridge is missing, or LibreOffice refused.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import click
+
+from xlrating.cli.common import fail
+
+
+def _profile_option(function):  # type: ignore[no-untyped-def]
+    return click.option(
+        "--profile", "profile", metavar="DIR", type=click.Path(file_okay=False, path_type=Path), default=None,
+        help="LibreOffice user profile folder to use (-env:UserInstallation); default: your own.")(function)
+
+
+def _soffice_option(function):  # type: ignore[no-untyped-def]
+    return click.option("--soffice", "soffice", metavar="PATH", default=None,
+                        help="The soffice program (default: on the PATH or where LibreOffice installs it).")(function)
+
+
+def _office(soffice: str | None):  # type: ignore[no-untyped-def]
+    from xlrating.hosts.libreoffice_install import OfficeMissing, find_office
+
+    try:
+        return find_office(soffice)
+    except OfficeMissing as exc:
+        fail(str(exc))
+
+
+@click.group("libreoffice")
+def libreoffice() -> None:
+    """The LibreOffice Calc add-in with xlrating's functions."""
+
+
+@libreoffice.command("build")
+@click.option("-o", "--output", "output", metavar="FILE", type=click.Path(dir_okay=False, path_type=Path),
+              default=Path("xlrating.oxt"), show_default=True, help="Where to write the extension.")
+def build(output: Path) -> None:
+    """Write the add-in as a LibreOffice extension (.oxt)."""
+    from xlrating.hosts.libreoffice import build_oxt
+
+    try:
+        path = build_oxt(output)
+    except OSError as exc:
+        fail(f"{output}: cannot write ({exc.strerror or exc})")
+    click.echo(f"wrote {path}")
+
+
+@libreoffice.command("install")
+@_profile_option
+@_soffice_option
+def install(profile: Path | None, soffice: str | None) -> None:
+    """Add the add-in to your LibreOffice profile (restart LibreOffice to use it)."""
+    from xlrating.hosts import libreoffice_install as lo
+
+    office = _office(soffice)
+    warning = lo.numpy_warning(office)
+    try:
+        output = lo.install(office, profile)
+    except (lo.OfficeMissing, lo.OfficeFailed) as exc:
+        fail(f"LibreOffice did not add the extension: {exc}")
+    if output:
+        click.echo(output)
+    if warning:
+        click.echo(f"xlrating: warning: {warning}", err=True)
+    click.echo(f"installed the xlrating add-in ({office.soffice}); restart LibreOffice to use its functions")
+
+
+@libreoffice.command("uninstall")
+@_profile_option
+@_soffice_option
+def uninstall(profile: Path | None, soffice: str | None) -> None:
+    """Remove the add-in from your LibreOffice profile."""
+    from xlrating.hosts import libreoffice_install as lo
+
+    office = _office(soffice)
+    try:
+        output = lo.uninstall(office, profile)
+    except (lo.OfficeMissing, lo.OfficeFailed) as exc:
+        fail(f"LibreOffice did not remove the extension: {exc}")
+    if output:
+        click.echo(output)
+    click.echo("removed the xlrating add-in")
