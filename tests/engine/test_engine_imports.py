@@ -65,6 +65,41 @@ def test_a_statistical_function_still_computes_as_excel(tmp_path: Path) -> None:
     assert sheet.get(1, 5) == 45292
 
 
+_STATISTICS = """
+import sys
+from xlrating.engine import evaluate_workbook
+sheet = evaluate_workbook(sys.argv[1]).grid.sheet("Sheet")
+print(repr([sheet.get(1, c) for c in range(3, 8)]))
+print("scipy" in sys.modules)
+"""
+
+
+@pytest.mark.parametrize("with_distribution", [False, True])
+def test_counting_and_averaging_need_no_scipy_and_a_distribution_still_gets_it(tmp_path: Path,
+                                                                                with_distribution: bool) -> None:
+    # AVERAGE, COUNTIF, MEDIAN ... live in formulas' statistical module, which imports scipy at its
+    # top for its distributions; scipy loads only when a distribution runs, which then computes
+    # Excel's value (BINOM.DIST(3,10,0.5,FALSE) = 0.1171875, T.DIST.RT(2,5) = 0.0509697394149).
+    wb = openpyxl.Workbook()
+    ws = wb.active
+    ws.append([4, "big", '=COUNTIF(B1:B3,"big")', "=MEDIAN(A1:A3)", "=LARGE(A1:A3,2)",
+               "=BINOM.DIST(3,10,0.5,FALSE)" if with_distribution else '=AVERAGEIF(B1:B3,"big",A1:A3)',
+               "=_xlfn.T.DIST.RT(2,5)" if with_distribution else "=COUNTA(A1:B3)"])
+    ws.append([9, "small"])
+    ws.append([1, "big"])
+    wb.save(tmp_path / "book.xlsx")
+    done = subprocess.run([sys.executable, "-c", _STATISTICS, str(tmp_path / "book.xlsx")],
+                          capture_output=True, text=True, check=True)
+    values_line, scipy_loaded = done.stdout.strip().splitlines()
+    values = eval(values_line)  # a list of numbers the child printed with repr()
+    assert values[:3] == [2.0, 4.0, 4.0]
+    if with_distribution:
+        assert values[3:] == [pytest.approx(0.1171875), pytest.approx(0.0509697394149, abs=1e-12)]
+        assert scipy_loaded == "True"
+    else:
+        assert values[3:] == [2.5, 6.0] and scipy_loaded == "False"
+
+
 def test_the_stored_index_is_the_installed_formulas_library() -> None:
     """data/formulas_functions.txt is current (after upgrading formulas: python -m xlrating.engine.library)."""
     text = (Path(library.__file__).with_name("data") / library.INDEX_FILE).read_text(encoding="utf-8")

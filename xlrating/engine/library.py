@@ -15,8 +15,13 @@ right). Write it again after upgrading ``formulas``: ``python -m xlrating.engine
 
 from __future__ import annotations
 
+import contextlib
 import functools
 import importlib
+import importlib.util
+import sys
+import types
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -100,7 +105,63 @@ def function(name: str) -> Any | None:
     module = _where().get(name)
     if module is None:
         return None
-    return importlib.import_module(module).FUNCTIONS[name]
+    if module in sys.modules:
+        return sys.modules[module].FUNCTIONS[name]
+    with _scipy_deferred():
+        return importlib.import_module(module).FUNCTIONS[name]
+
+
+class _Deferred(types.ModuleType):
+    """Stands for a module of scipy while a module of ``formulas``' library is being imported.
+
+    ``formulas.functions.stat`` (AVERAGE, COUNTIF, MAX, MEDIAN ... and the distributions) imports
+    ``scipy.stats``, ``scipy.linalg`` and ``scipy.interpolate`` at its top, most of a second, for the
+    few functions that call them. Imported with these stand-ins, a name it takes from one of them
+    is a function that imports the real module when first called, and a module it takes is this
+    object, which imports the real module when an attribute is first looked up: scipy loads only
+    when a workbook uses such a function, and then the function computes what it always did.
+    """
+
+    def __getattr__(self, attribute: str) -> Any:
+        if attribute.startswith("__"):
+            raise AttributeError(attribute)
+        if _importing:  # `from scipy.interpolate import interp1d` binds a name: defer the call too
+            module = self.__name__
+
+            def deferred(*args: Any, **kwargs: Any) -> Any:
+                return getattr(importlib.import_module(module), attribute)(*args, **kwargs)
+
+            deferred.__name__ = attribute
+            return deferred
+        return getattr(importlib.import_module(self.__name__), attribute)
+
+
+_importing = False
+_SCIPY_MODULES = ("scipy", "scipy.stats", "scipy.linalg", "scipy.interpolate", "scipy.special", "scipy.optimize")
+
+
+@contextlib.contextmanager
+def _scipy_deferred() -> Iterator[None]:
+    """scipy's modules as :class:`_Deferred` stand-ins in ``sys.modules`` while the block runs,
+    unless scipy is imported already; the stand-ins are gone from ``sys.modules`` afterwards."""
+    global _importing
+    if "scipy" in sys.modules or importlib.util.find_spec("scipy") is None:
+        yield
+        return
+    stand_ins = {name: _Deferred(name) for name in _SCIPY_MODULES}
+    for name, module in stand_ins.items():
+        parent, _, child = name.rpartition(".")
+        if parent:
+            setattr(stand_ins[parent], child, module)
+    sys.modules.update(stand_ins)
+    _importing = True
+    try:
+        yield
+    finally:
+        _importing = False
+        for name, module in stand_ins.items():
+            if sys.modules.get(name) is module:
+                del sys.modules[name]
 
 
 def formulas_function(name: str) -> Any:
