@@ -149,3 +149,44 @@ def test_install_without_the_python_bridge_is_a_clear_error(tmp_path: Path) -> N
     result = CliRunner().invoke(main, ["libreoffice", "install", "--soffice", str(program / "soffice")])
     assert result.exit_code == 2
     assert "Python bridge is not installed" in result.output and "python3-uno" in result.output
+
+
+def _fake_office(tmp_path: Path, unopkg_script: str) -> libreoffice_install.Office:
+    program = tmp_path / "program"
+    program.mkdir()
+    (program / "pythonloader.py").write_text("")
+    for name, script in (("soffice", "exit 0"), ("unopkg", unopkg_script)):
+        (program / name).write_text(f"#!/bin/sh\n{script}\n")
+        (program / name).chmod(0o755)
+    return libreoffice_install.Office(program / "soffice", program / "unopkg", None)
+
+
+@pytest.mark.skipif(sys.platform == "win32", reason="shell scripts stand in for unopkg")
+def test_install_adds_the_built_extension_with_unopkg_into_the_profile(tmp_path: Path,
+                                                                       monkeypatch: pytest.MonkeyPatch) -> None:
+    log = tmp_path / "args.txt"
+    office = _fake_office(tmp_path, f'echo "$@" > {log}; cp "$4" {tmp_path}/added.oxt')
+    monkeypatch.setattr(libreoffice_install, "_is_root", lambda: False)
+    libreoffice_install.install(office, tmp_path / "profile")
+    args = log.read_text().split()
+    assert args[:3] == ["add", "--force", "--suppress-license"]
+    assert args[4] == f"-env:UserInstallation={(tmp_path / 'profile').resolve().as_uri()}"
+    with zipfile.ZipFile(tmp_path / "added.oxt") as oxt:
+        assert libreoffice.COMPONENT in oxt.namelist()
+
+
+@pytest.mark.skipif(sys.platform == "win32", reason="shell scripts stand in for unopkg")
+def test_uninstall_of_an_extension_not_installed_says_so(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    office = _fake_office(tmp_path, 'echo "ERROR: There is no such extension deployed: $2" >&2; exit 1')
+    monkeypatch.setattr(libreoffice_install, "_is_root", lambda: False)
+    assert libreoffice_install.uninstall(office) == "org.xlrating.functions is not installed"
+
+
+@pytest.mark.skipif(sys.platform == "win32", reason="shell scripts stand in for unopkg")
+def test_unopkg_refusing_is_exit_status_2_with_its_message(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    office = _fake_office(tmp_path, 'echo "ERROR: the office is running" >&2; exit 1')
+    monkeypatch.setattr(libreoffice_install, "_is_root", lambda: False)
+    monkeypatch.setattr(libreoffice_install, "find_office", lambda soffice=None: office)
+    result = CliRunner().invoke(main, ["libreoffice", "install"])
+    assert result.exit_code == 2
+    assert "LibreOffice did not add the extension: ERROR: the office is running" in result.output

@@ -34,6 +34,7 @@ from xlrating.hosts.libreoffice_install import find_office
 pytestmark = [pytest.mark.libreoffice,
               pytest.mark.skipif(shutil.which("soffice") is None, reason="LibreOffice (soffice) is not installed")]
 
+fcntl = pytest.importorskip("fcntl")  # the lock that shares one LibreOffice session between xdist workers
 DRIVER = Path(__file__).with_name("libreoffice_driver.py")
 FUNCTION_WIZARD_ADDIN = 11  # com.sun.star.sheet.FunctionCategory.ADDIN: Calc puts add-in functions there
 
@@ -216,9 +217,8 @@ def differences(ours: dict[str, Any], theirs: dict[str, Any]) -> dict[str, tuple
     return diff
 
 
-@pytest.fixture(scope="module")
-def session(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Any]:
-    folder = tmp_path_factory.mktemp("libreoffice_addin")
+def run_session(folder: Path) -> dict[str, Any]:
+    """Install the add-in into a private profile, type the workbook in LibreOffice, convert it too."""
     office = find_office()
     if office.python is None:
         pytest.fail("LibreOffice's Python (with uno) not found: install python3-uno")
@@ -234,12 +234,29 @@ def session(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Any]:
     ran = subprocess.run([office.python, str(DRIVER)], input=json.dumps(job), capture_output=True, text=True,
                          timeout=300, check=False)
     assert ran.returncode == 0, ran.stderr[-3000:]
-    report = json.loads(ran.stdout)
-    typed = write_xlsx(sheets, folder / "typed.xlsx")
     warnings: list[str] = []
-    converted = convert_file(typed, folder / "converted.xlsx", warnings=warnings)[0]
-    return {"folder": folder, "report": report, "converted": converted, "warnings": warnings,
-            "saved": Path(job["xlsx"]), "stderr": ran.stderr}
+    converted = convert_file(write_xlsx(sheets, folder / "typed.xlsx"), folder / "converted.xlsx",
+                             warnings=warnings)[0]
+    return {"folder": str(folder), "report": json.loads(ran.stdout), "converted": str(converted),
+            "warnings": warnings, "saved": job["xlsx"]}
+
+
+@pytest.fixture(scope="module")
+def session(tmp_path_factory: pytest.TempPathFactory, worker_id: str) -> dict[str, Any]:
+    """One LibreOffice session for the whole module, shared by the pytest-xdist workers of a run."""
+    base = tmp_path_factory.getbasetemp()
+    root = base if worker_id == "master" else base.parent
+    folder = root / "libreoffice_addin"
+    done = folder / "session.json"
+    with open(root / "libreoffice_addin.lock", "w") as lock:
+        fcntl.flock(lock, fcntl.LOCK_EX)
+        if not done.exists():
+            folder.mkdir(exist_ok=True)
+            done.write_text(json.dumps(run_session(folder)))
+    result: dict[str, Any] = json.loads(done.read_text())
+    for key in ("folder", "converted", "saved"):
+        result[key] = Path(result[key])
+    return result
 
 
 def test_every_function_is_typed_into_the_workbook() -> None:
@@ -326,6 +343,13 @@ def test_a_workbook_saved_by_libreoffice_converts_to_the_same_values(session: di
     theirs = {key: _normal(value) for key, value in session["report"]["values"].items()}
     assert warnings == []
     assert differences(xlsx_values(converted, list(theirs)), theirs).keys() <= OMITTED_MIDDLE_CELLS
+
+
+def test_uninstall_removes_the_add_in_from_the_profile(session: dict[str, Any]) -> None:
+    profile = str(session["folder"] / "profile")
+    removed = CliRunner().invoke(main, ["libreoffice", "uninstall", "--profile", profile])
+    assert removed.exit_code == 0, removed.output
+    assert "removed org.xlrating.functions" in removed.output
 
 
 if __name__ == "__main__":  # pragma: no cover - print the workbook for a look

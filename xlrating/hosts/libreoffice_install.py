@@ -175,4 +175,9 @@ def uninstall(office: Office, profile: Path | None = None) -> str:
     """Remove the extension from the user profile."""
     if _is_root():
         return _through_session(office, "remove", profile, libreoffice.EXTENSION_ID)
-    return _unopkg(office, profile, "remove", libreoffice.EXTENSION_ID)
+    try:
+        return _unopkg(office, profile, "remove", libreoffice.EXTENSION_ID)
+    except OfficeFailed as exc:
+        if "no such extension" not in str(exc).lower():
+            raise
+        return f"{libreoffice.EXTENSION_ID} is not installed"
