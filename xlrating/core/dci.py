@@ -10,19 +10,26 @@
 
 from __future__ import annotations
 
+import bisect
 import datetime as dt
+import functools
+import math
 import re
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-import numpy as np
-
 from xlrating.core import checks
-from xlrating.core.columns import first_repeat, mixed_radix
 from xlrating.core.errors import InvalidArgument, TableError
 from xlrating.core.reference_data import load
 from xlrating.core.tables import Column, read_table
+
+try:  # the leaderboard's column engine; without numpy (LibreOffice's own Python) see core.without_numpy
+    import numpy as np
+
+    from xlrating.core.columns import first_repeat, mixed_radix
+except ImportError:
+    np = None  # type: ignore[assignment]
 
 STARTING_RATING = 1600.0
 DEFAULT_K = 16.0
@@ -32,8 +39,8 @@ DEFAULT_CATEGORY = "Composite"
 
 _TABLE = load("fide_table_8_1b.csv")
 _TABLE_BOUNDS = [float(row["max_difference"]) for row in _TABLE]
-_TABLE_HIGH = np.array([float(row["H"]) for row in _TABLE])
-_TABLE_LOW = np.array([float(row["L"]) for row in _TABLE])
+_TABLE_HIGH = [float(row["H"]) for row in _TABLE]
+_TABLE_LOW = [float(row["L"]) for row in _TABLE]
 _TIERS = load("dci_k_tiers.csv")
 
 
@@ -57,8 +64,22 @@ def win_probability(rating: float, opponent: float, method: str = "formula") -> 
     r = checks.number("rating", rating)
     o = checks.number("opponent", opponent)
     how = checks.choice("method", method, METHODS)
-    return float(expected_scores(np.array([r]), np.array([o]), how)[0])
+    return expected_score(r, o, how)
 
+
+def expected_score(rating: float, opponent: float, method: str) -> float:
+    """:func:`win_probability` of checked arguments: the same operations, in the same order, as
+    :func:`expected_scores` does on arrays, so both give the same double."""
+    if method == "formula":
+        try:
+            power: float = 10.0 ** ((opponent - rating) / 400.0)
+        except OverflowError:  # a gap over ~123,000 points: 10 ** x is inf, as numpy has it
+            return 0.0
+        return 1.0 / (1.0 + power)
+    gap = rating - opponent
+    distance = abs(gap) + 0.5
+    row = bisect.bisect_left(_TABLE_BOUNDS, math.floor(distance) if math.isfinite(distance) else distance)
+    return _TABLE_HIGH[row] if gap >= 0 else _TABLE_LOW[row]
 
 
 _RESULT_WORDS = {"W": 1.0, "WIN": 1.0, "D": 0.5, "DRAW": 0.5, "L": 0.0, "LOSS": 0.0}
@@ -157,8 +178,14 @@ def ratings(matches: Iterable[Match], *, method: str = "formula") -> list[Rating
     """Every (player, category)'s rating after replaying the matches in order.
 
     Order: date, event, round. A match listed from both sides counts once (the two rows must agree).
-    Byes are not rated. See :func:`ratings_from_columns` for how rounds are rated as vectors.
+    Byes are not rated. See :func:`ratings_from_columns` for how rounds are rated as vectors; a
+    Python without numpy replays the matches one by one (:mod:`xlrating.core.without_numpy.dci`),
+    with the same result.
     """
+    if np is None:
+        from xlrating.core.without_numpy import dci as replay
+
+        return replay.ratings(matches, method=method)
     return ratings_from_columns(MatchColumns.from_matches(matches), method=method)
 
 
@@ -262,9 +289,15 @@ def expected_scores(rating: np.ndarray, opponent: np.ndarray, method: str = "for
         p: np.ndarray = 1.0 / (1.0 + 10.0 ** ((opponent - rating) / 400.0))
         return p
     gap = rating - opponent
+    high, low = _table_columns()
     rows = np.searchsorted(_TABLE_BOUNDS, np.floor(np.abs(gap) + 0.5), side="left")
-    table: np.ndarray = np.where(gap >= 0, _TABLE_HIGH[rows], _TABLE_LOW[rows])
+    table: np.ndarray = np.where(gap >= 0, high[rows], low[rows])
     return table
+
+
+@functools.cache
+def _table_columns() -> tuple[np.ndarray, np.ndarray]:
+    return np.array(_TABLE_HIGH), np.array(_TABLE_LOW)
 
 
 def _round_key(c: MatchColumns) -> tuple[np.ndarray, int]:

@@ -17,20 +17,24 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-import numpy as np
-
 from xlrating.core import checks
-from xlrating.core.columns import (
-    encode,
-    first_disagreement,
-    first_repeat,
-    group_positions,
-    scored_places,
-    years,
-)
 from xlrating.core.errors import TableError
 from xlrating.core.placement import TiePolicy, tie_policy
 from xlrating.core.tables import Column, read_table
+
+try:  # the leaderboard's column engine; without numpy (LibreOffice's own Python) see core.without_numpy
+    import numpy as np
+
+    from xlrating.core.columns import (
+        encode,
+        first_disagreement,
+        first_repeat,
+        group_positions,
+        scored_places,
+        years,
+    )
+except ImportError:
+    np = None  # type: ignore[assignment]
 
 STARTING_RATING = 40.0
 WORLD_CHAMPIONSHIP_VALUE = 20.0
@@ -140,8 +144,13 @@ def ratings(
     """The leaderboard after replaying every event in date order (events on the same day by name).
 
     Each event's declared player count is used, never the number of rows it has: a missing row
-    renumbers nobody.
+    renumbers nobody. Computed on columns (:func:`ratings_from_columns`), or without numpy player by
+    player (:mod:`xlrating.core.without_numpy.dippouch`), with the same result.
     """
+    if np is None:
+        from xlrating.core.without_numpy import dippouch as replay
+
+        return replay.ratings(results, ties=ties, cutoff_year=cutoff_year)
     return ratings_from_columns(ResultColumns.from_results(results), ties=ties, cutoff_year=cutoff_year)
 
 

@@ -11,10 +11,7 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-import numpy as np
-
 from xlrating.core import checks
-from xlrating.core.columns import encode, first_disagreement, first_repeat, group_positions, scored_places
 from xlrating.core.dates import as_date
 from xlrating.core.ema_ids import player_id
 from xlrating.core.errors import InvalidArgument, TableError
@@ -30,6 +27,13 @@ from xlrating.core.mers.rules import (
 )
 from xlrating.core.placement import TiePolicy, tie_policy
 from xlrating.core.tables import Column, read_table
+
+try:  # the leaderboard's column engine; without numpy (LibreOffice's own Python) see core.without_numpy
+    import numpy as np
+
+    from xlrating.core.columns import encode, first_disagreement, first_repeat, group_positions, scored_places
+except ImportError:
+    np = None  # type: ignore[assignment]
 
 RESULT_COLUMNS = (
     Column("tournament", "text"),
@@ -115,7 +119,14 @@ def rankings(
     ``ruleset_name`` None means every result is used (a single-ruleset table). Base ranks are
     computed from places with the event's declared player count and the tie policy.
     ``with_breakdown`` attaches each player's counted results (best first, then padding).
+    Computed on columns (:func:`rankings_from_columns`), or without numpy player by player
+    (:mod:`xlrating.core.without_numpy.mers`), with the same result.
     """
+    if np is None:
+        from xlrating.core.without_numpy import mers as replay
+
+        return replay.rankings(results, as_of, rules, ruleset_name=ruleset_name, ties=ties,
+                               with_breakdown=with_breakdown)
     return rankings_from_columns(ResultColumns.from_results(results), as_of, rules, ruleset_name=ruleset_name,
                                  ties=ties, with_breakdown=with_breakdown)
 
