@@ -326,3 +326,27 @@ def test_let_whose_variables_use_each_other_is_computed(tmp_path: Path) -> None:
     wb.save(tmp_path / "let.xlsx")
     # 1 March 2026 is a Sunday: the week starting Monday 23 February shows only the 1st
     assert _values(tmp_path / "let.xlsx", "Sheet", ["B1", "G1", "H1", "A2"]) == ["", "", 1.0, 6.0]
+
+
+def test_an_argument_left_empty_between_commas_is_our_functions_default(tmp_path: Path) -> None:
+    # DCI_RATINGS(matches, [category], [method]): `,,` leaves the category out (every match), as
+    # Excel passes it to an add-in; it is not a category named 0, which would list nobody.
+    import datetime as dt
+
+    from openpyxl.worksheet.formula import ArrayFormula
+
+    book = openpyxl.Workbook()
+    sheet = book.active
+    sheet.append(["date", "round", "player", "opponent", "result"])
+    sheet.append([dt.date(2024, 1, 1), 1, "ann", "bob", 1])
+    sheet.append([dt.date(2024, 1, 1), 2, "bob", "cy", 0.5])
+    sheet["H1"] = ArrayFormula("H1:J4", '=DCI_RATINGS(A1:E3,,"table")')
+    sheet["L1"] = '=DCI_RATINGS(A1:E3,,"table")'
+    sheet["P1"] = '=DCI_RATINGS(A1:E3,"Vintage","table")'  # a category no match has: nobody
+    book.save(tmp_path / "book.xlsx")
+    values = evaluate_workbook(str(tmp_path / "book.xlsx")).grid.sheet("Sheet")
+    assert values is not None
+    for col in (8, 12):
+        assert [values.get(r, col) for r in range(1, 5)] == ["player", "ann", "cy", "bob"]
+        assert values.get(2, col + 1) == 1608.0
+    assert [values.get(r, 16) for r in range(1, 3)] == ["player", None]

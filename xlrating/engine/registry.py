@@ -31,7 +31,7 @@ from xlrating.core.dates import to_excel_serial
 from xlrating.functions import BY_NAME, ExcelError, ExcelFunction, call
 
 from . import library
-from .functions.arguments import OMITTED
+from .functions.arguments import OMITTED, is_omitted
 
 # How Excel stores a user-defined function in a cell formula: plainly (xlwings UDFs after a
 # round-trip), as an unknown add-in function (``_xldudf_``), an XLL registration (``_xll.``), or
@@ -75,7 +75,10 @@ def to_host(value: Any) -> Any:
 
 
 def argument_to_host(value: Any) -> Any:
-    """A ``formulas`` argument (a scalar or a 2-D array) as a host-neutral value or list of rows."""
+    """A ``formulas`` argument (a scalar or a 2-D array) as a host-neutral value or list of rows; an
+    argument left empty between commas is None, the default, as Excel passes it to an add-in."""
+    if is_omitted(value):
+        return None
     if isinstance(value, np.ndarray):
         if value.size == 1:
             return to_host(value.ravel()[0])
