@@ -85,7 +85,7 @@ def test_the_oxt_holds_the_sources_and_the_numpy_free_modules_it_carries(tmp_pat
         assert archive.read("META-INF/manifest.xml") == libreoffice.render_manifest().encode()
     assert set(libreoffice.sources()) <= names
     for module in ("functions.py", "core/dci.py", "core/mers/rules.py", "core/data/fide_table_8_1b.csv",
-                   "hosts/libreoffice_cells.py"):
+                   "core/without_numpy/dci.py", "core/without_numpy/mers.py", "hosts/libreoffice_cells.py"):
         assert f"pythonpath/xlrating/{module}" in names
     assert not any("/engine/" in n or "/sheets/" in n or "/cli/" in n or "__pycache__" in n for n in names)
 
@@ -95,6 +95,32 @@ def test_the_runtime_imports_no_function_table_and_no_numpy_until_called() -> No
             "print(any(m in sys.modules for m in ('numpy', 'xlrating.functions', 'xlrating.core')))")
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout
     assert out.strip() == "False"
+
+
+def _office_with_python(tmp_path: Path, python: Path | str) -> libreoffice_install.Office:
+    return libreoffice_install.Office(tmp_path / "soffice", tmp_path / "unopkg", str(python))
+
+
+@pytest.mark.skipif(sys.platform == "win32", reason="a shell script stands in for LibreOffice's Python")
+def test_install_does_not_warn_when_libreoffices_python_lacks_numpy(tmp_path: Path) -> None:
+    blocked = tmp_path / "blocked"
+    (blocked / "numpy").mkdir(parents=True)
+    (blocked / "numpy" / "__init__.py").write_text("raise ImportError('no numpy in this Python')\n")
+    python = tmp_path / "python"  # LibreOffice's own Python on Windows and macOS: no numpy
+    python.write_text(f'#!/bin/sh\nPYTHONPATH={blocked} exec {sys.executable} "$@"\n')
+    python.chmod(0o755)
+    assert subprocess.run([str(python), "-c", "import numpy"], capture_output=True, check=False).returncode != 0
+    assert libreoffice_install.import_warning(_office_with_python(tmp_path, python)) is None
+    assert libreoffice_install.import_warning(_office_with_python(tmp_path, sys.executable)) is None
+
+
+@pytest.mark.skipif(sys.platform == "win32", reason="a shell script stands in for LibreOffice's Python")
+def test_install_warns_when_libreoffices_python_cannot_run_the_functions(tmp_path: Path) -> None:
+    python = tmp_path / "python"
+    python.write_text("#!/bin/sh\necho 'SyntaxError: invalid syntax' >&2\nexit 1\n")
+    python.chmod(0o755)
+    warning = libreoffice_install.import_warning(_office_with_python(tmp_path, python))
+    assert warning is not None and "SyntaxError: invalid syntax" in warning and "#VALUE!" in warning
 
 
 @pytest.mark.parametrize("code", ["#N/A", "#VALUE!", "#NUM!", "#DIV/0!", "#REF!", "#NAME?", "#NULL!"])

@@ -152,12 +152,32 @@ def _unopkg(office: Office, profile: Path | None, *args: str) -> str:
     return _run(command)
 
 
-def numpy_warning(office: Office) -> str | None:
-    """Why the functions would fail in this LibreOffice's Python (None when they will not)."""
-    if office.python is None or _imports(office.python, "numpy"):
+def import_warning(office: Office) -> str | None:
+    """Why the functions would fail in this LibreOffice's Python (None when they will not): it
+    imports and calls the modules the add-in carries, as the add-in would. numpy is not needed
+    (without it the leaderboards replay records one by one: :mod:`xlrating.core.without_numpy`)."""
+    if office.python is None:
         return None
-    return (f"LibreOffice's Python ({office.python}) has no numpy, which xlrating's rating core imports: every "
-            "cell will show #VALUE! until it has it (Debian/Ubuntu: apt-get install python3-numpy)")
+    check = ("import sys; sys.path.insert(0, sys.argv[1]); from xlrating.functions import call; "
+             "assert call('DIPPOUCH_PERCENTILE', [65, 8]) > 88")
+    with tempfile.TemporaryDirectory(prefix="xlrating-check-") as folder:
+        for name, file in libreoffice.carried_files().items():
+            target = Path(folder) / Path(name).relative_to("pythonpath")
+            target.parent.mkdir(parents=True, exist_ok=True)
+            shutil.copyfile(file, target)
+        try:
+            completed = subprocess.run([office.python, "-c", check, folder], capture_output=True, text=True,
+                                       timeout=60, check=False)
+        except (OSError, subprocess.TimeoutExpired) as exc:
+            return f"could not run LibreOffice's Python ({office.python}): {exc}"
+    if completed.returncode == 0:
+        return None
+    reason = (completed.stderr.strip().splitlines() or [f"exit status {completed.returncode}"])[-1]
+    return (f"LibreOffice's Python ({office.python}) cannot run xlrating's functions ({reason}): every cell "
+            "will show #VALUE!")
+
+
+numpy_warning = import_warning  # the name xlrating.cli.libreoffice calls (numpy itself is no longer needed)
 
 
 def install(office: Office, profile: Path | None = None) -> str:
