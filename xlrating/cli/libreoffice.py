@@ -65,7 +65,7 @@ def install(profile: Path | None, soffice: str | None) -> None:
     from xlrating.hosts import libreoffice_install as lo
 
     office = _office(soffice)
-    warning = lo.numpy_warning(office)
+    warning = lo.import_warning(office)
     try:
         output = lo.install(office, profile)
     except (lo.OfficeMissing, lo.OfficeFailed) as exc:

@@ -177,7 +177,6 @@ def import_warning(office: Office) -> str | None:
             "will show #VALUE!")
 
 
-numpy_warning = import_warning  # the name xlrating.cli.libreoffice calls (numpy itself is no longer needed)
 
 
 def install(office: Office, profile: Path | None = None) -> str:
