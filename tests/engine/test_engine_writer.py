@@ -200,3 +200,21 @@ def test_a_serial_shown_as_a_date_reads_as_excel_shows_it(serial: object, shown:
 def test_dates_and_times_of_day_become_excel_serials() -> None:
     assert excel_serial(dt.date(2025, 3, 1)) == 45717.0
     assert excel_serial(dt.datetime(2025, 3, 1, 18, 0)) == 45717.75
+
+
+def test_libreoffices_names_for_our_functions_are_written_as_excel_stores_them(tmp_path: Path) -> None:
+    # LibreOffice's add-in saves `xlrating.MERS_BASE_RANK(...)`; the output names it as Excel and the
+    # xlwings add-in do, so the workbook works there as written. Text that only looks like the
+    # name (a string literal, a text cell, another name ending in it) is left as it is.
+    book = openpyxl.Workbook()
+    sheet = book.active
+    sheet["A1"] = "=xlrating.MERS_BASE_RANK(10,3)+XLRATING.DCI_K(\"competitive\")"
+    sheet["A2"] = '="xlrating.MERS_BASE_RANK("&A1'
+    sheet["A3"] = "xlrating.MERS_BASE_RANK("
+    book.save(tmp_path / "lo.xlsx")
+    converted = openpyxl.load_workbook(convert_file(tmp_path / "lo.xlsx", tmp_path / "out.xlsx")[0])["Sheet"]
+    assert converted["A1"].value == '=MERS_BASE_RANK(10,3)+DCI_K("competitive")'
+    assert converted["A2"].value == '="xlrating.MERS_BASE_RANK("&A1'
+    assert converted["A3"].value == "xlrating.MERS_BASE_RANK("
+    values = openpyxl.load_workbook(tmp_path / "out.xlsx", data_only=True)["Sheet"]
+    assert values["A1"].value == pytest.approx(777.7777777777778 + 24)

@@ -328,6 +328,15 @@ def test_a_workbook_saved_by_libreoffice_converts_to_the_same_values(session: di
     theirs = {key: _normal(value) for key, value in session["report"]["values"].items()}
     assert warnings == []
     assert differences(xlsx_values(converted, list(theirs)), theirs) == {}
+    # ... and names the functions as the xlwings add-in registers them (and Excel stores them)
+    names = set()
+    for ws in openpyxl.load_workbook(converted).worksheets:
+        for row in ws.iter_rows():
+            for cell in row:
+                text = cell.value.text if isinstance(cell.value, ArrayFormula) else cell.value
+                if isinstance(text, str) and text.startswith("="):
+                    names.update(name.upper() for name in re.findall(r"([A-Za-z_][A-Za-z0-9_.]*)\(", text))
+    assert set(BY_NAME) <= names and not {name for name in names if name.startswith("XLRATING.")}
 
 
 def test_uninstall_removes_the_add_in_from_the_profile(session: dict[str, Any]) -> None:

@@ -14,6 +14,8 @@ CSV (one file per sheet) and JSON (one document) are written from the evaluated 
 from __future__ import annotations
 
 import csv
+import functools
+import html
 import io
 import json
 import math
@@ -26,6 +28,7 @@ from itertools import chain, repeat
 from pathlib import Path
 from queue import Queue
 from typing import Any
+from xml.sax.saxutils import escape as xml_escape
 
 import numpy as np
 
@@ -200,6 +203,36 @@ class _SheetEdit:
         return xml[:end.start()] + rest + xml[end.start():]
 
 
+_FORMULA_ELEMENT = re.compile(r"(<(?:\w+:)?f(?:\s[^>]*)?>)([^<]*)(</(?:\w+:)?f>)")
+
+
+@functools.lru_cache(maxsize=1)
+def _service_prefix() -> re.Pattern[str]:
+    """``xlrating.NAME(`` outside string literals: how LibreOffice's add-in names our functions."""
+    from xlrating.functions import BY_NAME
+
+    names = "|".join(sorted(BY_NAME, key=len, reverse=True))
+    return re.compile(rf'("(?:[^"]|"")*")|(?<![\w.])xlrating\.(?=(?:{names})\()', re.IGNORECASE)
+
+
+def excel_function_names(xml: str) -> str:
+    """Sheet XML whose formulas name xlrating's functions as Excel and its add-ins store them
+    (``MERS_BASE_RANK(``), not as LibreOffice's add-in does (``xlrating.MERS_BASE_RANK(``, which the
+    engine reads too), so the workbook works in Excel with the xlwings add-in as it is written."""
+    if "xlrating." not in xml.lower():
+        return xml
+    prefix = _service_prefix()
+
+    def names(match: re.Match[str]) -> str:
+        text = html.unescape(match.group(2))  # quotes may be written &quot;: find the literals first
+        renamed = prefix.sub(lambda m: m.group(1) or "", text)
+        if renamed == text:
+            return match.group(0)
+        return match.group(1) + xml_escape(renamed) + match.group(3)
+
+    return _FORMULA_ELEMENT.sub(names, xml)
+
+
 def _edit_sheet(xml: str, edit: _SheetEdit) -> str:
     chunks = _edited_chunks(xml, edit)
     xml = "".join(chunks) if chunks is not None else _CELL.sub(edit.cell, xml)
@@ -323,7 +356,7 @@ def write_xlsx(evaluated: Evaluated, target: str | Path, *, values_only: bool = 
             data = source.read(name) if sheet is None or sheet.xml is None else b""
             if sheet is not None:
                 edit = _SheetEdit(evaluated, sheet.name, values_only)
-                xml = sheet.xml if sheet.xml is not None else data.decode("utf-8")
+                xml = excel_function_names(sheet.xml if sheet.xml is not None else data.decode("utf-8"))
                 chunks = _edited_chunks(xml, edit)
                 if chunks is not None:
                     _write_streamed(out, name, chunks, len(xml))
