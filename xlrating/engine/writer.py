@@ -219,7 +219,7 @@ def excel_function_names(xml: str) -> str:
     """Sheet XML whose formulas name xlrating's functions as Excel and its add-ins store them
     (``MERS_BASE_RANK(``), not as LibreOffice's add-in does (``xlrating.MERS_BASE_RANK(``, which the
     engine reads too), so the workbook works in Excel with the xlwings add-in as it is written."""
-    if "xlrating." not in xml.lower():
+    if "xlrating." not in xml and "XLRATING." not in xml:  # as LibreOffice writes it, or upper case
         return xml
     prefix = _service_prefix()
 
