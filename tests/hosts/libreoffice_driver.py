@@ -9,6 +9,11 @@ job: {"soffice": PATH, "profile": URL, "xlsx": PATH to save the typed workbook a
       "functions": [NAME, ...]}                                  # whose Wizard entries to report
 report: {"values": {"Sheet!A1": number | text | {"error": "#N/A"}},  # every formula cell
          "descriptions": {NAME: {"description", "category", "arguments": [[name, help, optional]]}}}
+
+or, to open existing workbooks instead (each loaded hidden, recalculated with calculateAll()):
+job: {"soffice": PATH, "profile": URL, "open": [{"path": PATH, "cells": ["Sheet!A1", ...], "reenter": bool}]}
+report: {"opened": {PATH: {"values": {"Sheet!A1": number | text | {"error": "#N/A"}},   # the cells asked for
+                           "reentered": {...}}}}   # with "reenter": after typing every formula in again
 """
 
 import datetime as dt
@@ -25,6 +30,7 @@ from com.sun.star.beans import PropertyValue
 ERRORS = {521: "#NULL!", 532: "#DIV/0!", 519: "#VALUE!", 524: "#REF!", 525: "#NAME?", 503: "#NUM!",
           32767: "#N/A"}
 FORMULA_RESULT_STRING = 2  # com.sun.star.sheet.FormulaResult
+CELL_FORMULA = 16  # com.sun.star.sheet.CellFlags.FORMULA
 EPOCH = dt.date(1899, 12, 30)
 
 
@@ -73,8 +79,57 @@ def descriptions(context, names):
     return found
 
 
+def read_cells(doc, keys):
+    values = {}
+    for key in keys:
+        sheet_name, address = key.split("!")
+        values[key] = cell_value(doc.Sheets.getByName(sheet_name).getCellRangeByName(address))
+    return values
+
+
+def reenter_formulas(doc):
+    """Type every (non-array) formula in again through the API, as a user re-entering each cell would:
+    Calc then parses the names afresh (those its file import left unresolved included)."""
+    for index in range(doc.Sheets.getCount()):
+        found = doc.Sheets.getByIndex(index).queryContentCells(CELL_FORMULA)
+        cells = found.getCells().createEnumeration()
+        while cells.hasMoreElements():
+            cell = cells.nextElement()
+            if not cell.getArrayFormula():
+                cell.setFormula(cell.getFormula())
+
+
+def open_workbooks(desktop, files):
+    """Load each workbook hidden, recalculate it, and read the cells asked for."""
+    opened = {}
+    for spec in files:
+        url = libreoffice_session.uno.systemPathToFileUrl(os.path.abspath(spec["path"]))
+        doc = desktop.loadComponentFromURL(url, "_blank", 0, libreoffice_session.hidden())
+        if doc is None:
+            raise RuntimeError(f"LibreOffice could not open {spec['path']}")
+        try:
+            doc.calculateAll()
+            opened[spec["path"]] = {"values": read_cells(doc, spec["cells"])}
+            if spec.get("reenter"):
+                reenter_formulas(doc)
+                doc.calculateAll()
+                opened[spec["path"]]["reentered"] = read_cells(doc, spec["cells"])
+        finally:
+            doc.close(True)
+    return opened
+
+
 def main():
     job = json.load(sys.stdin)
+    if "open" in job:
+        process, context = libreoffice_session.start_office(job["soffice"], job["profile"])
+        try:
+            desktop = context.ServiceManager.createInstanceWithContext("com.sun.star.frame.Desktop", context)
+            report = {"opened": open_workbooks(desktop, job["open"])}
+        finally:
+            libreoffice_session.stop_office(process, context)
+        json.dump(report, sys.stdout)
+        return
     process, context = libreoffice_session.start_office(job["soffice"], job["profile"])
     try:
         desktop = context.ServiceManager.createInstanceWithContext("com.sun.star.frame.Desktop", context)
