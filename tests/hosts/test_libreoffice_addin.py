@@ -216,3 +216,26 @@ def test_unopkg_refusing_is_exit_status_2_with_its_message(tmp_path: Path, monke
     result = CliRunner().invoke(main, ["libreoffice", "install"])
     assert result.exit_code == 2
     assert "LibreOffice did not add the extension: ERROR: the office is running" in result.output
+
+
+def test_templates_for_calc_name_the_functions_as_calc_stores_them_and_convert_reverses_it() -> None:
+    import io
+    import zipfile
+
+    from xlrating.engine.writer import excel_function_names
+    from xlrating.hosts.libreoffice_templates import calc_formula, for_libreoffice
+    from xlrating.sheets.templates import build
+
+    assert calc_formula('IF(B6="",16,DCI_K(B6))+_xldudf_MERS_BASE_RANK(9,1)') == \
+        'IF(B6="",16,xlrating.DCI_K(B6))+xlrating.MERS_BASE_RANK(9,1)'
+    assert calc_formula('"DCI_K(" & MYDCI_K(1) & xlrating.DCI_K(2)') == '"DCI_K(" & MYDCI_K(1) & xlrating.DCI_K(2)'
+    original = build("dci_match_calculator.xlsx")
+    with zipfile.ZipFile(io.BytesIO(original)) as before, zipfile.ZipFile(io.BytesIO(for_libreoffice(original))) as after:
+        assert before.namelist() == after.namelist()
+        for name in before.namelist():
+            old, new = before.read(name), after.read(name)
+            if name.startswith("xl/worksheets/"):
+                assert (b"xlrating.DCI_DELTA(" in new) == (b"DCI_DELTA(" in old)
+                assert excel_function_names(new.decode()) == old.decode()
+            else:
+                assert old == new  # styles, validations, names: every other part as it was

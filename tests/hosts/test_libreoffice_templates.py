@@ -84,18 +84,19 @@ CASES: dict[str, tuple[str, dict[str, Any], dict[str, tuple[Any, float | None]]]
          "I8": (4, None),
          "F14": ("", None)}),
 }
-STAGES = ["values", "reentered"]  # as opened; after every formula was typed in again
+# as opened; after every formula was typed in again; the templates of `xlrating libreoffice templates`, as opened
+STAGES = ["values", "reentered", "for Calc"]
 IMPORT_GAP = ("LibreOffice's .xlsx import leaves the add-in's plain (Excel) function names unresolved: "
               "#NAME? until the formulas are re-entered")
 README_NUMBERS = ["88.46", "60.019", "0.640", "+14.40", "-14.40", "751.6", "812.20", "785.32"]
 
 
-def fill(name: str, folder: Path) -> Path:
+def fill(name: str, folder: Path, source: Path = TEMPLATES) -> Path:
     sheet, inputs, _ = CASES[name]
-    wb = load_workbook(TEMPLATES / name)
+    wb = load_workbook(source / name)
     for ref, value in inputs.items():
         wb[sheet][ref] = value
-    target = folder / f"filled-{name}"
+    target = folder / f"filled-{source.name}-{name}"
     wb.save(target)
     return target
 
@@ -139,6 +140,10 @@ def run_session(folder: Path) -> dict[str, Any]:
     installed = CliRunner().invoke(main, ["libreoffice", "install", "--profile", str(folder / "profile")])
     assert installed.exit_code == 0, installed.output
     filled = {name: fill(name, folder) for name in CASES}
+    # the same templates as `xlrating libreoffice templates` writes them (functions named as Calc stores them)
+    written = CliRunner().invoke(main, ["libreoffice", "templates", "-o", str(folder / "for-calc")])
+    assert written.exit_code == 0, written.output
+    for_calc = {name: fill(name, folder, folder / "for-calc") for name in CASES}
     converted = {}
     for name, path in filled.items():
         warnings: list[str] = []
@@ -147,13 +152,16 @@ def run_session(folder: Path) -> dict[str, Any]:
         wb = load_workbook(out, data_only=True)
         converted[name] = {key: _normal(wb[key.split("!")[0]][key.split("!")[1]].value) for key in _keys(name)}
     job = {"soffice": str(office.soffice), "profile": (folder / "profile").resolve().as_uri(),
-           "open": [{"path": str(filled[name]), "cells": _keys(name), "reenter": True} for name in CASES]}
+           "open": [{"path": str(filled[name]), "cells": _keys(name), "reenter": True} for name in CASES]
+           + [{"path": str(for_calc[name]), "cells": _keys(name), "reenter": False} for name in CASES]}
     ran = subprocess.run([office.python, str(DRIVER)], input=json.dumps(job), capture_output=True, text=True,
                          timeout=300, check=False)
     assert ran.returncode == 0, ran.stderr[-3000:]
     opened = json.loads(ran.stdout)["opened"]
     libreoffice = {stage: {name: {key: _normal(value) for key, value in opened[str(filled[name])][stage].items()}
-                           for name in CASES} for stage in STAGES}
+                           for name in CASES} for stage in STAGES if stage != "for Calc"}
+    libreoffice["for Calc"] = {name: {key: _normal(value) for key, value in opened[str(for_calc[name])]["values"].items()}
+                               for name in CASES}
     return {"libreoffice": libreoffice, "converted": converted}
 
 

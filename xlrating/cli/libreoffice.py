@@ -1,10 +1,12 @@
-"""``xlrating libreoffice build / install / uninstall``: the LibreOffice Calc add-in.
+"""``xlrating libreoffice build / install / uninstall / templates``: the LibreOffice Calc add-in.
 
 ``build`` writes the extension (``xlrating.oxt``) generated from the function table, for
 Tools > Extension Manager > Add or for ``unopkg add``. ``install`` builds it and adds it to your
 LibreOffice profile (``unopkg``; as root through a headless LibreOffice, since unopkg refuses root),
 ``uninstall`` removes it; both take effect the next time LibreOffice starts. ``--profile DIR`` uses
-another user profile (a folder, e.g. a private one for tests) instead of yours.
+another user profile (a folder, e.g. a private one for tests) instead of yours. ``templates`` writes
+the workbook templates with the functions named as Calc stores them (``xlrating.DCI_K``), which
+LibreOffice 7.4 needs to compute them on opening (see :mod:`xlrating.hosts.libreoffice_templates`).
 
 Exit status: 0 done; 2 LibreOffice or its Python bridge is missing, or LibreOffice refused.
 """
@@ -92,3 +94,22 @@ def uninstall(profile: Path | None, soffice: str | None) -> None:
     if output:
         click.echo(output)
     click.echo("removed the xlrating add-in")
+
+
+@libreoffice.command("templates")
+@click.option("-o", "--out", "out", metavar="DIR", type=click.Path(file_okay=False, path_type=Path),
+              default=Path("xlrating-libreoffice-templates"), show_default=True, help="Where to write them.")
+def templates(out: Path) -> None:
+    """Write the workbook templates for LibreOffice Calc with the add-in: the functions named as
+    Calc stores them, so the templates compute as soon as they are opened."""
+    from xlrating.hosts.libreoffice_templates import for_libreoffice
+    from xlrating.sheets.templates import TEMPLATES, build
+
+    for name in TEMPLATES:
+        path = out / name
+        try:
+            out.mkdir(parents=True, exist_ok=True)
+            path.write_bytes(for_libreoffice(build(name)))
+        except OSError as exc:
+            fail(f"{path}: cannot write ({exc.strerror or exc})")
+        click.echo(f"wrote {path}")
