@@ -28,7 +28,6 @@ from itertools import chain, repeat
 from pathlib import Path
 from queue import Queue
 from typing import Any
-from xml.sax.saxutils import escape as xml_escape
 
 import numpy as np
 
@@ -228,7 +227,8 @@ def excel_function_names(xml: str) -> str:
         renamed = prefix.sub(lambda m: m.group(1) or "", text)
         if renamed == text:
             return match.group(0)
-        return match.group(1) + xml_escape(renamed) + match.group(3)
+        return match.group(1) + renamed.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;") \
+            + match.group(3)
 
     return _FORMULA_ELEMENT.sub(names, xml)
 
