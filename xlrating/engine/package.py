@@ -2,11 +2,13 @@
 
 openpyxl builds a Python object per cell, which alone costs more than our whole time budget for a
 50,000-formula workbook; here one streaming pass per sheet collects values and formulas into flat
-lists. The bytes come from :func:`xlrating.sheets.safe_open.read_package`, the project's one door for
-untrusted files: it has already refused zip bombs, DTDs (so no entity can appear), malformed XML
-and oversized sheets. Sheets are then read with one regular expression per cell (the well-formed
-layout every known producer writes: ``<c r="A1" ...>``), falling back to lxml's streaming parser
-for any other layout (namespace prefixes, cells without an address).
+lists. The file comes through :func:`xlrating.sheets.safe_open.open_package`, the project's one door
+for untrusted files: it refuses what is not a workbook and zip bombs, and checks every part but the
+worksheets and the shared strings, which this module checks in the pass that reads them
+(:func:`read_package`, :mod:`xlrating.sheets.part_quick`), each part parsed once. Sheets are read
+with one regular expression per cell (the well-formed layout every known producer writes:
+``<c r="A1" ...>``), a megabyte at a time, falling back to lxml's streaming parser for any other
+layout (namespace prefixes, cells without an address).
 
 Formulas are kept as text with their kind: ordinary, the master or a follower of a shared formula
 (``<f t="shared" si=..>``: Excel's fill-down), or an array formula (``t="array"`` with its range).

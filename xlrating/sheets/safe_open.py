@@ -10,7 +10,9 @@ Submitted workbooks are untrusted. Every reader (validator, converter, rank) ope
   corrupt or truncated zip), zip bombs (declared sizes and ratios, checked before decompression),
   XML with a DTD (entity expansion, external entities), and sheets beyond the row, column, cell
   and text limits of :class:`xlrating.sheets.limits.Limits`;
-- only then does openpyxl parse the package. openpyxl itself parses with defusedxml (installed
+- only then does openpyxl parse the package. (``xlrating convert`` reads the cells itself, through
+  :func:`open_package`: the worksheets and shared strings are checked by the pass that reads them,
+  with the same rules and the same messages; see :mod:`xlrating.sheets.part_quick`.) openpyxl itself parses with defusedxml (installed
   as a dependency) or, when lxml is present, with ``resolve_entities=False``; the DTD refusal
   above does not rely on either.
 
