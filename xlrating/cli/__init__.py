@@ -19,9 +19,9 @@ COMMANDS: dict[str, tuple[str, str, str]] = {
     "validate": ("validate", "validate", "Check submitted EMA result sheets; every problem at its cell."),
     "ingest": ("ingest", "ingest", "Validate, then store the results of EMA result sheets."),
     "convert": ("convert", "convert", "Recalculate workbooks headlessly, xlrating functions included."),
-    "templates": ("templates", "templates", "(Re)build the workbooks in workbook_templates/."),
+    "templates": ("templates", "templates", "(Re)build the templates, the VBA modules and the add-in sources."),
     "demo": ("demo", "demo", "Run the validate -> ingest -> rank pipeline on the bundled examples."),
-    "libreoffice": ("libreoffice", "libreoffice", "Build, install or uninstall the LibreOffice Calc add-in."),
+    "libreoffice": ("libreoffice", "libreoffice", "Build, install or uninstall the LibreOffice Calc add-in; templates for Calc."),
 }
 
 

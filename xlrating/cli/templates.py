@@ -55,7 +55,7 @@ def addin_sources(folder: Path) -> dict[Path, bytes]:
                    "or of the current folder).")
 @click.option("--check", is_flag=True, help="Write nothing; exit 1 if a file is missing or out of date.")
 def templates(out: Path | None, check: bool) -> None:
-    """(Re)build the workbook templates and the generated VBA module."""
+    """(Re)build the workbook templates, the VBA modules and the LibreOffice add-in's sources."""
     templates_dir, macros_dir = (out, out) if out is not None else default_folders()
     files = artefacts(templates_dir, macros_dir)
     if check:
