@@ -44,14 +44,17 @@ def ingest_one(file: str, store: Any, location: str, registry: Any, *, replace: 
     """Validate and store one file; returns the exit status for it, the store (opened on first
     need) and the validation (None when the file could not be read)."""
     from xlrating.sheets.report import text_report
-    from xlrating.sheets.safe_open import UnreadableWorkbook, read_package
+    from xlrating.sheets.safe_open import UnreadableWorkbook
+    from xlrating.sheets.submitted_file import open_submission
     from xlrating.sheets.validator import validate_file
     from xlrating.store import StoreError, open_store
 
     try:
-        # Read and check the file once; the bytes validated are the bytes stored.
-        content, _ = read_package(file)
-        validation = validate_file(file, registry, checked=content)
+        # Read and check the file once; the bytes validated are the bytes stored, unchanged, in
+        # whichever format they came (.xlsx, .xlsm, .xls, .ods, .csv).
+        submission = open_submission(file)
+        content = submission.data
+        validation = validate_file(file, registry, submission=submission)
     except (UnreadableWorkbook, OSError) as exc:
         click.echo(f"xlrating: error: {exc if isinstance(exc, UnreadableWorkbook) else f'{file}: {exc}'}", err=True)
         return EXIT_UNREADABLE, store, None

@@ -13,7 +13,9 @@ from pathlib import Path
 from typing import Any
 
 from xlrating.sheets.findings import Finding
+from xlrating.sheets.reader import SheetGrid
 from xlrating.sheets.safe_open import load_workbook
+from xlrating.sheets.submitted_file import open_submission, read_grids
 
 FILLS = {"error": "FFC7CE", "warning": "FFEB9C"}  # Excel's "bad" and "neutral" cell styles
 FINDINGS_SHEET = "Findings"
@@ -22,11 +24,17 @@ AUTHOR = "xlrating validate"
 
 def annotate_workbook(source: str | os.PathLike[str], findings: Sequence[Finding],
                       target: str | os.PathLike[str]) -> Path:
-    """Write ``target``: a copy of ``source`` with every finding marked; returns the path."""
+    """Write ``target``: a copy of ``source`` with every finding marked; returns the path. The copy
+    is an .xlsx whatever the format of ``source``; an .xls, .ods or .csv becomes its values and
+    merged ranges (what the validator read), not its formatting or formulas."""
     from openpyxl.comments import Comment
     from openpyxl.styles import PatternFill
 
-    wb = load_workbook(source)
+    submission = open_submission(source)
+    if submission.kind == "xlsx":
+        wb = load_workbook(source, checked=submission.data)
+    else:  # .xls, .ods, .csv: the copy is an .xlsx built from the same grids the validator read
+        wb = workbook_from_grids(read_grids(submission))
     by_cell: dict[tuple[str, str], tuple[Any, list[Finding]]] = {}
     for f in findings:
         if f.sheet in wb.sheetnames:
@@ -80,3 +88,25 @@ def _findings_sheet(wb: Any, findings: Sequence[Finding]) -> None:
     for column, width in zip("ABCDE", (10, 28, 16, 8, 110)):
         ws.column_dimensions[column].width = width
     ws.freeze_panes = "A2"
+
+
+def workbook_from_grids(grids: Sequence[SheetGrid]) -> Any:
+    """An openpyxl workbook holding ``grids``: values at their cells, text always as text (never a
+    formula), merged ranges merged."""
+    import openpyxl
+
+    wb = openpyxl.Workbook()
+    wb.remove(wb.active)
+    for grid in grids:
+        ws = wb.create_sheet(grid.name)
+        for r, values in enumerate(grid.rows, start=1):
+            for c, value in enumerate(values, start=1):
+                if value is not None:
+                    cell = ws.cell(r, c, value)
+                    if isinstance(value, str):
+                        cell.data_type = "s"  # '=...' in a CSV is text, as the validator read it
+        for min_row, min_col, max_row, max_col in grid.merged:
+            ws.merge_cells(start_row=min_row, start_column=min_col, end_row=max_row, end_column=max_col)
+    if not grids:
+        wb.create_sheet("Sheet1")
+    return wb

@@ -133,11 +133,12 @@ class PackageCheck:
         return self.report
 
 
-def _check_directory(archive: zipfile.ZipFile, infos: list[zipfile.ZipInfo], limits: Limits) -> None:
+def check_zip_directory(infos: list[zipfile.ZipInfo], limits: Limits) -> None:
+    """The zip-bomb checks of any zip package (.xlsx, .ods), from its directory alone: number of
+    parts, encryption, compression method, each part's size and ratio, and the total size."""
     if len(infos) > limits.max_members:
         raise Refused(f"the package has {len(infos):,} parts, over the limit "
                       f"{describe('max_members', limits.max_members)}")
-    names = {info.filename for info in infos}
     total = 0
     for info in infos:
         name = info.filename
@@ -157,6 +158,11 @@ def _check_directory(archive: zipfile.ZipFile, infos: list[zipfile.ZipInfo], lim
     if total > limits.max_total_bytes:
         raise Refused(f"the parts would unpack to {total:,} bytes in all, over the limit "
                       f"{describe('max_total_bytes', limits.max_total_bytes)} (a zip bomb?)")
+
+
+def _check_directory(archive: zipfile.ZipFile, infos: list[zipfile.ZipInfo], limits: Limits) -> None:
+    check_zip_directory(infos, limits)
+    names = {info.filename for info in infos}
     if "mimetype" in names:
         kind = archive.read("mimetype")[:100]
         if kind.startswith(b"application/vnd.oasis.opendocument"):

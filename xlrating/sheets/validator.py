@@ -19,6 +19,7 @@ from xlrating.sheets.rules_places import check_places
 from xlrating.sheets.rules_players import country_code, read_players
 from xlrating.sheets.rules_tournament import check_tournament
 from xlrating.sheets.submission import Submission
+from xlrating.sheets.submitted_file import SubmittedFile, open_submission, read_grids
 
 
 @dataclass
@@ -34,10 +35,16 @@ class Validation:
 
 
 def validate_file(path: str | os.PathLike[str], registry: Registry | None = None, *,
-                  checked: bytes | None = None) -> Validation:
-    """Validate a workbook file (or the ``checked`` bytes read from it by ``safe_open.read_package``);
-    raises ``UnreadableWorkbook`` when it cannot be opened."""
-    return validate_grids(read_workbook(path, checked=checked), registry)
+                  checked: bytes | None = None, submission: SubmittedFile | None = None) -> Validation:
+    """Validate a submitted file (.xlsx, .xlsm, .xls, .ods or .csv; see
+    :mod:`~xlrating.sheets.submitted_file`), or the ``submission`` already opened from it, or the
+    ``checked`` bytes ``safe_open.read_package`` read from an .xlsx; raises ``UnreadableWorkbook``
+    when it cannot be opened."""
+    if submission is None:
+        if checked is not None:  # an .xlsx read and checked by read_package
+            return validate_grids(read_workbook(path, checked=checked), registry)
+        submission = open_submission(path)
+    return validate_grids(read_grids(submission), registry)
 
 
 def validate_grids(grids: list[SheetGrid], registry: Registry | None = None) -> Validation:

@@ -1,0 +1,116 @@
+"""Hostile .xls, .ods and .csv submissions: each is exit 2 with one line naming what it is, before
+calamine (or the CSV reader) builds anything beyond the limits."""
+
+from __future__ import annotations
+
+import io
+import zipfile
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+from package_bytes import RawMember, ole2, raw_zip, zeros_member
+
+from xlrating.cli import main
+
+ODS_MIMETYPE = b"application/vnd.oasis.opendocument.spreadsheet"
+
+
+def ods(content: str) -> bytes:
+    out = io.BytesIO()
+    with zipfile.ZipFile(out, "w", zipfile.ZIP_DEFLATED) as archive:
+        archive.writestr("mimetype", ODS_MIMETYPE, compress_type=zipfile.ZIP_STORED)
+        archive.writestr("content.xml", content)
+    return out.getvalue()
+
+
+def table(rows: str) -> str:
+    return ('<office:document-content xmlns:office="urn:oasis:names:tc:opendocument:xmlns:office:1.0" '
+            'xmlns:table="urn:oasis:names:tc:opendocument:xmlns:table:1.0"><office:body><office:spreadsheet>'
+            f'<table:table table:name="Results">{rows}</table:table></office:spreadsheet></office:body>'
+            '</office:document-content>')
+
+
+def refused(path: Path, command: str = "validate") -> str:
+    args = [command, str(path)] + (["--db", str(path.with_suffix(".db"))] if command == "ingest" else [])
+    result = CliRunner().invoke(main, args)
+    assert result.exit_code == 2, result.output
+    assert "Traceback" not in result.output
+    return result.output.lower()
+
+
+@pytest.mark.parametrize("command", ["validate", "ingest"])
+def test_random_bytes_named_xls_are_refused_naming_what_they_are(command: str, tmp_path: Path) -> None:
+    path = tmp_path / "results.xls"
+    path.write_bytes(bytes(range(7, 256)) * 40)
+    assert "not an old excel 97-2003 .xls workbook: unrecognised content" in refused(path, command)
+
+
+def test_a_damaged_xls_is_refused_as_a_damaged_xls(tmp_path: Path) -> None:
+    path = tmp_path / "results.xls"
+    path.write_bytes(ole2({"Workbook": b"\x09\x08" + bytes(200)}))
+    assert "damaged excel 97-2003 .xls workbook" in refused(path)
+
+
+def test_an_encrypted_ole2_named_xls_is_refused_as_encrypted(tmp_path: Path) -> None:
+    path = tmp_path / "results.xls"
+    path.write_bytes(ole2({"EncryptionInfo": b"\x04\x00\x04\x00" + bytes(60), "EncryptedPackage": bytes(5000)}))
+    assert "encrypted (password-protected)" in refused(path)
+
+
+def test_an_xlsx_named_xls_is_refused_as_disguised(tmp_path: Path) -> None:
+    from package_bytes import results_workbook
+
+    path = tmp_path / "results.xls"
+    path.write_bytes(results_workbook())
+    assert "an .xlsx workbook (office open xml) named .xls" in refused(path)
+
+
+def test_a_truncated_ods_is_refused(tmp_path: Path) -> None:
+    data = ods(table("<table:table-row><table:table-cell/></table:table-row>"))
+    path = tmp_path / "results.ods"
+    path.write_bytes(data[: len(data) // 2])
+    assert "corrupt or truncated opendocument spreadsheet (.ods)" in refused(path)
+
+
+@pytest.mark.parametrize("command", ["validate", "ingest"])
+def test_an_ods_zip_bomb_is_refused_before_decompression(command: str, tmp_path: Path) -> None:
+    mimetype = RawMember("mimetype", ODS_MIMETYPE, __import__("zlib").crc32(ODS_MIMETYPE), len(ODS_MIMETYPE), 0)
+    path = tmp_path / "bomb.ods"
+    path.write_bytes(raw_zip([mimetype, zeros_member("content.xml", 60 * 1024 * 1024)]))
+    assert "max_ratio" in refused(path, command)
+
+
+def test_an_ods_with_a_dtd_is_refused(tmp_path: Path) -> None:
+    path = tmp_path / "laughs.ods"
+    path.write_bytes(ods('<?xml version="1.0"?><!DOCTYPE x [<!ENTITY a "aaaa">]>' + table("")))
+    assert "declares a dtd" in refused(path)
+
+
+def test_repeated_ods_cells_count_for_every_cell_they_fill(tmp_path: Path) -> None:
+    row = ('<table:table-row table:number-rows-repeated="5000"><table:table-cell '
+           'table:number-columns-repeated="900" office:value-type="float" office:value="1"/></table:table-row>')
+    path = tmp_path / "repeated.ods"
+    path.write_bytes(ods(table(row)))
+    assert "max_cells" in refused(path)
+
+
+def test_an_ods_cell_far_down_is_refused_by_its_row(tmp_path: Path) -> None:
+    rows = ('<table:table-row table:number-rows-repeated="1048000"><table:table-cell/></table:table-row>'
+            '<table:table-row><table:table-cell office:value-type="string"><text:p xmlns:text="t">x</text:p>'
+            '</table:table-cell></table:table-row>')
+    path = tmp_path / "far.ods"
+    path.write_bytes(ods(table(rows)))
+    assert "max_rows" in refused(path)
+
+
+def test_a_csv_over_the_column_limit_is_refused(tmp_path: Path) -> None:
+    path = tmp_path / "wide.csv"
+    path.write_text(",".join(["1"] * 1200) + "\n", encoding="utf-8")
+    assert "max_columns" in refused(path)
+
+
+def test_a_binary_file_named_csv_is_refused(tmp_path: Path) -> None:
+    path = tmp_path / "results.csv"
+    path.write_bytes(bytes(range(256)) * 10)
+    assert "not a text file (csv or similar)" in refused(path)

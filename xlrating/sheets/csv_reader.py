@@ -1,0 +1,110 @@
+"""Read a .csv submission: one sheet, the same grid as the template's results sheet.
+
+Layout: the CSV is the results sheet cell for cell (line N is row N, field M is column M), as
+Excel or LibreOffice write it with File > Save As > CSV: the tournament block, the blank line and
+the results table where the template has them. A workbook whose tournament data sits on another
+sheet cannot be one CSV; its CSV holds the results sheet only. The sheet takes the file's name
+without its extension, as Excel and LibreOffice name the sheet of an opened CSV.
+
+Values are typed the way LibreOffice's CSV import types them (its defaults, with dates in ISO
+form), so the grid holds what the .xlsx of the same sheet holds:
+
+- an empty field is an empty cell;
+- a plain number (``24``, ``-2``, ``1.5``, ``2.0``; with ``;`` separators also ``1,5``) is a
+  number, an ``int`` when whole, as openpyxl reads a number from an .xlsx;
+- digits with a leading zero (``05378104``) stay text: a number could not show that zero, so the
+  text is what the file says (LibreOffice would drop the zero; an EMA ID is text in the template);
+- ``2025-01-18`` (or with a time, ``2025-01-18 13:30:00``) is a date;
+- ``TRUE``/``FALSE`` are booleans; everything else is text, never a formula.
+
+Encoding: UTF-8 (a BOM allowed), UTF-16 with a BOM, else Windows-1252 (Excel's "CSV" on
+Windows). Separator: ``,``, ``;`` or a tab, whichever the first lines use most.
+"""
+
+from __future__ import annotations
+
+import csv
+import datetime as dt
+import io
+import os
+import re
+from pathlib import Path
+from typing import Any
+
+from xlrating.sheets.limits import Limits, describe
+from xlrating.sheets.reader import SheetGrid
+from xlrating.sheets.safe_open import UnreadableWorkbook
+
+_INTEGER = re.compile(r"[+-]?(0|[1-9][0-9]*)")
+_DECIMAL = re.compile(r"[+-]?(0|[1-9][0-9]*)?[.][0-9]+([eE][+-]?[0-9]+)?|[+-]?(0|[1-9][0-9]*)[eE][+-]?[0-9]+")
+_DATE = re.compile(r"\d{4}-\d{2}-\d{2}([ T]\d{2}:\d{2}(:\d{2})?)?")
+_SHEET_NAME_CHARS = re.compile(r"[\[\]:*?/\\]")
+
+
+def read_csv_grid(path: str | os.PathLike[str], data: bytes, limits: Limits) -> list[SheetGrid]:
+    """The CSV ``data`` read from ``path`` as one SheetGrid, or :class:`UnreadableWorkbook`."""
+    text = _decode(data)
+    delimiter = _delimiter(text)
+    name = _SHEET_NAME_CHARS.sub("_", Path(path).stem)[:31] or "Sheet1"
+    grid = SheetGrid(name)
+    cells = 0
+    try:
+        for fields in csv.reader(io.StringIO(text, newline=""), delimiter=delimiter, strict=False):
+            if len(grid.rows) >= limits.max_rows:
+                raise UnreadableWorkbook(path, f"the CSV has more than {limits.max_rows:,} lines, over the "
+                                               f"limit {describe('max_rows', limits.max_rows)}")
+            if len(fields) > limits.max_columns:
+                raise UnreadableWorkbook(path, f"line {len(grid.rows) + 1} has {len(fields):,} fields, over "
+                                               f"the limit {describe('max_columns', limits.max_columns)}")
+            row = [_value(f, delimiter, limits, path, len(grid.rows) + 1) for f in fields]
+            while row and row[-1] is None:
+                row.pop()
+            cells += len(row)
+            if cells > limits.max_cells:
+                raise UnreadableWorkbook(path, f"the CSV has more than {limits.max_cells:,} cells, over the "
+                                               f"limit {describe('max_cells', limits.max_cells)}")
+            grid.rows.append(row)
+    except csv.Error as exc:
+        raise UnreadableWorkbook(path, f"damaged CSV file (line {len(grid.rows) + 1}: {exc})") from None
+    while grid.rows and not grid.rows[-1]:
+        grid.rows.pop()
+    return [grid]
+
+
+def _decode(data: bytes) -> str:
+    if data.startswith((b"\xff\xfe", b"\xfe\xff")):
+        return data.decode("utf-16", errors="replace")
+    try:
+        return data.decode("utf-8-sig")
+    except UnicodeDecodeError:
+        return data.decode("cp1252", errors="replace")
+
+
+def _delimiter(text: str) -> str:
+    lines = [line for line in text[:65536].splitlines()[:20] if line.strip()]
+    counts = {d: max((line.count(d) for line in lines), default=0) for d in (",", ";", "\t")}
+    best = max(counts, key=lambda d: counts[d])
+    return best if counts[best] else ","
+
+
+def _value(field: str, delimiter: str, limits: Limits, path: str | os.PathLike[str], line: int) -> Any:
+    if len(field) > limits.max_text_chars:
+        raise UnreadableWorkbook(path, f"line {line} has a field of {len(field):,} characters, over the limit "
+                                       f"{describe('max_text_chars', limits.max_text_chars)}")
+    text = field.strip()
+    if not text:
+        return None
+    if _INTEGER.fullmatch(text):
+        return int(text) if len(text) <= 16 else float(text)  # Excel keeps 15 digits anyway
+    number = text.replace(",", ".") if delimiter == ";" and text.count(",") == 1 and "." not in text else text
+    if _DECIMAL.fullmatch(number):
+        value = float(number)
+        return int(value) if value.is_integer() and abs(value) < 2**53 else value
+    if _DATE.fullmatch(text):
+        try:
+            return dt.datetime.fromisoformat(text)
+        except ValueError:
+            return field
+    if text.upper() in ("TRUE", "FALSE"):
+        return text.upper() == "TRUE"
+    return field

@@ -1,0 +1,116 @@
+"""A submitted results file of any accepted format, read once and checked, and its grids.
+
+Accepted: .xlsx/.xlsm (openpyxl, :mod:`xlrating.sheets.reader`), .xls and .ods (calamine,
+:mod:`xlrating.sheets.calamine_reader`) and .csv (:mod:`xlrating.sheets.csv_reader`), all read
+into the same :class:`~xlrating.sheets.reader.SheetGrid` values so the validator is one.
+
+The format is judged from the bytes (:func:`content_kind`), and the name must agree with them: a
+file named .xlsx/.xlsm must be an Office Open XML package, .xls an Excel 97-2003 (OLE2) workbook,
+.ods an OpenDocument spreadsheet, .csv text. A file whose content is another format than its
+name says (a disguised file) is refused with a sentence naming what it is, as are damaged,
+encrypted and oversized files. A name with none of these extensions is read by its content
+(text as CSV). Every format has the size limit (``max_file_bytes``); each reader applies the
+other limits before it builds anything it cannot bound.
+"""
+
+from __future__ import annotations
+
+import io
+import os
+import zipfile
+from dataclasses import dataclass
+from pathlib import Path
+
+from xlrating.sheets.file_kinds import OLE2_MAGIC, ZIP_MAGIC, sniff
+from xlrating.sheets.limits import Limits
+from xlrating.sheets.reader import SheetGrid, read_workbook
+from xlrating.sheets.safe_open import UnreadableWorkbook, read_bytes, read_package
+
+SUFFIX_KINDS = {".xlsx": "xlsx", ".xlsm": "xlsx", ".xls": "xls", ".ods": "ods", ".csv": "csv"}
+KIND_TITLES = {"xlsx": "an .xlsx workbook (Office Open XML)", "xls": "an old Excel 97-2003 .xls workbook",
+               "ods": "an OpenDocument spreadsheet (.ods)", "csv": "a text file (CSV or similar)"}
+
+
+@dataclass(frozen=True)
+class SubmittedFile:
+    """The bytes received (what ingest stores, unchanged) and the format they were read as."""
+
+    path: str
+    data: bytes
+    kind: str  # "xlsx" (also .xlsm), "xls", "ods" or "csv"
+    limits: Limits
+
+
+def content_kind(data: bytes) -> str | None:
+    """The accepted format ``data`` is ("xlsx", "xls", "ods", "csv"; "zip" for a zip too damaged to
+    tell), or None for anything else
+    (empty, encrypted, random bytes, HTML...: :func:`~xlrating.sheets.file_kinds.sniff` says what)."""
+    if data.startswith(ZIP_MAGIC):
+        try:
+            with zipfile.ZipFile(io.BytesIO(data)) as archive:
+                if "mimetype" in archive.namelist():
+                    info = archive.getinfo("mimetype")
+                    if info.file_size < 200 and archive.read(info).startswith(
+                            b"application/vnd.oasis.opendocument.spreadsheet"):
+                        return "ods"
+        except Exception:  # noqa: BLE001 - a damaged zip: the reader of the named format names the damage
+            return "zip"
+        return "xlsx"
+    reason = sniff(data)
+    if data.startswith(OLE2_MAGIC):
+        return "xls" if reason is not None and "97-2003 .xls" in reason else None
+    if reason is not None and reason.startswith("a text file (CSV"):
+        return "csv"
+    return None
+
+
+def open_submission(path: str | os.PathLike[str], limits: Limits | None = None,
+                    data: bytes | None = None) -> SubmittedFile:
+    """Read ``path`` once (or take its ``data`` already read), judge its format and, for an
+    .xlsx, run the package checks; raises :class:`UnreadableWorkbook`."""
+    try:
+        limits = limits or Limits.from_env()
+    except ValueError as exc:
+        raise UnreadableWorkbook(path, str(exc)) from None
+    named = SUFFIX_KINDS.get(Path(path).suffix.lower())
+    if named == "xlsx" and data is None:
+        return SubmittedFile(str(path), read_package(path, limits)[0], "xlsx", limits)
+    if data is None:
+        data = read_bytes(path, limits)
+    kind = content_kind(data)
+    if kind == "zip":  # a zip too damaged to say which package it is: as named
+        kind = "ods" if named == "ods" else "xlsx"
+    if named == "xlsx" or (named is None and kind == "xlsx"):
+        from xlrating.sheets.package_guard import Refused, check_package
+
+        try:
+            check_package(data, limits)
+        except Refused as refused:
+            raise UnreadableWorkbook(path, refused.reason) from None
+        return SubmittedFile(str(path), data, "xlsx", limits)
+    if kind is None:
+        raise UnreadableWorkbook(path, _not_readable(data, named))
+    if named is not None and named != kind:
+        raise UnreadableWorkbook(path, f"{KIND_TITLES[kind]} named {Path(path).suffix}; its content is not "
+                                       f"what the name says: save it again in one format and name it so")
+    return SubmittedFile(str(path), data, kind, limits)
+
+
+def _not_readable(data: bytes, named: str | None) -> str:
+    reason = sniff(data) or "not a workbook"
+    if named in ("xls", "ods", "csv"):
+        return f"not {KIND_TITLES[named]}: {reason.removeprefix('not an .xlsx workbook: ')}"
+    return reason
+
+
+def read_grids(submission: SubmittedFile) -> list[SheetGrid]:
+    """Every sheet of the submission, the same for every format (see the modules named above)."""
+    if submission.kind == "xlsx":
+        return read_workbook(submission.path, checked=submission.data)
+    if submission.kind == "csv":
+        from xlrating.sheets.csv_reader import read_csv_grid
+
+        return read_csv_grid(submission.path, submission.data, submission.limits)
+    from xlrating.sheets.calamine_reader import read_calamine
+
+    return read_calamine(submission.path, submission.data, submission.kind, submission.limits)
