@@ -114,3 +114,34 @@ def test_a_binary_file_named_csv_is_refused(tmp_path: Path) -> None:
     path = tmp_path / "results.csv"
     path.write_bytes(bytes(range(256)) * 10)
     assert "not a text file (csv or similar)" in refused(path)
+
+
+@pytest.mark.libreoffice
+@pytest.mark.skipif(__import__("shutil").which("soffice") is None, reason="LibreOffice (soffice) is not installed")
+def test_an_xls_spanning_the_whole_grid_is_refused_without_costing_this_process(tmp_path: Path) -> None:
+    # Two cells at opposite corners of BIFF8's grid: calamine holds the sheet densely (about half a
+    # gigabyte); it reads .xls files in a capped child process, so the command stays small.
+    import json
+    import subprocess
+    import sys
+
+    import openpyxl
+
+    from xlrating.engine.libreoffice import make_profile
+
+    book = openpyxl.Workbook()
+    book.active["A1"] = "tournament"
+    book.active["IV65536"] = 1
+    book.save(tmp_path / "corners.xlsx")
+    profile = make_profile(tmp_path / "profile")
+    subprocess.run(["soffice", f"-env:UserInstallation={profile.resolve().as_uri()}", "--headless", "--norestore",
+                    "--convert-to", "xls", "--outdir", str(tmp_path), str(tmp_path / "corners.xlsx")],
+                   capture_output=True, timeout=120, check=True)
+    script = ("import json, resource, sys\nfrom click.testing import CliRunner\nfrom xlrating.cli import main\n"
+              "r = CliRunner().invoke(main, ['validate', sys.argv[1]])\n"
+              "print(json.dumps([r.exit_code, r.output, resource.getrusage(resource.RUSAGE_SELF).ru_maxrss]))")
+    done = subprocess.run([sys.executable, "-c", script, str(tmp_path / "corners.xls")], capture_output=True,
+                          text=True, timeout=120, check=True)
+    status, output, peak_kb = json.loads(done.stdout)
+    assert status == 2 and "corners.xls" in output and "65,536" in output.replace("65536", "65,536")
+    assert peak_kb < 300 * 1024  # the validating process itself; the reader's child has its own cap

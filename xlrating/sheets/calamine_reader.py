@@ -41,9 +41,75 @@ from xlrating.sheets.safe_open import UnreadableWorkbook
 KIND_NAMES = {"xls": "Excel 97-2003 .xls workbook", "ods": "OpenDocument spreadsheet (.ods)"}
 
 
+# An .xls cannot be measured before calamine reads it, and calamine holds a sheet densely (BIFF8's
+# grid is 65,536 x 256 cells: about half a gigabyte for two cells at opposite corners). It is read
+# in a child process whose address space and time are capped, so a hostile file costs this process
+# nothing and is refused within the bounds every other submission gets.
+XLS_MEMORY_BYTES = 2 * 1024**3  # address space: Python, calamine and the largest sheet BIFF8 allows
+XLS_SECONDS = 20
+_CHILD = "import sys; from xlrating.sheets.calamine_reader import _child_main; _child_main()"
+
+
 def read_calamine(path: str | os.PathLike[str], data: bytes, kind: str, limits: Limits) -> list[SheetGrid]:
     """Every sheet of the .xls or .ods ``data`` (``kind`` "xls" or "ods") as a SheetGrid, or
     :class:`UnreadableWorkbook` naming what the file is and what is wrong with it."""
+    if kind == "xls" and _can_cap():
+        return _read_capped(path, data, limits)
+    return _read(path, data, kind, limits)
+
+
+def _can_cap() -> bool:
+    try:
+        import resource  # noqa: F401 - POSIX only; elsewhere the .xls is read in this process
+    except ImportError:
+        return False
+    return True
+
+
+def _read_capped(path: str | os.PathLike[str], data: bytes, limits: Limits) -> list[SheetGrid]:
+    import pickle
+    import subprocess
+    import sys
+
+    def cap() -> None:  # runs in the child before it starts Python
+        import resource
+
+        resource.setrlimit(resource.RLIMIT_AS, (XLS_MEMORY_BYTES, XLS_MEMORY_BYTES))
+
+    try:
+        done = subprocess.run([sys.executable, "-c", _CHILD], input=pickle.dumps((str(path), data, limits)),
+                              capture_output=True, timeout=XLS_SECONDS, preexec_fn=cap, check=False)
+    except subprocess.TimeoutExpired:
+        raise UnreadableWorkbook(path, f"the {KIND_NAMES['xls']} takes longer than {XLS_SECONDS} s to read; "
+                                       f"refused") from None
+    if done.returncode != 0 or not done.stdout:
+        said = done.stderr.decode("utf-8", "replace")
+        if done.returncode < 0 or "memory" in said.lower():
+            raise UnreadableWorkbook(path, f"the {KIND_NAMES['xls']} needs more than "
+                                           f"{XLS_MEMORY_BYTES // 2**30} GB of memory to read; refused")
+        last = said.strip().splitlines()[-1] if said.strip() else f"exit status {done.returncode}"
+        raise UnreadableWorkbook(path, f"damaged {KIND_NAMES['xls']} (the reader failed: {last[:200]})")
+    outcome = pickle.loads(done.stdout)  # written by _child_main, our own code, just now
+    if isinstance(outcome, str):
+        raise UnreadableWorkbook(path, outcome)
+    grids: list[SheetGrid] = outcome
+    return grids
+
+
+def _child_main() -> None:
+    """In the capped child: read the .xls from stdin, write the grids (or the refusal) to stdout."""
+    import pickle
+    import sys
+
+    path, data, limits = pickle.loads(sys.stdin.buffer.read())  # from the parent above
+    try:
+        outcome: Any = _read(path, data, "xls", limits)
+    except UnreadableWorkbook as refused:
+        outcome = refused.reason
+    sys.stdout.buffer.write(pickle.dumps(outcome))
+
+
+def _read(path: str | os.PathLike[str], data: bytes, kind: str, limits: Limits) -> list[SheetGrid]:
     merged: dict[str, list[Range]] = {}
     if kind == "ods":
         try:
