@@ -45,7 +45,7 @@ KIND_NAMES = {"xls": "Excel 97-2003 .xls workbook", "ods": "OpenDocument spreads
 # grid is 65,536 x 256 cells: about half a gigabyte for two cells at opposite corners). It is read
 # in a child process whose address space and time are capped, so a hostile file costs this process
 # nothing and is refused within the bounds every other submission gets.
-XLS_MEMORY_BYTES = 2 * 1024**3  # address space: Python, calamine and the largest sheet BIFF8 allows
+XLS_MEMORY_BYTES = 768 * 1024**2  # address space: Python and calamine take ~0.3 GB, a real submission little more
 XLS_SECONDS = 20
 _CHILD = "import sys; from xlrating.sheets.calamine_reader import _child_main; _child_main()"
 
@@ -86,7 +86,8 @@ def _read_capped(path: str | os.PathLike[str], data: bytes, limits: Limits) -> l
         said = done.stderr.decode("utf-8", "replace")
         if done.returncode < 0 or "memory" in said.lower():
             raise UnreadableWorkbook(path, f"the {KIND_NAMES['xls']} needs more than "
-                                           f"{XLS_MEMORY_BYTES // 2**30} GB of memory to read; refused")
+                                           f"{XLS_MEMORY_BYTES // 2**20} MB of memory to read (its sheets span "
+                                           f"too many cells); refused")
         last = said.strip().splitlines()[-1] if said.strip() else f"exit status {done.returncode}"
         raise UnreadableWorkbook(path, f"damaged {KIND_NAMES['xls']} (the reader failed: {last[:200]})")
     outcome = pickle.loads(done.stdout)  # written by _child_main, our own code, just now
