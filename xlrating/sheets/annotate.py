@@ -19,6 +19,7 @@ from xlrating.sheets.submitted_file import open_submission, read_grids
 
 FILLS = {"error": "FFC7CE", "warning": "FFEB9C"}  # Excel's "bad" and "neutral" cell styles
 FINDINGS_SHEET = "Findings"
+MESSAGE_CHARS = 74  # characters of a message on one printed line (the column is a little wider)
 AUTHOR = "xlrating validate"
 
 
@@ -68,7 +69,9 @@ def _writable(ws: Any, ref: str) -> Any:
 
 
 def _findings_sheet(wb: Any, findings: Sequence[Finding]) -> None:
-    from openpyxl.styles import Font
+    from openpyxl.styles import Alignment, Font
+
+    from xlrating.sheets.templates.style import print_setup
 
     title = FINDINGS_SHEET
     while title in wb.sheetnames:
@@ -85,9 +88,20 @@ def _findings_sheet(wb: Any, findings: Sequence[Finding]) -> None:
         link.font = Font(color="0563C1", underline="single")
     if not findings:
         ws.append(["", "", "", "", "No findings: the sheet is valid."])
-    for column, width in zip("ABCDE", (10, 28, 16, 8, 110)):
+    # On screen and on paper alike: one page wide (A4 landscape), the message column wrapped so no
+    # message runs off the page, the header row repeated on every page.
+    wrap = Alignment(wrap_text=True, vertical="top")
+    for row in ws.iter_rows(min_row=2):
+        for cell in row:
+            cell.alignment = wrap
+        # rows are as tall as their wrapped message: spreadsheets do not grow a row for wrapped text
+        # they only open, and a message would overprint the next
+        lines = max(1, -(-len(str(row[4].value or "")) // MESSAGE_CHARS))
+        ws.row_dimensions[row[0].row].height = 15 * lines
+    for column, width in zip("ABCDE", (9, 26, 14, 7, MESSAGE_CHARS + 6)):
         ws.column_dimensions[column].width = width
     ws.freeze_panes = "A2"
+    print_setup(ws, f"A1:E{ws.max_row}", landscape=True, title_rows="1:1")
 
 
 def workbook_from_grids(grids: Sequence[SheetGrid]) -> Any:
