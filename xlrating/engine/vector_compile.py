@@ -14,6 +14,7 @@ from collections.abc import Callable
 from typing import Any
 
 import numpy as np
+from formulas.tokens.operand import XlError
 
 from xlrating.functions import ExcelError, ExcelFunction, call
 
@@ -141,6 +142,67 @@ def _abs(args: tuple[Node, ...], compile_node: Callable[[Node], Program]) -> Pro
     def run(ctx: Context) -> Vec:
         v = _numeric(ctx, number(ctx))
         return Vec(np.abs(v.num), v.err)
+    return run
+
+
+# Excel's elementwise built-ins of numbers that filled-down columns use most (dates and integer
+# arithmetic). Each row is computed by the engine's own implementation of the function (the one the
+# cell-by-cell path calls), once per distinct row of arguments: a column of DATE(A2,B2,1) is one
+# parse and one compile, not one per cell. Rows with a text, empty or boolean argument go cell by cell.
+ELEMENTWISE = {"DATE": 3, "YEAR": 1, "MONTH": 1, "DAY": 1, "MOD": 2, "INT": 1}
+
+
+def _elementwise(name: str, args: tuple[Node, ...], compile_node: Callable[[Node], Program]) -> Program:
+    if len(args) != ELEMENTWISE[name] or any(isinstance(a, Const) and a.value is None for a in args):
+        raise Unsupported(f"{name} arguments")
+    from .registry import lookup
+
+    implementation = lookup(name)
+    if implementation is None:
+        raise Unsupported(f"function {name}")
+    parts = [compile_node(a) for a in args]
+    memo: dict[tuple[float, ...], tuple[float, int] | None] = {}
+
+    def value_of(key: tuple[float, ...]) -> tuple[float, int] | None:
+        """(number, 0) or (0, error index) from the implementation; None for any other result."""
+        result = np.asarray(implementation(*key), dtype=object).ravel()
+        found = result[0] if result.size == 1 else None
+        if isinstance(found, XlError):
+            return 0.0, error_index(str(found))
+        if isinstance(found, (int, float, np.integer, np.floating)) and not isinstance(found, (bool, np.bool_)):
+            return float(found), 0
+        return None
+
+    def run(ctx: Context) -> Vec:
+        vecs = [_numeric(ctx, part(ctx)) for part in parts]
+        num = np.zeros(ctx.n)
+        err = np.zeros(ctx.n, dtype=np.int8)
+        todo = ~ctx.defer.copy()
+        for v in vecs:
+            if v.is_bool:
+                ctx.defer[:] = True
+                return Vec(num)
+            if v.empty is not None:
+                ctx.defer |= v.empty & todo
+                todo &= ~v.empty
+            text = _text_mask(v)
+            if text is not None:
+                todo &= ~text
+            if v.err is not None:  # the first argument holding an error gives the result
+                failed = todo & (v.err != 0)
+                err[failed] = v.err[failed]
+                todo &= ~failed
+        columns = [v.num.tolist() for v in vecs]
+        for row in np.flatnonzero(todo).tolist():
+            key = tuple(column[row] for column in columns)
+            if key not in memo:
+                memo[key] = value_of(key)
+            found = memo[key]
+            if found is None:
+                ctx.defer[row] = True
+            else:
+                num[row], err[row] = found
+        return Vec(num, err if err.any() else None)
     return run
 
 
@@ -290,6 +352,8 @@ def compile_tree(tree: Node) -> Program:
                 return _round(name, node.args, compile_node)
             if name == "ABS":
                 return _abs(node.args, compile_node)
+            if name in ELEMENTWISE:
+                return _elementwise(name, node.args, compile_node)
             raise Unsupported(f"function {name}")
         raise Unsupported(type(node).__name__)
 

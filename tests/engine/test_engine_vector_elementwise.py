@@ -1,0 +1,71 @@
+"""DATE, YEAR, MONTH, DAY, MOD and INT over a filled-down column are computed a column at a time
+(one parse, one compile) by the same implementation the cell-by-cell path calls: every value,
+error and edge (years 0-1899, month and day overflow, the 1900 leap day, 9999-12-31, text, empty
+and boolean arguments, errors in arguments) must come out exactly as cell by cell."""
+
+from __future__ import annotations
+
+import random
+from pathlib import Path
+
+import openpyxl
+import pytest
+
+from xlrating.engine import evaluate_workbook, vector_compile
+
+EDGES = [(2024, 2, 1), (1900, 1, 1), (1900, 2, 29), (1900, 3, 1), (1899, 12, 31), (0, 1, 1), (-1, 1, 1),
+         (2024, 13, 0), (2024, 1, -5), (10000, 1, 1), (9999, 12, 31), (2024.7, 2.9, 3.5), ("x", 1, 1),
+         (None, 1, 1), (True, 1, 1), ("2024", 1, 1), (2024, 0, 0), (1904, 2, 29), (2023, -11, 400)]
+
+
+def _book(path: Path, seed: int) -> Path:
+    rng = random.Random(seed)
+    rows = EDGES + [(rng.randint(-5, 10500), rng.randint(-30, 30), rng.randint(-400, 400)) for _ in range(200)]
+    book = openpyxl.Workbook()
+    sheet = book.active
+    for r, (y, m, d) in enumerate(rows, start=1):
+        sheet.cell(r, 1, y)
+        sheet.cell(r, 2, m)
+        sheet.cell(r, 3, d)
+        sheet.cell(r, 4, f"=DATE(A{r},B{r},C{r})")
+        sheet.cell(r, 5, f"=YEAR(D{r})*10000+MONTH(D{r})*100+DAY(D{r})")
+        sheet.cell(r, 6, f"=MOD(A{r},B{r})")
+        sheet.cell(r, 7, f"=INT(C{r}/7)+MOD(C{r},-3.5)")
+        sheet.cell(r, 8, f"=IFERROR(DATE(2000,B{r},C{r}),-1)")
+    sheet["J1"] = "=MOD(1/0,2)"
+    sheet["J2"] = "=YEAR(NA())"
+    book.save(path)
+    return path
+
+
+def _values(path: Path) -> dict[tuple[int, int], object]:
+    sheet = evaluate_workbook(str(path)).grid.order[0]
+    return {(r, c): sheet.get(r, c) for r in range(1, len(EDGES) + 201) for c in range(4, 11)}
+
+
+@pytest.mark.parametrize("seed", [1, 2])
+def test_a_column_at_a_time_gives_what_cell_by_cell_gives(tmp_path: Path, seed: int,
+                                                          monkeypatch: pytest.MonkeyPatch) -> None:
+    path = _book(tmp_path / "dates.xlsx", seed)
+    vectorised = _values(path)
+    monkeypatch.setattr(vector_compile, "ELEMENTWISE", {})  # every such formula cell by cell
+    cell_by_cell = _values(path)
+    differing = {k: (vectorised[k], cell_by_cell[k]) for k in vectorised if repr(vectorised[k]) != repr(cell_by_cell[k])}
+    assert differing == {}
+    assert vectorised[(1, 4)] == 45323.0 and vectorised[(3, 4)] == 60.0  # 2024-02-01; Excel's 1900-02-29
+
+
+def test_a_filled_down_date_column_is_compiled_once(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    from xlrating.engine import fallback
+
+    book = openpyxl.Workbook()
+    for r in range(1, 101):
+        book.active.cell(r, 1, 2000 + r)
+        book.active.cell(r, 2, f"=DATE(A{r},MOD(A{r},12)+1,1)")
+    book.save(tmp_path / "column.xlsx")
+    compiled: list[str] = []
+    original = fallback.compile_formula
+    monkeypatch.setattr(fallback, "compile_formula", lambda *a: compiled.append(a[0]) or original(*a))
+    sheet = evaluate_workbook(str(tmp_path / "column.xlsx")).grid.order[0]
+    assert compiled == []  # nothing went cell by cell
+    assert sheet.get(1, 2) == 37165.0  # DATE(2001, 10, 1)
