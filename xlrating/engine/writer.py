@@ -15,7 +15,6 @@ from __future__ import annotations
 
 import csv
 import functools
-import html
 import io
 import json
 import math
@@ -36,6 +35,7 @@ from xlrating.sheets.csv_safety import neutralise_cell
 
 from .date_cells import as_date, date_cells
 from .formula import column_letters
+from .formula_xml import rewrite_formulas
 from .grid import NUMBER, NotComputed
 from .model import Evaluated
 from .package import cell_position, row_chunks
@@ -202,9 +202,6 @@ class _SheetEdit:
         return xml[:end.start()] + rest + xml[end.start():]
 
 
-_FORMULA_ELEMENT = re.compile(r"(<(?:\w+:)?f(?:\s[^>]*)?>)([^<]*)(</(?:\w+:)?f>)")
-
-
 @functools.lru_cache(maxsize=1)
 def _service_prefix() -> re.Pattern[str]:
     """``xlrating.NAME(`` outside string literals: how LibreOffice's add-in names our functions."""
@@ -221,16 +218,7 @@ def excel_function_names(xml: str) -> str:
     if "xlrating." not in xml and "XLRATING." not in xml:  # as LibreOffice writes it, or upper case
         return xml
     prefix = _service_prefix()
-
-    def names(match: re.Match[str]) -> str:
-        text = html.unescape(match.group(2))  # quotes may be written &quot;: find the literals first
-        renamed = prefix.sub(lambda m: m.group(1) or "", text)
-        if renamed == text:
-            return match.group(0)
-        return match.group(1) + renamed.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;") \
-            + match.group(3)
-
-    return _FORMULA_ELEMENT.sub(names, xml)
+    return rewrite_formulas(xml, lambda text: prefix.sub(lambda m: m.group(1) or "", text))
 
 
 def _edit_sheet(xml: str, edit: _SheetEdit) -> str:

@@ -10,17 +10,15 @@ them; ``xlrating convert`` reads either form and writes Excel's (the round trip 
 
 from __future__ import annotations
 
-import html
 import io
 import re
 import zipfile
-from xml.sax.saxutils import escape
 
+from xlrating.engine.formula_xml import rewrite_formulas
 from xlrating.functions import BY_NAME
 
 from .libreoffice import SERVICE_NAME
 
-_FORMULA = re.compile(r"(<(?:\w+:)?f(?:\s[^>]*)?>)([^<]*)(</(?:\w+:)?f>)")
 _NAMES = "|".join(sorted(BY_NAME, key=len, reverse=True))
 # one of our functions called by its plain name (or an Excel add-in prefix), outside string literals
 _PLAIN_CALL = re.compile(rf'("(?:[^"]|"")*")|(?<![\w.])(?:_xldudf_|_xll\.)?((?:{_NAMES})\()', re.IGNORECASE)
@@ -39,12 +37,6 @@ def for_libreoffice(xlsx: bytes) -> bytes:
         for info in source.infolist():
             data = source.read(info)
             if info.filename.startswith("xl/worksheets/") and info.filename.endswith(".xml"):
-                data = _FORMULA.sub(_calc_element, data.decode("utf-8")).encode("utf-8")
+                data = rewrite_formulas(data.decode("utf-8"), calc_formula).encode("utf-8")
             target.writestr(info, data)
     return out.getvalue()
-
-
-def _calc_element(match: re.Match[str]) -> str:
-    text = html.unescape(match.group(2))
-    renamed = calc_formula(text)
-    return match.group(0) if renamed == text else match.group(1) + escape(renamed) + match.group(3)
