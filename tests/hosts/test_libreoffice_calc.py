@@ -23,6 +23,7 @@ import openpyxl
 import pytest
 from click.testing import CliRunner
 from openpyxl.worksheet.formula import ArrayFormula
+from shared_session import shared_session
 
 from xlrating.cli import main
 from xlrating.engine import convert_file
@@ -34,7 +35,6 @@ from xlrating.hosts.libreoffice_install import find_office
 pytestmark = [pytest.mark.libreoffice,
               pytest.mark.skipif(shutil.which("soffice") is None, reason="LibreOffice (soffice) is not installed")]
 
-fcntl = pytest.importorskip("fcntl")  # the lock that shares one LibreOffice session between xdist workers
 DRIVER = Path(__file__).with_name("libreoffice_driver.py")
 FUNCTION_WIZARD_ADDIN = 11  # com.sun.star.sheet.FunctionCategory.ADDIN: Calc puts add-in functions there
 
@@ -243,17 +243,7 @@ def run_session(folder: Path) -> dict[str, Any]:
 
 @pytest.fixture(scope="module")
 def session(tmp_path_factory: pytest.TempPathFactory, worker_id: str) -> dict[str, Any]:
-    """One LibreOffice session for the whole module, shared by the pytest-xdist workers of a run."""
-    base = tmp_path_factory.getbasetemp()
-    root = base if worker_id == "master" else base.parent
-    folder = root / "libreoffice_addin"
-    done = folder / "session.json"
-    with open(root / "libreoffice_addin.lock", "w") as lock:
-        fcntl.flock(lock, fcntl.LOCK_EX)
-        if not done.exists():
-            folder.mkdir(exist_ok=True)
-            done.write_text(json.dumps(run_session(folder)))
-    result: dict[str, Any] = json.loads(done.read_text())
+    result = shared_session(tmp_path_factory, worker_id, "libreoffice_addin", run_session)
     for key in ("folder", "converted", "saved"):
         result[key] = Path(result[key])
     return result

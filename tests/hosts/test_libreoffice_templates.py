@@ -27,6 +27,7 @@ from typing import Any
 
 import pytest
 from click.testing import CliRunner
+from shared_session import shared_session
 
 from xlrating.cli import main
 from xlrating.engine import convert_file
@@ -37,7 +38,6 @@ from xlrating.sheets.templates import calculators
 pytestmark = [pytest.mark.libreoffice,
               pytest.mark.skipif(shutil.which("soffice") is None, reason="LibreOffice (soffice) is not installed")]
 
-fcntl = pytest.importorskip("fcntl")  # the lock that shares one LibreOffice session between xdist workers
 REPO = Path(__file__).resolve().parents[2]
 TEMPLATES = REPO / "workbook_templates"
 DRIVER = Path(__file__).with_name("libreoffice_driver.py")
@@ -118,17 +118,7 @@ def _keys(name: str) -> list[str]:
 
 @pytest.fixture(scope="module")
 def session(tmp_path_factory: pytest.TempPathFactory, worker_id: str) -> dict[str, Any]:
-    """One LibreOffice session for the whole module, shared by the pytest-xdist workers of a run."""
-    base = tmp_path_factory.getbasetemp()
-    root = base if worker_id == "master" else base.parent
-    folder = root / "libreoffice_templates"
-    done = folder / "session.json"
-    with open(root / "libreoffice_templates.lock", "w") as lock:
-        fcntl.flock(lock, fcntl.LOCK_EX)
-        if not done.exists():
-            folder.mkdir(exist_ok=True)
-            done.write_text(json.dumps(run_session(folder)))
-    result: dict[str, Any] = json.loads(done.read_text())
+    result = shared_session(tmp_path_factory, worker_id, "libreoffice_templates", run_session)
     return result
 
 
