@@ -183,15 +183,10 @@ def _strings_of(root: Any) -> list[str]:
     return strings
 
 
-_SST_HEAD = re.compile(rb'(?:\xef\xbb\xbf)?(?:<\?xml[^>]*\?>\s*)?<sst[\s>]')
-
-
 def _checked_strings(raw: bytes, max_text_chars: int) -> Any | None:
     """The parsed shared-strings part when it passes the checks of the package scan (UTF-8, no DTD,
     well-formed, no text longer than ``max_text_chars``), else None for the scan to judge."""
-    head = _SST_HEAD.match(raw)
-    if head is None or b"<!" in raw or (b"encoding" in raw[:head.end()] and not re.search(
-            rb'encoding\s*=\s*["\']utf-?8["\']', raw[:head.end()], re.IGNORECASE)):
+    if part_quick.utf8_body(raw, b"sst") is None:
         return None
     try:
         root = etree.fromstring(raw, _parser())

@@ -31,7 +31,7 @@ from typing import Any
 
 from xlrating.sheets.part_scan import SheetExtent, WorkbookScan
 
-_HEAD = re.compile(rb'(?:\xef\xbb\xbf)?(?:<\?xml(?P<decl>[^>]*)\?>\s*)?<worksheet[ >]')
+_HEAD = re.compile(rb'(?:\xef\xbb\xbf)?(?:<\?xml(?P<decl>[^>]*)\?>\s*)?<(?P<root>\w+)[\s>]')
 _ENCODING = re.compile(rb'encoding\s*=\s*["\']([^"\']*)["\']')
 # A prefixed sheet element (<x:c>): a layout the reader's expressions do not see.
 _PREFIXED = re.compile(rb":(?:c|row|mergeCell|hyperlink|dataValidation|cfRule|col|dimension|sheetData)[ />]")
@@ -64,17 +64,11 @@ class _Wellformed:
 def before_read(scan: WorkbookScan, part: str, raw: bytes) -> SheetFacts | None:
     """The facts of worksheet ``raw`` when every rule but the cells' reach and well-formedness
     (:func:`wellformed`, for the caller to run alongside its read) holds, else None."""
-    head = _HEAD.match(raw)
-    if head is None or b"<!" in raw or _PREFIXED.search(raw):
+    body = utf8_body(raw, b"worksheet")
+    if body is None or _PREFIXED.search(raw) or raw[body - 1:body] != b" " and raw[body - 1:body] != b">":
         return None
-    declaration = head.group("decl")
-    if declaration:
-        encoding = _ENCODING.search(declaration)
-        if encoding is not None and encoding.group(1).lower().replace(b"-", b"") != b"utf8":
-            return None
     # Only spaces separate names inside the part (as every known producer writes it), so the counts
     # below see every element; a tab or line break anywhere (a text may hold one) goes to the scan.
-    body = head.end()
     if raw.find(b"\n", body) >= 0 or raw.find(b"\r", body) >= 0 or raw.find(b"\t", body) >= 0:
         return None
     if b"<mergeCell" in raw or b"<hyperlink" in raw or b"<c>" in raw or b"<c/>" in raw:
@@ -97,6 +91,21 @@ def before_read(scan: WorkbookScan, part: str, raw: bytes) -> SheetFacts | None:
     if scan.records + records > limits.max_records:
         return None
     return SheetFacts(cells, records, highest)
+
+
+def utf8_body(raw: bytes, root: bytes) -> int | None:
+    """Where the root element ``<root`` ends its name in the XML part ``raw``, when the part is
+    UTF-8 (declared so or not declared) and holds no ``<!`` at all (no DTD, entity, comment or
+    CDATA): the searches over its bytes then see every element. None otherwise."""
+    head = _HEAD.match(raw)
+    if head is None or head.group("root") != root or b"<!" in raw:
+        return None
+    declaration = head.group("decl")
+    if declaration:
+        encoding = _ENCODING.search(declaration)
+        if encoding is not None and encoding.group(1).lower().replace(b"-", b"") != b"utf8":
+            return None
+    return head.end()
 
 
 def after_read(scan: WorkbookScan, part: str, facts: SheetFacts, rows: tuple[int, int], max_col: int) -> bool:
