@@ -22,6 +22,7 @@ COMMANDS: dict[str, tuple[str, str, str]] = {
     "templates": ("templates", "templates", "(Re)build the templates, the VBA modules and the add-in sources."),
     "demo": ("demo", "demo", "Run the validate -> ingest -> rank pipeline on the bundled examples."),
     "libreoffice": ("libreoffice", "libreoffice", "Build, install or uninstall the LibreOffice Calc add-in; templates for Calc."),
+    "serve": ("serve", "serve", "The web intake: organisers check and submit sheets, the officer accepts them, rankings."),
 }
 
 

@@ -7,6 +7,7 @@ to act on than a list of coordinates.
 
 from __future__ import annotations
 
+import io
 import os
 from collections.abc import Sequence
 from pathlib import Path
@@ -15,7 +16,7 @@ from typing import Any
 from xlrating.sheets.findings import Finding
 from xlrating.sheets.reader import SheetGrid
 from xlrating.sheets.safe_open import load_workbook
-from xlrating.sheets.submitted_file import open_submission, read_grids
+from xlrating.sheets.submitted_file import SubmittedFile, open_submission, read_grids
 
 FILLS = {"error": "FFC7CE", "warning": "FFEB9C"}  # Excel's "bad" and "neutral" cell styles
 FINDINGS_SHEET = "Findings"
@@ -28,12 +29,27 @@ def annotate_workbook(source: str | os.PathLike[str], findings: Sequence[Finding
     """Write ``target``: a copy of ``source`` with every finding marked; returns the path. The copy
     is an .xlsx whatever the format of ``source``; an .xls, .ods or .csv becomes its values and
     merged ranges (what the validator read), not its formatting or formulas."""
+    wb = annotated_workbook(open_submission(source), findings)
+    out = Path(target)
+    out.parent.mkdir(parents=True, exist_ok=True)
+    wb.save(out)
+    return out
+
+
+def annotated_copy(submission: SubmittedFile, findings: Sequence[Finding]) -> bytes:
+    """The annotated copy of an opened submission as the bytes of an .xlsx (nothing on disk)."""
+    buffer = io.BytesIO()
+    annotated_workbook(submission, findings).save(buffer)
+    return buffer.getvalue()
+
+
+def annotated_workbook(submission: SubmittedFile, findings: Sequence[Finding]) -> Any:
+    """The openpyxl workbook of the annotated copy (see :func:`annotate_workbook`)."""
     from openpyxl.comments import Comment
     from openpyxl.styles import PatternFill
 
-    submission = open_submission(source)
     if submission.kind == "xlsx":
-        wb = load_workbook(source, checked=submission.data)
+        wb = load_workbook(submission.path, checked=submission.data)
     else:  # .xls, .ods, .csv: the copy is an .xlsx built from the same grids the validator read
         wb = workbook_from_grids(read_grids(submission))
     by_cell: dict[tuple[str, str], tuple[Any, list[Finding]]] = {}
@@ -50,10 +66,7 @@ def annotate_workbook(source: str | os.PathLike[str], findings: Sequence[Finding
         comment.width, comment.height = 360, 40 + 60 * len(items)
         cell.comment = comment
     _findings_sheet(wb, findings)
-    out = Path(target)
-    out.parent.mkdir(parents=True, exist_ok=True)
-    wb.save(out)
-    return out
+    return wb
 
 
 def _writable(ws: Any, ref: str) -> Any:

@@ -9,9 +9,11 @@ from __future__ import annotations
 import re
 from pathlib import Path
 
+from xlrating.store.intake import IntakeError, IntakeItem
 from xlrating.store.sqlite import IngestOutcome, SQLiteStore, StoreError, TournamentVersion
 
-__all__ = ["IngestOutcome", "SQLiteStore", "StoreError", "TournamentVersion", "open_store", "sqlite_path"]
+__all__ = ["IngestOutcome", "IntakeError", "IntakeItem", "SQLiteStore", "StoreError", "TournamentVersion",
+           "open_store", "sqlite_path"]
 
 
 def sqlite_path(location: str) -> str:

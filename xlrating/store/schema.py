@@ -64,6 +64,32 @@ MIGRATIONS: tuple[str, ...] = (
     );
     CREATE INDEX results_tournament ON results (tournament_id);
     """,
+    # 2: the web intake: sheets organisers uploaded for checking, those they submitted to the
+    # ranking officer, and the officer's decision (accepted ones point at the stored submission).
+    """
+    CREATE TABLE intake (
+        id            INTEGER PRIMARY KEY,
+        token         TEXT NOT NULL UNIQUE,
+        file_name     TEXT NOT NULL,
+        kind          TEXT NOT NULL,
+        sha256        TEXT NOT NULL,
+        size          INTEGER NOT NULL,
+        content       BLOB NOT NULL,
+        findings      TEXT NOT NULL,
+        valid         INTEGER NOT NULL CHECK (valid IN (0, 1)),
+        tournament    TEXT,
+        uploaded_at   TEXT NOT NULL,
+        status        TEXT NOT NULL CHECK (status IN ('checked', 'pending', 'accepted', 'rejected')),
+        contact       TEXT,
+        submitted_at  TEXT,
+        decided_at    TEXT,
+        decision_note TEXT,
+        submission_id INTEGER REFERENCES submissions(id),
+        CHECK (status = 'checked' OR contact IS NOT NULL),
+        CHECK (status != 'accepted' OR submission_id IS NOT NULL)
+    );
+    CREATE INDEX intake_status ON intake (status, uploaded_at);
+    """,
 )
 
 SCHEMA_VERSION = len(MIGRATIONS)

@@ -19,6 +19,7 @@ from typing import Literal, Self
 from xlrating.core.mers import Result
 from xlrating.sheets.cellvalues import fold
 from xlrating.sheets.submission import Submission
+from xlrating.store.intake import IntakeQueue, record_acceptance
 from xlrating.store.schema import MIGRATIONS, SCHEMA_VERSION
 
 
@@ -63,7 +64,7 @@ def _now() -> str:
     return dt.datetime.now(dt.UTC).isoformat(timespec="seconds")
 
 
-class SQLiteStore:
+class SQLiteStore(IntakeQueue):
     """A results store in one SQLite file (``:memory:`` for a throwaway one)."""
 
     def __init__(self, path: str, *, read_only: bool = False):
@@ -130,8 +131,11 @@ class SQLiteStore:
 
     # --- writing ------------------------------------------------------------------------------
 
-    def ingest(self, file_name: str, content: bytes, submission: Submission, *, replace: bool = False) -> IngestOutcome:
-        """Store a validated submission in one transaction; see the module docstring for the rules."""
+    def ingest(self, file_name: str, content: bytes, submission: Submission, *, replace: bool = False,
+               intake_id: int | None = None) -> IngestOutcome:
+        """Store a validated submission in one transaction; see the module docstring for the rules.
+        ``intake_id``: the pending web submission this is; it is marked accepted in the same
+        transaction (raises :class:`~xlrating.store.intake.IntakeError` if it is not pending)."""
         t = submission.tournament
         if not (t.name and t.ruleset and t.start_date and t.end_date and t.players and t.mers_weight):
             raise ValueError("ingest needs a submission that passed validation")
@@ -144,13 +148,17 @@ class SQLiteStore:
             raise StoreError(f"{self.path}: cannot start writing ({exc})") from None
         try:
             known = db.execute(
-                "SELECT t.name, t.version, t.replaced_at FROM submissions s JOIN tournaments t "
+                "SELECT t.name, t.version, t.replaced_at, s.id FROM submissions s JOIN tournaments t "
                 "ON t.submission_id = s.id WHERE s.sha256 = ?", (sha,)).fetchone()
             if known is not None:
-                db.execute("ROLLBACK")
                 state = "replaced since" if known[2] else "current"
-                return IngestOutcome("unchanged", known[0], known[1],
-                                     f"already stored as version {known[1]} of {known[0]!r} ({state}); nothing changed")
+                message = f"already stored as version {known[1]} of {known[0]!r} ({state}); nothing changed"
+                if intake_id is None:
+                    db.execute("ROLLBACK")
+                else:  # the officer accepted a file the store already holds: recorded, nothing else
+                    record_acceptance(db, intake_id, known[3], message)
+                    db.execute("COMMIT")
+                return IngestOutcome("unchanged", known[0], known[1], message)
             current = db.execute("SELECT id, version FROM tournaments WHERE tournament_key = ? AND replaced_at IS NULL",
                                  (key,)).fetchone()
             if current is not None and not replace:
@@ -175,6 +183,8 @@ class SQLiteStore:
                  None if t.qualification is None else int(t.qualification), t.mers_weight,
                  t.effective_date.isoformat() if t.effective_date else None, now)).lastrowid
             self._store_players(submission, submission_id, tournament_id)
+            if intake_id is not None:
+                record_acceptance(db, intake_id, submission_id, f"stored as version {version}")
             db.execute("COMMIT")
         except sqlite3.Error as exc:
             db.execute("ROLLBACK")
@@ -248,3 +258,20 @@ class SQLiteStore:
         """EMA ID -> "First Last" as last submitted, for showing leaderboards to people."""
         rows = self._db.execute("SELECT ema_id, first_name, last_name FROM players").fetchall()
         return {ema_id: " ".join(p for p in (first, last) if p) for ema_id, first, last in rows}
+
+    def player(self, ema_id: str) -> dict[str, str | None] | None:
+        """A player's name and country as last submitted, or None when the store has no such ID."""
+        row = self._db.execute("SELECT ema_id, last_name, first_name, country FROM players WHERE ema_id = ?",
+                               (ema_id,)).fetchone()
+        if row is None:
+            return None
+        return {"ema_id": row[0], "last_name": row[1], "first_name": row[2], "country": row[3]}
+
+    def player_results(self, ema_id: str) -> list[dict[str, object]]:
+        """Every result of a player in the current versions of the tournaments, newest first."""
+        rows = self._db.execute(
+            "SELECT t.name, t.ruleset, t.city, t.country, t.start_date, t.end_date, t.players, t.weight, r.place "
+            "FROM results r JOIN tournaments t ON t.id = r.tournament_id "
+            "WHERE r.ema_id = ? AND t.replaced_at IS NULL ORDER BY t.end_date DESC, t.id DESC", (ema_id,)).fetchall()
+        keys = ("tournament", "ruleset", "city", "country", "start_date", "end_date", "players", "weight", "place")
+        return [dict(zip(keys, row)) for row in rows]

@@ -1,0 +1,182 @@
+"""The web intake's queue in the results store: uploaded sheets, submissions, decisions.
+
+An organiser's upload is kept as a *check* (the bytes as received and the validator's findings)
+under an unguessable token; a valid check can be *submitted* to the ranking officer with a contact
+address (status ``pending``); the officer *accepts* it (:meth:`SQLiteStore.ingest` with the
+``intake_id``, one transaction that stores the results and records the decision) or *rejects* it
+with a note. Checks that were never submitted are deleted after :data:`CHECK_LIFETIME`.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import hashlib
+import json
+import sqlite3
+from dataclasses import dataclass
+from typing import Any, Literal
+
+IntakeStatus = Literal["checked", "pending", "accepted", "rejected"]
+CHECK_LIFETIME = dt.timedelta(hours=24)
+"""How long an upload that was never submitted is kept (its page and annotated copy with it)."""
+
+
+class IntakeError(Exception):
+    """An intake action that cannot happen in the item's state; the message says why."""
+
+
+@dataclass(frozen=True)
+class IntakeItem:
+    id: int
+    token: str
+    file_name: str
+    kind: str
+    sha256: str
+    size: int
+    findings: list[dict[str, Any]]
+    valid: bool
+    tournament: str | None
+    uploaded_at: str
+    status: IntakeStatus
+    contact: str | None
+    submitted_at: str | None
+    decided_at: str | None
+    decision_note: str | None
+
+    @property
+    def errors(self) -> int:
+        return sum(f["severity"] == "error" for f in self.findings)
+
+    @property
+    def warnings(self) -> int:
+        return sum(f["severity"] == "warning" for f in self.findings)
+
+    def public(self) -> dict[str, Any]:
+        """What the organiser's page shows, as JSON (no content, no contact)."""
+        return {"file_name": self.file_name, "format": self.kind, "sha256": self.sha256, "size": self.size,
+                "valid": self.valid, "tournament": self.tournament, "uploaded_at": self.uploaded_at,
+                "status": self.status, "submitted_at": self.submitted_at, "decided_at": self.decided_at,
+                "decision_note": self.decision_note, "findings": self.findings}
+
+
+_COLUMNS = ("id, token, file_name, kind, sha256, size, findings, valid, tournament, uploaded_at, status, "
+            "contact, submitted_at, decided_at, decision_note")
+
+
+def _item(row: tuple[Any, ...]) -> IntakeItem:
+    return IntakeItem(row[0], row[1], row[2], row[3], row[4], row[5], json.loads(row[6]), bool(row[7]), row[8],
+                      row[9], row[10], row[11], row[12], row[13], row[14])
+
+
+def _now() -> str:
+    return dt.datetime.now(dt.UTC).isoformat(timespec="seconds")
+
+
+class IntakeQueue:
+    """The intake methods of :class:`~xlrating.store.sqlite.SQLiteStore` (a mixin over its ``_db``)."""
+
+    _db: sqlite3.Connection
+    path: str
+
+    def _write(self, statements: Any) -> Any:
+        """Run ``statements(db)`` in one ``BEGIN IMMEDIATE`` transaction; returns its result."""
+        db = self._db
+        db.execute("BEGIN IMMEDIATE")
+        try:
+            result = statements(db)
+            db.execute("COMMIT")
+        except BaseException:
+            db.execute("ROLLBACK")
+            raise
+        return result
+
+    def add_check(self, token: str, file_name: str, kind: str, content: bytes, findings: list[dict[str, Any]],
+                  valid: bool, tournament: str | None) -> IntakeItem:
+        """Keep an uploaded sheet and its findings under ``token``; drops expired checks."""
+        now = dt.datetime.now(dt.UTC)
+        expired = (now - CHECK_LIFETIME).isoformat(timespec="seconds")
+
+        def statements(db: sqlite3.Connection) -> None:
+            db.execute("DELETE FROM intake WHERE status = 'checked' AND uploaded_at < ?", (expired,))
+            db.execute(
+                "INSERT INTO intake (token, file_name, kind, sha256, size, content, findings, valid, tournament, "
+                "uploaded_at, status) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, 'checked')",
+                (token, file_name, kind, hashlib.sha256(content).hexdigest(), len(content), content,
+                 json.dumps(findings), int(valid), tournament, now.isoformat(timespec="seconds")))
+
+        self._write(statements)
+        item = self.intake_by_token(token)
+        assert item is not None
+        return item
+
+    def intake_by_token(self, token: str) -> IntakeItem | None:
+        row = self._db.execute(f"SELECT {_COLUMNS} FROM intake WHERE token = ?", (token,)).fetchone()
+        return None if row is None else _item(row)
+
+    def intake_by_id(self, intake_id: int) -> IntakeItem | None:
+        row = self._db.execute(f"SELECT {_COLUMNS} FROM intake WHERE id = ?", (intake_id,)).fetchone()
+        return None if row is None else _item(row)
+
+    def intake_content(self, intake_id: int) -> bytes:
+        row = self._db.execute("SELECT content FROM intake WHERE id = ?", (intake_id,)).fetchone()
+        if row is None:
+            raise IntakeError(f"no upload number {intake_id}")
+        return bytes(row[0])
+
+    def submit_check(self, token: str, contact: str) -> IntakeItem:
+        """Send a valid check to the ranking officer (status ``pending``)."""
+        def statements(db: sqlite3.Connection) -> None:
+            row = db.execute("SELECT valid, status, sha256 FROM intake WHERE token = ?", (token,)).fetchone()
+            if row is None:
+                raise IntakeError("this upload is no longer kept; upload the sheet again")
+            if not row[0]:
+                raise IntakeError("the sheet has errors; correct them and upload it again before submitting")
+            if row[1] != "checked":
+                raise IntakeError(f"this sheet was already submitted (status: {row[1]})")
+            waiting = db.execute("SELECT 1 FROM intake WHERE sha256 = ? AND status = 'pending'", (row[2],)).fetchone()
+            if waiting is not None:
+                raise IntakeError("the same file is already waiting for the ranking officer")
+            db.execute("UPDATE intake SET status = 'pending', contact = ?, submitted_at = ? WHERE token = ?",
+                       (contact, _now(), token))
+
+        self._write(statements)
+        item = self.intake_by_token(token)
+        assert item is not None
+        return item
+
+    def intake_queue(self, *, decided: int = 50) -> list[IntakeItem]:
+        """The pending submissions (oldest first), then the ``decided`` latest decisions."""
+        pending = self._db.execute(f"SELECT {_COLUMNS} FROM intake WHERE status = 'pending' ORDER BY submitted_at, id"
+                                   ).fetchall()
+        done = self._db.execute(f"SELECT {_COLUMNS} FROM intake WHERE status IN ('accepted', 'rejected') "
+                                f"ORDER BY decided_at DESC, id DESC LIMIT ?", (decided,)).fetchall()
+        return [_item(row) for row in pending + done]
+
+    def reject_intake(self, intake_id: int, note: str) -> IntakeItem:
+        """Reject a pending submission with a note for the organiser."""
+        def statements(db: sqlite3.Connection) -> None:
+            changed = db.execute("UPDATE intake SET status = 'rejected', decided_at = ?, decision_note = ? "
+                                 "WHERE id = ? AND status = 'pending'", (_now(), note, intake_id)).rowcount
+            if changed != 1:
+                raise IntakeError(_not_pending(db, intake_id))
+
+        self._write(statements)
+        item = self.intake_by_id(intake_id)
+        assert item is not None
+        return item
+
+
+def _not_pending(db: sqlite3.Connection, intake_id: int) -> str:
+    row = db.execute("SELECT status FROM intake WHERE id = ?", (intake_id,)).fetchone()
+    if row is None:
+        return f"no submission number {intake_id}"
+    return f"submission {intake_id} is not waiting for a decision (status: {row[0]})"
+
+
+def record_acceptance(db: sqlite3.Connection, intake_id: int, submission_id: int, note: str) -> None:
+    """Inside the ingest transaction: mark the pending intake item accepted, or raise."""
+    changed = db.execute("UPDATE intake SET status = 'accepted', decided_at = ?, decision_note = ?, "
+                         "submission_id = ? WHERE id = ? AND status = 'pending'",
+                         (_now(), note, submission_id, intake_id)).rowcount
+    if changed != 1:
+        raise IntakeError(_not_pending(db, intake_id))

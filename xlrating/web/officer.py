@@ -1,0 +1,209 @@
+"""The ranking officer's pages (signed in): the queue, each submission with its findings and
+files, accept (ingest, as ``xlrating ingest`` does) or reject with a note.
+
+Every route here goes through :func:`officer_only`: without a signed-in officer a page redirects to
+the sign-in form and an action is refused (403), so nothing of the queue is reachable.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import functools
+from collections.abc import Awaitable, Callable
+from typing import Any
+
+from starlette.concurrency import run_in_threadpool
+from starlette.requests import Request
+from starlette.responses import RedirectResponse, Response
+from starlette.routing import Route
+
+from xlrating.sheets.submitted_file import KIND_TITLES
+from xlrating.store import IntakeError, StoreError
+from xlrating.web.app import Settings, error_page, render, signed_in, store
+from xlrating.web.checking import CheckUnavailable, annotated_sheet, check_sheet
+from xlrating.web.organiser import XLSX, attachment
+from xlrating.web.security import check_csrf, csrf_token
+
+Handler = Callable[[Request], Awaitable[Response]]
+MEDIA_TYPES = {"xlsx": XLSX, "xls": "application/vnd.ms-excel",
+               "ods": "application/vnd.oasis.opendocument.spreadsheet", "csv": "text/csv"}
+
+
+def officer_only(handler: Handler) -> Handler:
+    @functools.wraps(handler)
+    async def guarded(request: Request) -> Response:
+        if signed_in(request) is None:
+            if request.method == "GET":
+                return RedirectResponse("/officer/sign-in", status_code=303)
+            return error_page(request, 403, "Sign in first", "Only the signed-in ranking officer can do this.")
+        return await handler(request)
+    return guarded
+
+
+async def sign_in_form(request: Request) -> Response:
+    settings: Settings = request.app.state.settings
+    if signed_in(request):
+        return RedirectResponse("/officer", status_code=303)
+    return render(request, "sign_in.html", {"configured": settings.officer is not None})
+
+
+async def sign_in(request: Request) -> Response:
+    settings: Settings = request.app.state.settings
+    form = await request.form(max_files=0, max_fields=10, max_part_size=4 * 1024)
+    check_csrf(request, form)
+    if settings.officer is None:
+        return render(request, "sign_in.html", {"configured": False}, 403)
+    if not request.app.state.rates.allow("sign_in", request):
+        return render(request, "sign_in.html", {"configured": True, "error": "Too many sign-in attempts from this "
+                                                "address; wait a quarter of an hour."}, 429)
+    user, password = str(form.get("user") or ""), str(form.get("password") or "")
+    if not await run_in_threadpool(settings.officer.matches, user, password):
+        return render(request, "sign_in.html", {"configured": True, "user": user,
+                                                "error": "The user name or the password is wrong."}, 401)
+    request.session.clear()  # a new session (and CSRF token) for the signed-in officer
+    request.session.update(officer=user, officer_since=dt.datetime.now(dt.UTC).timestamp())
+    csrf_token(request)
+    return RedirectResponse("/officer", status_code=303)
+
+
+async def sign_out(request: Request) -> Response:
+    form = await request.form(max_files=0, max_fields=10, max_part_size=4 * 1024)
+    check_csrf(request, form)
+    request.session.clear()
+    return RedirectResponse("/", status_code=303)
+
+
+@officer_only
+async def queue(request: Request) -> Response:
+    def items() -> Any:
+        with store(request) as opened:
+            return opened.intake_queue()
+    return render(request, "queue.html", {"items": await run_in_threadpool(items)})
+
+
+def _item_id(request: Request) -> int | None:
+    text = request.path_params["item"]
+    return int(text) if text.isdigit() and len(text) < 12 else None
+
+
+async def _load(request: Request) -> tuple[Any, bytes] | None:
+    number = _item_id(request)
+    if number is None:
+        return None
+
+    def load() -> tuple[Any, bytes] | None:
+        with store(request) as opened:
+            item = opened.intake_by_id(number)
+            # only what was submitted is the officer's: uploads merely checked stay the organiser's
+            return None if item is None or item.status == "checked" else (item, opened.intake_content(number))
+    return await run_in_threadpool(load)
+
+
+def _detail(request: Request, item: Any, status: int = 200, **context: Any) -> Response:
+    return render(request, "submission.html", {"item": item, "kind_title": KIND_TITLES.get(item.kind, item.kind)}
+                  | context, status)
+
+
+def _missing(request: Request) -> Response:
+    return error_page(request, 404, "Not found", "There is no submission with this number.")
+
+
+@officer_only
+async def submission(request: Request) -> Response:
+    loaded = await _load(request)
+    return _missing(request) if loaded is None else _detail(request, loaded[0])
+
+
+@officer_only
+async def original(request: Request) -> Response:
+    """The file exactly as the organiser sent it."""
+    loaded = await _load(request)
+    if loaded is None:
+        return _missing(request)
+    item, content = loaded
+    name = item.file_name.replace('"', "_")
+    return Response(content, media_type=MEDIA_TYPES.get(item.kind, "application/octet-stream"),
+                    headers={"content-disposition": f"attachment; filename=\"{name.encode('ascii', 'replace').decode()}\""})
+
+
+@officer_only
+async def annotated(request: Request) -> Response:
+    loaded = await _load(request)
+    if loaded is None:
+        return _missing(request)
+    item, content = loaded
+    try:
+        copy = await request.app.state.checker.run(annotated_sheet, item.file_name, content)
+    except CheckUnavailable as exc:
+        return error_page(request, 503, "Busy", str(exc))
+    return Response(copy, media_type=XLSX, headers={"content-disposition": attachment(item.file_name)})
+
+
+@officer_only
+async def accept(request: Request) -> Response:
+    """Ingest the submission into the store, as ``xlrating ingest [--replace]`` would, and record
+    the decision in the same transaction."""
+    form = await request.form(max_files=0, max_fields=10, max_part_size=4 * 1024)
+    check_csrf(request, form)
+    loaded = await _load(request)
+    if loaded is None:
+        return _missing(request)
+    item, content = loaded
+    try:
+        check = await request.app.state.checker.run(check_sheet, item.file_name, content)
+    except CheckUnavailable as exc:
+        return _detail(request, item, 503, error=str(exc))
+    if check.submission is None or not check.valid:
+        return _detail(request, item, 409, error="The sheet does not pass validation now; reject it with a note.")
+    replace = form.get("replace") == "yes"
+
+    def ingest() -> Any:
+        with store(request) as opened:
+            return opened.ingest(item.file_name, content, check.submission, replace=replace, intake_id=item.id)
+
+    try:
+        outcome = await run_in_threadpool(ingest)
+    except (IntakeError, StoreError) as exc:
+        return _detail(request, item, 409, error=str(exc))
+    if outcome.status == "refused":
+        return _detail(request, item, 409, error=outcome.message, offer_replace=True)
+    request.session["flash"] = f"Accepted {item.file_name}: {outcome.message}."
+    return RedirectResponse("/officer", status_code=303)
+
+
+@officer_only
+async def reject(request: Request) -> Response:
+    form = await request.form(max_files=0, max_fields=10, max_part_size=16 * 1024)
+    check_csrf(request, form)
+    loaded = await _load(request)
+    if loaded is None:
+        return _missing(request)
+    item = loaded[0]
+    note = str(form.get("note") or "").strip()
+    if not note or len(note) > 2000:
+        return _detail(request, item, 400, error="Write a note for the organiser (what to correct), at most "
+                                                 "2,000 characters.")
+
+    def decide() -> None:
+        with store(request) as opened:
+            opened.reject_intake(item.id, note)
+
+    try:
+        await run_in_threadpool(decide)
+    except IntakeError as exc:
+        return _detail(request, item, 409, error=str(exc))
+    request.session["flash"] = f"Rejected {item.file_name}."
+    return RedirectResponse("/officer", status_code=303)
+
+
+routes = [
+    Route("/officer/sign-in", sign_in_form, methods=["GET"]),
+    Route("/officer/sign-in", sign_in, methods=["POST"]),
+    Route("/officer/sign-out", sign_out, methods=["POST"]),
+    Route("/officer", queue, methods=["GET"]),
+    Route("/officer/submissions/{item}", submission, methods=["GET"]),
+    Route("/officer/submissions/{item}/file", original, methods=["GET"]),
+    Route("/officer/submissions/{item}/annotated.xlsx", annotated, methods=["GET"]),
+    Route("/officer/submissions/{item}/accept", accept, methods=["POST"]),
+    Route("/officer/submissions/{item}/reject", reject, methods=["POST"]),
+]
