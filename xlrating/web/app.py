@@ -31,8 +31,14 @@ from starlette.templating import Jinja2Templates
 
 from xlrating.store import SQLiteStore, StoreError, open_store, sqlite_path
 from xlrating.web.checking import SheetChecker
-from xlrating.web.security import BodyLimit, CsrfRefused, OfficerPassword, RateLimits, SecurityHeaders
-from xlrating.web.security import csrf_token
+from xlrating.web.security import (
+    BodyLimit,
+    CsrfRefused,
+    OfficerPassword,
+    RateLimits,
+    SecurityHeaders,
+    csrf_token,
+)
 
 HERE = Path(__file__).parent
 SESSION_HOURS = 8
