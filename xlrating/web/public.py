@@ -44,8 +44,9 @@ def _board(request: Request, ruleset: str, rules: str, as_of: dt.date) -> dict[s
         results = opened.mers_results(ruleset)
         names = opened.player_names()
     board = mers_leaderboard(results, as_of, rules=rules, ruleset=ruleset, names=names)
+    breakdown = [row | {"date": row["date"].isoformat() if row["date"] else None} for row in board.breakdown]
     return {"ruleset": ruleset, "rules": rules, "as_of": as_of.isoformat(), "ranking": board.ranked(),
-            "breakdown": board.breakdown}
+            "breakdown": breakdown}
 
 
 def rankings_index(request: Request) -> Response:
