@@ -6,7 +6,7 @@ VENV ?= .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.xlrating-installed
 
-.PHONY: demo test templates bench lint clean
+.PHONY: demo test serve templates bench lint clean
 
 $(STAMP): pyproject.toml requirements/constraints.txt
 	$(PYTHON) -m venv $(VENV)
@@ -19,6 +19,12 @@ demo: $(STAMP)
 
 test: $(STAMP)
 	$(BIN)/python -m pytest -n 2 -q
+
+# The web intake on the demo's store (make demo first for data); the officer's password comes from
+# $$XLRATING_OFFICER_PASSWORD (there is no default).
+serve: $(STAMP)
+	mkdir -p demo-out
+	$(BIN)/xlrating serve --db demo-out/xlrating.db
 
 templates: $(STAMP)
 	$(BIN)/xlrating templates
