@@ -95,8 +95,9 @@ def wants_json(value: str) -> tuple[str, bool]:
     return (value[:-5], True) if value.endswith(".json") else (value, False)
 
 
-def json_response(data: Any, status_code: int = 200) -> JSONResponse:
-    return JSONResponse(data, status_code=status_code, headers={"access-control-allow-origin": "*"})
+def json_response(data: Any, status_code: int = 200, *, public: bool = False) -> JSONResponse:
+    """JSON; ``public`` data (rankings, players, tournaments) may be read by any site's scripts."""
+    return JSONResponse(data, status_code=status_code, headers={"access-control-allow-origin": "*"} if public else {})
 
 
 def error_page(request: Request, status: int, title: str, message: str, *, as_json: bool = False) -> Response:
@@ -148,7 +149,8 @@ def create_app(settings: Settings) -> Starlette:
     ]
     middleware = [
         Middleware(SecurityHeaders, hsts=settings.secure_cookies),
-        Middleware(BodyLimit, max_bytes=settings.max_upload_bytes + 64 * 1024),  # room for the form's fields
+        Middleware(BodyLimit, max_bytes=settings.max_upload_bytes + 64 * 1024,  # room for the form's fields
+                   upload_bytes=settings.max_upload_bytes),
         Middleware(SessionMiddleware, secret_key=settings.secret_key or secrets.token_urlsafe(32),
                    session_cookie="xlrating_session", max_age=SESSION_HOURS * 3600, same_site="lax",
                    https_only=settings.secure_cookies),

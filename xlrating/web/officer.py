@@ -21,7 +21,7 @@ from xlrating.sheets.submitted_file import KIND_TITLES
 from xlrating.store import IntakeError, StoreError
 from xlrating.web.app import Settings, error_page, render, signed_in, store
 from xlrating.web.checking import CheckUnavailable, annotated_sheet, check_sheet
-from xlrating.web.organiser import XLSX, attachment
+from xlrating.web.organiser import XLSX, annotated_name, attachment
 from xlrating.web.security import check_csrf, csrf_token
 
 Handler = Callable[[Request], Awaitable[Response]]
@@ -121,9 +121,8 @@ async def original(request: Request) -> Response:
     if loaded is None:
         return _missing(request)
     item, content = loaded
-    name = item.file_name.replace('"', "_")
     return Response(content, media_type=MEDIA_TYPES.get(item.kind, "application/octet-stream"),
-                    headers={"content-disposition": f"attachment; filename=\"{name.encode('ascii', 'replace').decode()}\""})
+                    headers={"content-disposition": attachment(item.file_name)})
 
 
 @officer_only
@@ -136,7 +135,7 @@ async def annotated(request: Request) -> Response:
         copy = await request.app.state.checker.run(annotated_sheet, item.file_name, content)
     except CheckUnavailable as exc:
         return error_page(request, 503, "Busy", str(exc))
-    return Response(copy, media_type=XLSX, headers={"content-disposition": attachment(item.file_name)})
+    return Response(copy, media_type=XLSX, headers={"content-disposition": attachment(annotated_name(item.file_name))})
 
 
 @officer_only

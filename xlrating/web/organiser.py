@@ -119,13 +119,16 @@ async def annotated(request: Request) -> Response:
         copy = await request.app.state.checker.run(annotated_sheet, item.file_name, await run_in_threadpool(content))
     except CheckUnavailable as exc:
         return error_page(request, 503, "Busy", str(exc))
-    return Response(copy, media_type=XLSX, headers={"content-disposition": attachment(item.file_name)})
+    return Response(copy, media_type=XLSX, headers={"content-disposition": attachment(annotated_name(item.file_name))})
 
 
-def attachment(file_name: str) -> str:
-    """A Content-Disposition naming the annotated copy ``<stem>.annotated.xlsx``, safe in any browser."""
-    stem = PurePosixPath(file_name).stem or "sheet"
-    name = f"{stem}.annotated.xlsx"
+def annotated_name(file_name: str) -> str:
+    """The annotated copy of ``lyon.ods`` is ``lyon.annotated.xlsx`` (as ``validate --annotate`` names it)."""
+    return f"{PurePosixPath(file_name).stem or 'sheet'}.annotated.xlsx"
+
+
+def attachment(name: str) -> str:
+    """A Content-Disposition downloading as ``name``, safe in any browser (RFC 6266 with an ASCII fallback)."""
     ascii_name = "".join(ch if ch.isascii() and ch.isprintable() and ch not in '"\\;' else "_" for ch in name)
     return f"attachment; filename=\"{ascii_name}\"; filename*=UTF-8''{quote(name, safe='')}"
 

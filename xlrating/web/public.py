@@ -57,7 +57,7 @@ def rankings_index(request: Request) -> Response:
                           "rankings": {rules: f"/rankings/{r}/{rules}" for rules in mers.RULES}}
                          for r in mers.RULESETS]}
     if request.url.path.endswith(".json"):
-        return json_response(data)
+        return json_response(data, public=True)
     return render(request, "rankings.html", data | {"rules": mers.RULES, "default_rules": DEFAULT_RULES})
 
 
@@ -72,7 +72,7 @@ def ranking(request: Request) -> Response:
                           as_json=as_json)
     data = _board(request, ruleset, rules, as_of)
     if as_json:
-        return json_response({k: v for k, v in data.items() if k != "breakdown"})
+        return json_response({k: v for k, v in data.items() if k != "breakdown"}, public=True)
     return render(request, "ranking.html", data | {"all_rules": mers.RULES})
 
 
@@ -105,7 +105,7 @@ def player(request: Request) -> Response:
         })
     data = {"player": who, "standings": standings, "results": results}
     if as_json:
-        return json_response(data)
+        return json_response(data, public=True)
     return render(request, "player.html", data | {"all_rules": mers.RULES, "rules": rules})
 
 
@@ -116,7 +116,7 @@ def tournaments(request: Request) -> Response:
              "end_date": t.end_date.isoformat(), "players": t.players, "weight": t.weight, "version": t.version}
             for t in reversed(stored)]
     if request.url.path.endswith(".json"):
-        return json_response({"tournaments": rows})
+        return json_response({"tournaments": rows}, public=True)
     return render(request, "tournaments.html", {"tournaments": rows})
 
 

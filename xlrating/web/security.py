@@ -73,11 +73,13 @@ class BodyTooLarge(Exception):
 
 
 class BodyLimit:
-    """Refuses request bodies over ``max_bytes`` with 413, before the application reads them."""
+    """Refuses request bodies over ``max_bytes`` with 413, before the application reads them; the
+    message names ``upload_bytes`` (the upload limit, without the room for the form's other fields)."""
 
-    def __init__(self, app: ASGIApp, *, max_bytes: int):
+    def __init__(self, app: ASGIApp, *, max_bytes: int, upload_bytes: int | None = None):
         self.app = app
         self.max_bytes = max_bytes
+        self.upload_bytes = max_bytes if upload_bytes is None else upload_bytes
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         if scope["type"] != "http":
@@ -112,7 +114,7 @@ class BodyLimit:
             await self._refuse(scope, receive, send)
 
     async def _refuse(self, scope: Scope, receive: Receive, send: Send) -> None:
-        megabytes = self.max_bytes / 1024**2
+        megabytes = round(self.upload_bytes / 1024**2, 2)  # --max-upload-mb 0.1 is 104,857 bytes: "0.1 MB"
         response = PlainTextResponse(
             f"The upload is larger than this server accepts ({megabytes:g} MB); a results sheet is far "
             f"smaller: send the sheet alone, saved as .xlsx, .xls, .ods or .csv.", status_code=413,
