@@ -356,7 +356,9 @@ def test_the_ranking_page_is_the_leaderboard_of_xlrating_rank(ranked: Path, tmp_
         html = c.get(f"/rankings/{ruleset}/{rules}?as_of=2025-12-31").text
     assert page["ranking"] == json.loads(out.read_text()) and page["ranking"]
     for line in page["ranking"]:
-        assert f'/players/{line["player"]}?rules={rules}' in html and f"{line['total']:.2f}" in html
+        # the player's page is linked for the same era and date as the ranking
+        assert f'/players/{line["player"]}?rules={rules}&amp;as_of=2025-12-31' in html
+        assert f"{line['total']:.2f}" in html
 
 
 def test_a_player_page_breaks_the_total_down_as_the_ranking_counts_it(ranked: Path) -> None:

@@ -32,6 +32,12 @@ def _as_of(request: Request) -> dt.date:
         raise ValueError(f"as_of={text!r} is not a date; expected YYYY-MM-DD") from None
 
 
+def _as_of_query(request: Request) -> str:
+    """``&as_of=DATE`` when the page was asked for a date, so its links keep it."""
+    text = request.query_params.get("as_of")
+    return f"&as_of={text}" if text else ""
+
+
 def _choice(value: str, options: tuple[str, ...], what: str) -> str:
     for option in options:
         if option.casefold() == value.casefold():
@@ -73,7 +79,7 @@ def ranking(request: Request) -> Response:
     data = _board(request, ruleset, rules, as_of)
     if as_json:
         return json_response({k: v for k, v in data.items() if k != "breakdown"}, public=True)
-    return render(request, "ranking.html", data | {"all_rules": mers.RULES})
+    return render(request, "ranking.html", data | {"all_rules": mers.RULES, "as_of_query": _as_of_query(request)})
 
 
 def player(request: Request) -> Response:
@@ -103,10 +109,13 @@ def player(request: Request) -> Response:
             "ranked_players": len(board["ranking"]),
             "counted": [row for row in board["breakdown"] if row["player"] == ema_id],
         })
+    for row in results:
+        row["base_rank"] = mers.base_rank(row["players"], row["place"])  # type: ignore[arg-type]
     data = {"player": who, "standings": standings, "results": results}
     if as_json:
         return json_response(data, public=True)
-    return render(request, "player.html", data | {"all_rules": mers.RULES, "rules": rules})
+    return render(request, "player.html", data | {"all_rules": mers.RULES, "rules": rules,
+                                                  "as_of_query": _as_of_query(request)})
 
 
 def tournaments(request: Request) -> Response:
