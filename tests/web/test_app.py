@@ -153,6 +153,13 @@ def test_only_a_valid_sheet_can_be_submitted_and_only_once(client: TestClient) -
     assert refused.status_code == 409 and "already waiting" in refused.text
 
 
+def test_the_template_offered_to_organisers_is_the_shipped_one(client: TestClient) -> None:
+    response = client.get("/template.xlsx")
+    shipped = Path(__file__).parents[2] / "workbook_templates" / "ema_results_template.xlsx"
+    assert response.status_code == 200 and response.content == shipped.read_bytes()
+    assert 'href="/template.xlsx"' in client.get("/").text
+
+
 def test_an_unknown_check_address_is_404(client: TestClient) -> None:
     assert client.get("/checks/not-a-token").status_code == 404
     assert client.get("/checks/not-a-token.json").json()["error"] == "Not found"

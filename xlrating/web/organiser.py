@@ -7,6 +7,7 @@ the token is the only way to it, as an e-mailed link would be.
 
 from __future__ import annotations
 
+import functools
 import re
 import secrets
 import unicodedata
@@ -44,6 +45,20 @@ def upload_name(raw: str | None) -> str:
 
 def home(request: Request) -> Response:
     return render(request, "home.html", {"accept": ACCEPT})
+
+
+@functools.cache
+def _template() -> bytes:
+    from xlrating.sheets.templates import build, ema_results
+
+    return build(ema_results.FILE_NAME)
+
+
+def template(request: Request) -> Response:
+    """GET /template.xlsx: the EMA results template, the same file ``xlrating templates`` writes."""
+    from xlrating.sheets.templates import ema_results
+
+    return Response(_template(), media_type=XLSX, headers={"content-disposition": attachment(ema_results.FILE_NAME)})
 
 
 async def upload(request: Request) -> Response:
@@ -160,6 +175,7 @@ async def submit(request: Request) -> Response:
 
 routes = [
     Route("/", home, methods=["GET"]),
+    Route("/template.xlsx", template, methods=["GET"]),
     Route("/checks", upload, methods=["POST"]),
     Route("/checks/{token}", check_page, methods=["GET"]),
     Route("/checks/{token}/annotated.xlsx", annotated, methods=["GET"]),
