@@ -233,6 +233,7 @@ class _Evaluator:
                     self._cell(block, row)
             return
         ctx = Context(self.grid, block.sheet, rows, block.anchor)
+        ctx.fallback = self.fallback
         try:
             vec = block.program(ctx)
         except Unsupported:

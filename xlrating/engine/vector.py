@@ -73,6 +73,8 @@ class Context:
         self.n = len(rows)
         self.shift = rows - anchor_row  # how far each row is from the row the tree was parsed at
         self.defer = np.zeros(self.n, dtype=bool)
+        # the cell-by-cell path (:class:`.fallback.Fallback`), whose reads the memoised built-ins share
+        self.fallback: Any = None
 
 
 Program = Callable[[Context], Any]

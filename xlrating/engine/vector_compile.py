@@ -2,7 +2,9 @@
 
 :func:`compile_tree` maps each node of a block's tree to a program from :mod:`.vector` (values,
 operators, IF) or from here: SUM/AVERAGE/MIN/MAX/COUNT over ranges and per-row windows, RANK,
-ROUND/ROUNDUP/ROUNDDOWN (:mod:`.rounding`), ABS, and xlrating's broadcasting functions (numpy
+ROUND/ROUNDUP/ROUNDDOWN (:mod:`.rounding`), ABS, DATE/YEAR/MONTH/DAY/MOD/INT and the lookups and
+conditional counts over fixed ranges (each distinct row once, by the cell-by-cell path's own
+implementation), and xlrating's broadcasting functions (numpy
 kernels where the core's checks pass, otherwise :func:`xlrating.functions.call` per row, memoised
 on the argument tuple since rating columns repeat the same arguments). Anything else raises :class:`~.vector.Unsupported` and the
 block goes cell by cell through ``formulas``.
@@ -41,6 +43,7 @@ from .vector import (
     _numeric,
     _read_area,
     _read_cell,
+    _resolve_sheet,
     _text_mask,
     _unary,
     _with_error,
@@ -206,6 +209,139 @@ def _elementwise(name: str, args: tuple[Node, ...], compile_node: Callable[[Node
     return run
 
 
+# Excel's built-ins that give one value per row from fixed ranges: lookups, conditional counts and
+# sums, SUMPRODUCT. Each row is computed by the implementation the cell-by-cell path calls, with
+# the arguments that path hands it (a reference as the same ``formulas`` range, read by
+# :meth:`.fallback.Fallback.read`; a constant as ``formulas``' tokenizer compiles it), once per
+# distinct row of values of its moving cell arguments (a column of VLOOKUP(A2,$F$2:$H$99,3,FALSE)
+# is one parse and one call per distinct key). Arguments must be references or constants; a result
+# that is not one number, text or error (an array, an empty cell, TRUE/FALSE) sends the row cell by cell.
+MEMOISED = frozenset(("VLOOKUP", "HLOOKUP", "MATCH", "COUNTIF", "COUNTIFS", "SUMIF", "SUMIFS", "SUMPRODUCT"))
+
+
+def _token_value(value: Any) -> Any:
+    """A constant as ``formulas``' tokens compile it: text unescaped, whole numbers as ``int`` (Excel
+    stores 3.0 as 3), errors as its error tokens."""
+    if isinstance(value, ExcelError):
+        from formulas.tokens.operand import Error as ErrorToken
+
+        if value.code not in ErrorToken.errors:
+            raise Unsupported(f"error constant {value.code}")
+        return ErrorToken.errors[value.code]
+    if isinstance(value, str):
+        return value.replace('""', '"')
+    if isinstance(value, bool):
+        return value
+    number = float(value)
+    return int(number) if number.is_integer() and abs(number) < 2 ** 53 else number
+
+
+def _one_value(result: Any) -> tuple[float, int, str | None] | None:
+    """(number, error index, text) of an implementation's result, as the cell path would store it;
+    None for anything else (arrays, references, empty, booleans, infinities, overlong text)."""
+    from formulas.ranges import Ranges
+
+    from .fallback import MAX_TEXT
+    from .grid import ERROR_INDEX
+    from .registry import to_host
+
+    if isinstance(result, np.ndarray):
+        if result.size != 1:
+            return None
+        result = result.ravel()[0]
+    if isinstance(result, Ranges):
+        return None
+    value = to_host(result)
+    if isinstance(value, ExcelError):
+        return (0.0, ERROR_INDEX[value.code], None) if value.code in ERROR_INDEX else None
+    if isinstance(value, float):
+        return (value, 0, None) if np.isfinite(value) else None
+    if isinstance(value, str):
+        return (0.0, 0, value) if len(value) <= MAX_TEXT else None
+    return None
+
+
+def _memoised(name: str, written: str, args: tuple[Node, ...]) -> Program:
+    if not args or any(not isinstance(a, (Ref, Const)) for a in args):
+        raise Unsupported(f"{name} of a computed argument")
+    if any(isinstance(a, Ref) and a.name for a in args):
+        raise Unsupported("defined name")
+    if any(isinstance(a, Const) and a.value is None for a in args):
+        raise Unsupported("an omitted argument")
+    from .registry import lookup
+
+    implementation = lookup(written)  # as EngineFunction.compile resolves it
+    if implementation is None:
+        implementation = lookup(name)
+    if implementation is None:
+        raise Unsupported(f"function {name}")
+    constants = [_token_value(a.value) if isinstance(a, Const) else None for a in args]
+
+    def run(ctx: Context) -> Vec:
+        from .fallback import Abort
+        from .grid import InCircle, NotComputed
+
+        fallback = getattr(ctx, "fallback", None)
+        if fallback is None:
+            raise Unsupported("no cell-by-cell path to read references with")
+        fixed: list[Any] = list(constants)
+        moving: list[tuple[int, Any, Ref]] = []  # (argument, sheet, reference) of cells moving with the row
+        try:
+            for i, a in enumerate(args):
+                if not isinstance(a, Ref):
+                    continue
+                sheet = _resolve_sheet(ctx, a.sheet)
+                if sheet is None:
+                    raise Unsupported("reference to a missing sheet")
+                if (a.rel_r1 or a.rel_r2) and ctx.n > 1:
+                    if not a.is_cell:
+                        raise Unsupported("a range moving with the row")
+                    moving.append((i, sheet, a))
+                    continue
+                shift = int(ctx.shift[0]) if ctx.n == 1 else 0
+                r1, r2 = a.r1 + (shift if a.rel_r1 else 0), a.r2 + (shift if a.rel_r2 else 0)
+                if r1 < 1:
+                    raise Unsupported("a reference above the first row")
+                fixed[i] = fallback.read(sheet, r1, a.c1, r2, a.c2, ctx.sheet)
+        except Abort:  # a cell read was not computed: cell by cell, which says so
+            ctx.defer[:] = True
+            return Vec(np.zeros(ctx.n))
+        num = np.zeros(ctx.n)
+        err = np.zeros(ctx.n, dtype=np.int8)
+        text: np.ndarray | None = None
+        memo: dict[tuple[Any, ...], tuple[float, int, str | None] | None] = {}
+        for row in np.flatnonzero(~ctx.defer).tolist():
+            sources = [(i, sheet, a.r1 + int(ctx.shift[row]), a.c1) for i, sheet, a in moving]
+            values = [sheet.get(r, c) for _, sheet, r, c in sources]
+            if any(isinstance(v, (InCircle, NotComputed)) for v in values):
+                ctx.defer[row] = True
+                continue
+            key = tuple((type(v), v) for v in values)  # TRUE and 1 are different keys
+            if key not in memo:
+                call_args = list(fixed)
+                try:
+                    for i, sheet, r, c in sources:
+                        if r < 1:
+                            raise Unsupported("a reference above the first row")
+                        call_args[i] = fallback.read(sheet, r, c, r, c, ctx.sheet)
+                    memo[key] = _one_value(implementation(*call_args))
+                except Unsupported:
+                    memo[key] = None
+                except Exception:  # noqa: BLE001 - the cell path reports what it raises
+                    memo[key] = None
+            found = memo[key]
+            if found is None:
+                ctx.defer[row] = True
+                continue
+            num[row], err[row], value = found
+            if value is not None:
+                if text is None:
+                    text = np.full(ctx.n, None, dtype=object)
+                text[row] = value
+        return Vec(num, err if err.any() else None, text=text)
+    return run
+
+
 def _whole(x: np.ndarray) -> np.ndarray:
     whole: np.ndarray = np.isfinite(x) & (np.floor(x) == x)
     return whole
@@ -354,6 +490,8 @@ def compile_tree(tree: Node) -> Program:
                 return _abs(node.args, compile_node)
             if name in ELEMENTWISE:
                 return _elementwise(name, node.args, compile_node)
+            if name in MEMOISED:
+                return _memoised(name, node.name, node.args)
             raise Unsupported(f"function {name}")
         raise Unsupported(type(node).__name__)
 
