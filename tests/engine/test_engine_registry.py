@@ -58,3 +58,24 @@ def test_a_formula_filled_down_is_recognised_and_a_changed_one_is_not() -> None:
     assert not shape.matches('=IF(B12>$C$2,"A1",B12*2)', 12)  # an absolute row changed
     assert not shape.matches('=IF(B12>$C$1,"A6",B12*2)', 12)  # text is not a reference
     assert not shape.matches('=IF(B12>$C$1,"A1",B12*3)', 12)
+
+
+def test_the_index_of_the_engines_function_modules_lists_exactly_their_functions() -> None:
+    import importlib
+
+    from xlrating.engine.functions import MODULES, NAMES
+
+    assert set(NAMES) == set(MODULES)
+    for module in MODULES:
+        assert NAMES[module] == set(importlib.import_module(f"xlrating.engine.functions.{module}").FUNCTIONS), module
+
+
+def test_one_name_of_the_engines_own_resolves_to_what_the_whole_table_holds() -> None:
+    """One name imports one module of :mod:`xlrating.engine.functions`, with the table's precedence
+    (references over the category modules over builtins' corrections; xlrating's functions over all)."""
+    from xlrating.engine.registry import _engine_function, _engine_functions
+
+    for name, implementation in _engine_functions().items():
+        assert _engine_function(name) is implementation, name
+    for name in ("NOPE", "_XLFN.NOPE", "_XLDUDF_SUM", "XLRATING.NOPE", "_XLFN.ROUND"):
+        assert _engine_function(name) is _engine_functions().get(name), name

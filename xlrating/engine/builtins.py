@@ -24,7 +24,7 @@ from formulas.functions import Array, _text2num, wrap_func, wrap_ufunc, xfilter,
 from formulas.tokens.operand import Error, XlError
 
 from . import references
-from .functions import implementations
+from .functions import implementation, implementations
 from .rounding import MODES, excel_round
 
 
@@ -149,6 +149,25 @@ def _scalar(function: Callable[..., Any]) -> Any:
 
 def overrides() -> dict[str, Any]:
     """Function name -> ``formulas``-compatible implementation, for the engine's registry."""
+    functions = dict(_own())
+    functions.update(implementations())
+    functions.update(references.FUNCTIONS)
+    return functions
+
+
+def override(name: str) -> Any | None:
+    """``overrides().get(name)``, importing only the module of :mod:`.functions` that defines it."""
+    found = references.FUNCTIONS.get(name)
+    if found is None:
+        found = implementation(name)
+    if found is None:
+        found = _own().get(name)
+    return found
+
+
+@functools.lru_cache(maxsize=1)
+def _own() -> dict[str, Any]:
+    """The corrections defined here (rounding, the aggregates, SUMPRODUCT, SUMIF & co.)."""
     functions = {name: _rounding(name) for name in MODES}
     functions.update({
         "SUM": _scalar(_aggregate(sum)),
@@ -162,6 +181,4 @@ def overrides() -> dict[str, Any]:
         "AVERAGEIF": wrap_func(functools.partial(xfilter, _filtered(_average))),
         "AVERAGEIFS": wrap_func(functools.partial(xfilters, _filtered(_average))),
     })
-    functions.update(implementations())
-    functions.update(references.FUNCTIONS)
     return functions

@@ -106,6 +106,7 @@ def excel_serial(moment: dt.date) -> float:
     return float(to_excel_serial(moment))
 
 
+@functools.cache
 def _adapter(fn: ExcelFunction) -> Any:
     def evaluate(*args: Any) -> Any:
         result = call(fn, [argument_to_host(a) for a in args])
@@ -138,11 +139,32 @@ def _engine_functions() -> dict[str, Any]:
     return functions
 
 
+def _engine_function(name: str) -> Any | None:
+    """``_engine_functions().get(name)``, importing only the module of :mod:`.functions` that defines
+    it (tests/engine/test_engine_registry.py checks the two agree on every name)."""
+    for prefix in PREFIXES:  # xlrating's functions, under every stored name, win
+        if name.startswith(prefix):
+            fn = BY_NAME.get(name[len(prefix):])
+            if fn is not None:
+                return _adapter(fn)
+    from .builtins import override
+
+    found = override(name)
+    if found is not None:
+        return found
+    for prefix in BUILTIN_PREFIXES:  # a correction under the prefixed name formulas knows it by
+        if name.startswith(prefix) and name in library.names():
+            found = override(name[len(prefix):])
+            if found is not None:
+                return found
+    return None
+
+
 @functools.lru_cache(maxsize=4096)
 def lookup(name: str) -> Any | None:
     """``registry().get(name)`` for a stored name (upper case), importing only what it needs: ours
     first, then the one module of ``formulas``' library that defines the name; None if neither does."""
-    found = _engine_functions().get(name)
+    found = _engine_function(name)
     return found if found is not None else library.function(name)
 
 

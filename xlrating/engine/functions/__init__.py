@@ -18,6 +18,37 @@ MODULES = ("engineering", "financial", "database", "dynamic_arrays", "math_trig"
            "lookup", "logical", "date_time", "statistical")
 
 
+# The names each module's ``FUNCTIONS`` defines, so that looking up one name imports one module
+# (:func:`implementation`); tests/engine/test_engine_registry.py checks them against the modules.
+NAMES: dict[str, frozenset[str]] = {module: frozenset(names.split()) for module, names in {
+    "engineering": "BIN2DEC DEC2BIN BIN2OCT BIN2HEX OCT2DEC DEC2OCT OCT2BIN OCT2HEX HEX2DEC DEC2HEX HEX2BIN HEX2OCT "
+                   "BITAND BITOR BITXOR BITLSHIFT BITRSHIFT DELTA CONVERT COMPLEX IMABS IMREAL IMAGINARY IMARGUMENT "
+                   "IMCONJUGATE IMSUM IMPRODUCT IMSUB IMDIV IMPOWER IMSQRT IMEXP IMLN IMLOG10 IMLOG2 IMSIN IMCOS "
+                   "IMTAN IMCOT IMSEC IMCSC IMSINH IMCOSH IMSECH IMCSCH",
+    "financial": "VDB",
+    "database": "DAVERAGE DCOUNT DCOUNTA DGET DMAX DMIN DPRODUCT DSTDEV DSTDEVP DSUM DVAR DVARP",
+    "dynamic_arrays": "SEQUENCE RANDARRAY SORT SORTBY UNIQUE FILTER TAKE DROP EXPAND WRAPROWS WRAPCOLS TOCOL TOROW",
+    "math_trig": "GCD LCM INT TRUNC EVEN ODD MROUND CEILING FLOOR CEILING.MATH FLOOR.MATH CEILING.PRECISE ISO.CEILING "
+                 "FLOOR.PRECISE FACT FACTDOUBLE BASE DECIMAL RANDBETWEEN PRODUCT SUMSQ SUMX2MY2 SUMX2PY2 SUMXMY2",
+    "text": "VALUETOTEXT CONCATENATE CONCAT TEXTJOIN LEN LENB LEFT LEFTB RIGHT RIGHTB MID MIDB REPT UPPER LOWER PROPER "
+            "TRIM CLEAN FIND FINDB SEARCH SEARCHB EXACT SUBSTITUTE REPLACE REPLACEB TEXT",
+    "information": "N ISNUMBER",
+    "lookup": "INDEX CHOOSE LOOKUP XLOOKUP XMATCH ROWS COLUMNS",
+    "logical": "IF SWITCH SCAN MAP",
+    "date_time": "DAY MONTH YEAR DATEVALUE TIMEVALUE YEARFRAC",
+    "statistical": "LINEST LOGEST TREND GROWTH",
+}.items()}
+
+
+def implementation(name: str) -> Any | None:
+    """``implementations().get(name)``, importing only the module that defines ``name`` (the last
+    one in :data:`MODULES` order, as :func:`implementations` merges them)."""
+    for module in reversed(MODULES):
+        if name in NAMES[module]:
+            return importlib.import_module(f"{__name__}.{module}").FUNCTIONS[name]
+    return None
+
+
 def implementations() -> dict[str, Any]:
     """Excel name (upper case, without ``_xlfn.``) -> implementation, over every category module."""
     merged: dict[str, Any] = {}
