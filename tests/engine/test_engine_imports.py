@@ -100,6 +100,34 @@ def test_counting_and_averaging_need_no_scipy_and_a_distribution_still_gets_it(t
         assert values[3:] == [2.5, 6.0] and scipy_loaded == "False"
 
 
+_RANDOM = """
+import sys
+from xlrating.engine import evaluate_workbook
+evaluated = evaluate_workbook(sys.argv[1])
+print("numpy.random" in sys.modules)
+evaluated = evaluate_workbook(sys.argv[2])
+sheet = evaluated.grid.order[0]
+print(repr([sheet.get(r, 1) for r in range(1, 5)]))
+"""
+
+
+def test_mod_does_not_import_numpy_random_and_rand_still_computes(tmp_path: Path) -> None:
+    # formulas' math module (MOD, POWER, SQRT ...) takes np.random.rand for RAND at its top: it is
+    # imported with numpy.random deferred until RAND or RANDBETWEEN runs
+    for name, formulas_ in (("mod.xlsx", ["=MOD(A2,3)", 7]), ("rand.xlsx", ["=RAND()", "=RANDBETWEEN(1,6)",
+                                                                              "=MOD(7,3)", "=SQRT(16)"])):
+        wb = openpyxl.Workbook()
+        for r, value in enumerate(formulas_, start=1):
+            wb.active.cell(r, 1, value)
+        wb.save(tmp_path / name)
+    done = subprocess.run([sys.executable, "-c", _RANDOM, str(tmp_path / "mod.xlsx"), str(tmp_path / "rand.xlsx")],
+                          capture_output=True, text=True, timeout=120, check=True)
+    loaded, values_line = done.stdout.strip().splitlines()
+    values = eval(values_line)  # a list of numbers the child printed with repr()
+    assert loaded == "False"
+    assert 0 <= values[0] < 1 and values[1] in (1, 2, 3, 4, 5, 6) and values[2:] == [1.0, 4.0]
+
+
 def test_the_stored_index_is_the_installed_formulas_library() -> None:
     """data/formulas_functions.txt is current (after upgrading formulas: python -m xlrating.engine.library)."""
     text = (Path(library.__file__).with_name("data") / library.INDEX_FILE).read_text(encoding="utf-8")

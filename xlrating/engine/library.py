@@ -107,19 +107,22 @@ def function(name: str) -> Any | None:
         return None
     if module in sys.modules:
         return sys.modules[module].FUNCTIONS[name]
-    with _scipy_deferred():
+    with _deferred():
         return importlib.import_module(module).FUNCTIONS[name]
 
 
 class _Deferred(types.ModuleType):
-    """Stands for a module of scipy while a module of ``formulas``' library is being imported.
+    """Stands for a module of scipy (or ``numpy.random``) while a module of ``formulas``' library is
+    being imported.
 
     ``formulas.functions.stat`` (AVERAGE, COUNTIF, MAX, MEDIAN ... and the distributions) imports
     ``scipy.stats``, ``scipy.linalg`` and ``scipy.interpolate`` at its top, most of a second, for the
-    few functions that call them. Imported with these stand-ins, a name it takes from one of them
-    is a function that imports the real module when first called, and a module it takes is this
-    object, which imports the real module when an attribute is first looked up: scipy loads only
-    when a workbook uses such a function, and then the function computes what it always did.
+    few functions that call them; ``formulas.functions.math`` (MOD, SQRT, POWER ...) takes
+    ``np.random.rand`` for RAND at its top, which imports ``numpy.random`` (tens of milliseconds).
+    Imported with these stand-ins, a name it takes from one of them is a function that imports the
+    real module when first called, and a module it takes is this object, which imports the real
+    module when an attribute is first looked up: scipy and numpy.random load only when a workbook
+    uses such a function, and then the function computes what it always did.
     """
 
     def __getattr__(self, attribute: str) -> Any:
@@ -141,18 +144,27 @@ _SCIPY_MODULES = ("scipy", "scipy.stats", "scipy.linalg", "scipy.interpolate", "
 
 
 @contextlib.contextmanager
-def _scipy_deferred() -> Iterator[None]:
-    """scipy's modules as :class:`_Deferred` stand-ins in ``sys.modules`` while the block runs,
-    unless scipy is imported already; the stand-ins are gone from ``sys.modules`` afterwards."""
+def _deferred() -> Iterator[None]:
+    """scipy's modules and ``numpy.random`` as :class:`_Deferred` stand-ins in ``sys.modules`` (and
+    ``numpy.random`` as numpy's attribute) while the block runs, unless imported already; the
+    stand-ins are gone afterwards."""
     global _importing
-    if "scipy" in sys.modules or importlib.util.find_spec("scipy") is None:
+    stand_ins: dict[str, _Deferred] = {}
+    if "scipy" not in sys.modules and importlib.util.find_spec("scipy") is not None:
+        stand_ins.update((name, _Deferred(name)) for name in _SCIPY_MODULES)
+        for name, module in stand_ins.items():
+            parent, _, child = name.rpartition(".")
+            if parent:
+                setattr(stand_ins[parent], child, module)
+    import numpy
+
+    random = None
+    if "numpy.random" not in sys.modules and "random" not in vars(numpy):
+        random = stand_ins["numpy.random"] = _Deferred("numpy.random")
+        numpy.random = random  # type: ignore[attr-defined]  # np.random: numpy's __getattr__ would import it
+    if not stand_ins:
         yield
         return
-    stand_ins = {name: _Deferred(name) for name in _SCIPY_MODULES}
-    for name, module in stand_ins.items():
-        parent, _, child = name.rpartition(".")
-        if parent:
-            setattr(stand_ins[parent], child, module)
     sys.modules.update(stand_ins)
     _importing = True
     try:
@@ -162,6 +174,8 @@ def _scipy_deferred() -> Iterator[None]:
         for name, module in stand_ins.items():
             if sys.modules.get(name) is module:
                 del sys.modules[name]
+        if random is not None and vars(numpy).get("random") is random:
+            del numpy.random  # type: ignore[attr-defined]
 
 
 def formulas_function(name: str) -> Any:
