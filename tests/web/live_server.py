@@ -27,30 +27,29 @@ def running_server(db: Path, *options: str, log: Path | None = None) -> Iterator
     port = free_port()
     env = os.environ | {"XLRATING_OFFICER_USER": OFFICER[0], "XLRATING_OFFICER_PASSWORD": OFFICER[1],
                         "XLRATING_SECRET_KEY": "test-secret-key-for-this-run"}
-    out = open(log or os.devnull, "wb")
-    process = subprocess.Popen([sys.executable, "-m", "xlrating", "serve", "--db", str(db), "--port", str(port),
-                                *options], env=env, stdout=out, stderr=subprocess.STDOUT)
-    url = f"http://127.0.0.1:{port}"
-    try:
-        deadline = time.monotonic() + 60
-        while True:
-            if process.poll() is not None:
-                raise RuntimeError(f"xlrating serve exited with {process.returncode}"
-                                   + (f"; log: {log.read_text()[-2000:]}" if log else ""))
-            try:
-                with urllib.request.urlopen(f"{url}/healthz", timeout=2) as response:
-                    if response.status == 200:
-                        break
-            except OSError:
-                if time.monotonic() > deadline:
-                    raise
-                time.sleep(0.2)
-        yield url
-    finally:
-        process.terminate()
+    with open(log or os.devnull, "wb") as out:
+        process = subprocess.Popen([sys.executable, "-m", "xlrating", "serve", "--db", str(db), "--port", str(port),
+                                    *options], env=env, stdout=out, stderr=subprocess.STDOUT)
+        url = f"http://127.0.0.1:{port}"
         try:
-            process.wait(20)
-        except subprocess.TimeoutExpired:
-            process.kill()
-            process.wait()
-        out.close()
+            deadline = time.monotonic() + 60
+            while True:
+                if process.poll() is not None:
+                    raise RuntimeError(f"xlrating serve exited with {process.returncode}"
+                                       + (f"; log: {log.read_text()[-2000:]}" if log else ""))
+                try:
+                    with urllib.request.urlopen(f"{url}/healthz", timeout=2) as response:
+                        if response.status == 200:
+                            break
+                except OSError:
+                    if time.monotonic() > deadline:
+                        raise
+                    time.sleep(0.2)
+            yield url
+        finally:
+            process.terminate()
+            try:
+                process.wait(20)
+            except subprocess.TimeoutExpired:
+                process.kill()
+                process.wait()
