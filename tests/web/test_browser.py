@@ -7,8 +7,8 @@
   public ranking then shows its players and the organiser's page says it was accepted;
 - without signing in, no officer page or action is reachable.
 
-Each test stands alone (pytest-xdist may run them on different workers); those on one worker share
-one browser and one server.
+Each test stands alone: pytest-xdist may run them on different workers, each of which then starts
+its own server and browser (about 5 s); the tests on one worker share them.
 """
 
 from __future__ import annotations
@@ -41,10 +41,6 @@ AMSTERDAM = EXAMPLES / "03_amsterdam_riichi_2024.xlsx"
 STORED = sorted(EXAMPLES.glob("0[2-5]_*.xlsx"))
 RANKING = "/rankings/MCR/2018?as_of=2025-12-31"
 TIMEOUT_MS = 20_000
-
-# One server and one Chromium serve the whole module when its tests stay on one xdist worker
-# (``--dist loadgroup``); under the default ``--dist load`` a second worker starts its own.
-pytestmark = pytest.mark.xdist_group("browser")
 
 
 def xlrating(*args: str, check: bool = False) -> subprocess.CompletedProcess[str]:
