@@ -7,7 +7,8 @@ an address-space ceiling on itself first; its peak resident memory, read at the 
 job it ran.
 
 stdin: JSON ``[{"args": [...], "env": {...}, "alarm": seconds (optional)}, ...]``; stdout: JSON
-``{"jobs": [{"status", "stdout", "stderr", "seconds"}], "peak_mb": float}``.
+``{"jobs": [{"status", "stdout", "stderr", "seconds"}], "peak_mb": float, "children_peak_mb": float}``
+(the children: processes a job started and waited for, such as the capped reader of an .xls).
 """
 
 from __future__ import annotations
@@ -64,7 +65,8 @@ def main() -> None:
     jobs = json.load(sys.stdin)
     results = [run_job(job["args"], job.get("env", {}), int(job.get("alarm", ALARM_S))) for job in jobs]
     peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
-    json.dump({"jobs": results, "peak_mb": peak}, sys.stdout)
+    children = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss / 1024
+    json.dump({"jobs": results, "peak_mb": peak, "children_peak_mb": children}, sys.stdout)
 
 
 if __name__ == "__main__":

@@ -16,6 +16,7 @@ import io
 import os
 import sys
 import zipfile
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -36,7 +37,7 @@ from package_bytes import (
     zeros_member,
 )
 
-__all__ = ["HostileCase", "as_macro_workbook", "build", "outcomes", "results_workbook", "rezip", "sheet_xml"]
+__all__ = ["HostileCase", "as_macro_workbook", "build", "case_writer", "outcomes", "results_workbook", "rezip", "sheet_xml"]
 
 
 @dataclass(frozen=True)
@@ -50,6 +51,18 @@ class HostileCase:
     env: dict[str, str] = field(default_factory=dict)  # limit overrides the case runs under
 
 
+def case_writer(folder: Path, cases: list[HostileCase]) -> Callable[..., None]:
+    """``case(name, data, fragment, attack, **env)``: write ``data`` (unless None: the file is made
+    otherwise) as ``folder/name`` and add its case to ``cases``."""
+    def case(name: str, data: bytes | None, fragment: str, attack: str, **env: str) -> None:
+        path = folder / name
+        if data is not None:
+            path.write_bytes(data)
+        cases.append(HostileCase(name, path, fragment.lower(), attack, env))
+
+    return case
+
+
 # ---------------------------------------------------------------- the corpus
 
 def build(folder: Path) -> list[HostileCase]:
@@ -57,12 +70,7 @@ def build(folder: Path) -> list[HostileCase]:
     folder.mkdir(parents=True, exist_ok=True)
     base = results_workbook()
     cases: list[HostileCase] = []
-
-    def case(name: str, data: bytes | None, fragment: str, attack: str, **env: str) -> None:
-        path = folder / name
-        if data is not None:
-            path.write_bytes(data)
-        cases.append(HostileCase(name, path, fragment.lower(), attack, env))
+    case = case_writer(folder, cases)
 
     # -- not a workbook at all
     case("empty.xlsx", b"", "empty file", "a 0-byte file")

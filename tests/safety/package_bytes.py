@@ -1,7 +1,9 @@
-"""Byte-level writers for the hostile corpus: zips whose headers can lie, OLE2 files, XML parts.
+"""Byte-level writers for the hostile corpus: zips whose headers can lie, OLE2 files, XML parts,
+.xls (BIFF8) workbooks and .ods packages.
 
-Everything here writes bytes directly (PKWARE APPNOTE for zips, [MS-CFB] for OLE2), so the corpus
-needs no file from outside the repository and can hold what no spreadsheet program would write.
+Everything here writes bytes directly (PKWARE APPNOTE for zips, [MS-CFB] for OLE2, [MS-XLS] for
+BIFF8), so the corpus needs no file from outside the repository and can hold what no spreadsheet
+program would write.
 """
 
 from __future__ import annotations
@@ -170,3 +172,55 @@ def parts_of(base: bytes, replace: dict[str, RawMember]) -> list[RawMember]:
             member.name = info.filename
             members.append(member)
     return members
+
+
+ODS_MIMETYPE = b"application/vnd.oasis.opendocument.spreadsheet"
+ODS_MANIFEST = ('<?xml version="1.0" encoding="UTF-8"?><manifest:manifest xmlns:manifest="urn:oasis:names:tc:'
+                'opendocument:xmlns:manifest:1.0" manifest:version="1.2"><manifest:file-entry manifest:full-path="/" '
+                f'manifest:media-type="{ODS_MIMETYPE.decode()}"/><manifest:file-entry manifest:full-path='
+                '"content.xml" manifest:media-type="text/xml"/></manifest:manifest>')
+
+
+def ods(content: str | bytes) -> bytes:
+    """An OpenDocument spreadsheet package holding ``content`` as its content.xml (with the
+    mimetype and manifest a reader looks for, so calamine reads it as LibreOffice's own)."""
+    out = io.BytesIO()
+    with zipfile.ZipFile(out, "w", zipfile.ZIP_DEFLATED) as archive:
+        archive.writestr("mimetype", ODS_MIMETYPE, compress_type=zipfile.ZIP_STORED)
+        archive.writestr("content.xml", content)
+        archive.writestr("META-INF/manifest.xml", ODS_MANIFEST)
+    return out.getvalue()
+
+
+def ods_table(rows: str, name: str = "Results") -> str:
+    """A content.xml whose one sheet ``name`` holds ``rows`` (table:table-row elements)."""
+    return ('<office:document-content xmlns:office="urn:oasis:names:tc:opendocument:xmlns:office:1.0" '
+            'xmlns:table="urn:oasis:names:tc:opendocument:xmlns:table:1.0" '
+            'xmlns:text="urn:oasis:names:tc:opendocument:xmlns:text:1.0"><office:body><office:spreadsheet>'
+            f'<table:table table:name="{name}">{rows}</table:table></office:spreadsheet></office:body>'
+            '</office:document-content>')
+
+
+def biff_record(kind: int, data: bytes = b"") -> bytes:
+    return struct.pack("<HH", kind, len(data)) + data
+
+
+def xls(cells: list[tuple[int, int, float]], *, globals_records: bytes = b"", sheet: str = "Results") -> bytes:
+    """An Excel 97-2003 .xls workbook ([MS-XLS], BIFF8 in OLE2) of one sheet holding ``cells``
+    ((row, column, number), 0-based); ``globals_records`` go right after the workbook's BOF record
+    (a FILEPASS makes it encrypted)."""
+    def bof(substream: int) -> bytes:  # BIFF8, build 3515, year 1996: what Excel 97 writes
+        return biff_record(0x0809, struct.pack("<HHHHII", 0x0600, substream, 0x0DBB, 0x07CC, 0, 6))
+
+    name = sheet.encode("latin-1")
+
+    def workbook_globals(sheet_offset: int) -> bytes:
+        boundsheet = struct.pack("<IBBBB", sheet_offset, 0, 0, len(name), 0) + name
+        return bof(0x0005) + globals_records + biff_record(0x0085, boundsheet) + biff_record(0x000A)
+
+    rows, columns = max(r for r, _, _ in cells) + 1, max(c for _, c, _ in cells) + 1
+    worksheet = (bof(0x0010) + biff_record(0x0200, struct.pack("<IIHHH", 0, rows, 0, columns, 0))
+                 + b"".join(biff_record(0x0203, struct.pack("<HHHd", r, c, 0, v)) for r, c, v in cells)
+                 + biff_record(0x000A))
+    stream = workbook_globals(len(workbook_globals(0))) + worksheet
+    return ole2({"Workbook": stream.ljust(4096, b"\0")})  # 4 KiB at least: ole2() writes no mini stream

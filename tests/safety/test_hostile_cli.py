@@ -1,6 +1,8 @@
 """Every reader of the command line refuses every hostile file: exit 2, a clear message naming
 the file, no traceback, within 10 seconds and 500 MB of memory. (convert: its own documented
-status and limits, see CONVERT_* below.)
+status and limits, see CONVERT_* below.) The .xls, .ods and .csv corpus goes through the two
+readers of submissions, ``validate`` and ``ingest``, with the same bounds; the memory bound holds
+for every process a command starts too (an .xls is read in a capped child process).
 
 The readers are ``xlrating validate``, ``ingest``, ``convert`` and ``rank`` (from a file). For each
 command, one child process runs every hostile file through the real click entry point
@@ -20,7 +22,8 @@ import sys
 from pathlib import Path
 
 import pytest
-from hostile import corpus_folder, hostile_corpus
+from hostile import corpus_folder, hostile_corpus, other_formats_corpus
+from make_hostile_corpus import HostileCase
 
 from xlrating.cli import COMMANDS
 
@@ -29,6 +32,7 @@ CONVERSION_BOUND_S = 30.0  # for a sheet convert accepts and recalculates (1.1 m
 MEMORY_BOUND_MB = 500
 DRIVER = Path(__file__).with_name("cli_driver.py")
 READERS = ["validate", "ingest", "convert", "rank"]
+SUBMISSION_READERS = ["validate", "ingest"]  # the commands that take .xls, .ods and .csv submissions
 
 # click refuses a folder for `rank FILE` itself, before our code runs; its wording is as clear.
 ALSO_ACCEPTED = {"is a folder": ("is a directory",)}
@@ -67,10 +71,11 @@ def args_for(command: str, file: Path, work: Path) -> list[str]:
     return ["rank", "mers", str(file)]
 
 
-def driver_run(command: str, names: list[str], work: Path, *, ceiling: int | None = None) -> dict[str, object]:
-    """Run the named hostile cases through ``command`` in one child process (address space capped
-    at ``ceiling`` bytes, default 3 GiB)."""
-    cases = [hostile_corpus()[name] for name in names]
+def driver_run(command: str, names: list[str], work: Path, *, ceiling: int | None = None,
+               corpus: dict[str, HostileCase] | None = None) -> dict[str, object]:
+    """Run the named hostile cases of ``corpus`` (default: the .xlsx one) through ``command`` in
+    one child process (address space capped at ``ceiling`` bytes, default 3 GiB)."""
+    cases = [(corpus or hostile_corpus())[name] for name in names]
     # a conversion convert accepts is bound at CONVERSION_BOUND_S, so it is not stopped before that
     jobs = [{"args": args_for(command, c.path, work), "env": c.env,
              "alarm": int(CONVERSION_BOUND_S) + 1 if command == "convert" and c.path.name in CONVERT_CONVERTS
@@ -80,12 +85,13 @@ def driver_run(command: str, names: list[str], work: Path, *, ceiling: int | Non
                           cwd=work, timeout=600, check=False, env=env)
     assert done.returncode == 0, done.stderr
     report = json.loads(done.stdout)
-    return {"peak_mb": report["peak_mb"], "jobs": dict(zip(names, report["jobs"]))}
+    return {"peak_mb": report["peak_mb"], "children_peak_mb": report["children_peak_mb"],
+            "jobs": dict(zip(names, report["jobs"]))}
 
 
-def expectation(command: str, name: str) -> tuple[int, tuple[str, ...]]:
+def expectation(command: str, name: str, corpus: dict[str, HostileCase] | None = None) -> tuple[int, tuple[str, ...]]:
     """The exit status and message fragments (any one suffices) ``command`` owes hostile case ``name``."""
-    fragment = hostile_corpus()[name].fragment
+    fragment = (corpus or hostile_corpus())[name].fragment
     if command == "convert":
         if name in CONVERT_CONVERTS:
             return 0, ("converted 1 of 1",)
@@ -93,8 +99,9 @@ def expectation(command: str, name: str) -> tuple[int, tuple[str, ...]]:
     return 2, (fragment, *ALSO_ACCEPTED.get(fragment, ()))
 
 
-def problems_with(command: str, name: str, job: dict[str, object], work: Path) -> list[str]:
-    status, fragments = expectation(command, name)
+def problems_with(command: str, name: str, job: dict[str, object], work: Path,
+                  corpus: dict[str, HostileCase] | None = None) -> list[str]:
+    status, fragments = expectation(command, name, corpus)
     said = (str(job["stderr"]) + str(job["stdout"])).lower()
     problems = []
     if "traceback" in said:
@@ -103,7 +110,7 @@ def problems_with(command: str, name: str, job: dict[str, object], work: Path) -
         problems.append(f"exit {job['status']}, expected {status}")
     if not any(f in said for f in fragments):
         problems.append(f"message lacks {fragments[0]!r}")
-    if status != 0 and name not in said and name != "folder.xlsx":
+    if status != 0 and name not in said and not name.startswith("folder."):
         problems.append("message does not name the file")
     bound = CONVERSION_BOUND_S if status == 0 else TIME_BOUND_S
     if float(job["seconds"]) >= bound:  # type: ignore[arg-type]
@@ -129,11 +136,7 @@ def test_every_hostile_file_gets_exit_2_and_its_message_within_the_bounds(comman
         pytest.skip(f"xlrating {command} is not in this checkout yet")
     gaps = sorted(name for c, name in KNOWN_GAPS if c == command)
     names = sorted(set(hostile_corpus()) - set(gaps))
-    report = driver_run(command, names, tmp_path)
-    jobs: dict[str, dict[str, object]] = report["jobs"]  # type: ignore[assignment]
-    problems = [p for name, job in jobs.items() for p in problems_with(command, name, job, tmp_path)]
-    assert float(report["peak_mb"]) < MEMORY_BOUND_MB, f"peak memory {report['peak_mb']:.0f} MB"  # type: ignore[arg-type]
-    assert not problems, "\n".join(problems)
+    assert_refused_within_bounds(driver_run(command, names, tmp_path), command, tmp_path)
     # Each known gap runs in a child of its own, so its memory cannot hide behind the others'.
     still_open = []
     for name in gaps:
@@ -145,7 +148,30 @@ def test_every_hostile_file_gets_exit_2_and_its_message_within_the_bounds(comman
         pytest.xfail("; ".join(still_open))
 
 
+def assert_refused_within_bounds(report: dict[str, object], command: str, work: Path,
+                                 corpus: dict[str, HostileCase] | None = None) -> None:
+    """Every job of a :func:`driver_run` report met its expectation, and no process it ran (the
+    driver, or a reader it started) went over the memory bound."""
+    jobs: dict[str, dict[str, object]] = report["jobs"]  # type: ignore[assignment]
+    problems = [p for name, job in jobs.items() for p in problems_with(command, name, job, work, corpus)]
+    assert float(report["peak_mb"]) < MEMORY_BOUND_MB, f"peak memory {report['peak_mb']:.0f} MB"  # type: ignore[arg-type]
+    assert float(report["children_peak_mb"]) < MEMORY_BOUND_MB, (  # type: ignore[arg-type]
+        f"a reader process peaked at {report['children_peak_mb']:.0f} MB")
+    assert not problems, "\n".join(problems)
+
+
+@pytest.mark.parametrize("command", SUBMISSION_READERS)
+def test_every_hostile_xls_ods_and_csv_gets_exit_2_and_its_message_within_the_bounds(
+        command: str, tmp_path: Path) -> None:
+    corpus = other_formats_corpus()
+    assert_refused_within_bounds(driver_run(command, sorted(corpus), tmp_path, corpus=corpus), command, tmp_path,
+                                 corpus)
+
+
 SPOT_CHECKS = ["bomb-1gb.xlsx", "laughs-sheet.xlsx", "encrypted.xlsx"]
+
+
+OTHER_FORMAT_SPOT_CHECKS = ["corners.xls", "long-line.csv"]  # the .xls reader's child killed; 16 M fields
 
 
 @pytest.mark.parametrize("name", SPOT_CHECKS)
@@ -153,14 +179,25 @@ SPOT_CHECKS = ["bomb-1gb.xlsx", "laughs-sheet.xlsx", "encrypted.xlsx"]
 def test_a_real_process_exits_2_with_one_clean_line(command: str, name: str, tmp_path: Path) -> None:
     if not command_available(command):
         pytest.skip(f"xlrating {command} is not in this checkout yet")
-    case = hostile_corpus()[name]
-    done = subprocess.run([sys.executable, "-m", "xlrating", *args_for(command, case.path, tmp_path)],
-                          capture_output=True, text=True, timeout=60, cwd=tmp_path, check=False)
-    status, fragments = expectation(command, name)
+    assert_a_real_process_refuses(command, name, tmp_path, hostile_corpus())
+
+
+@pytest.mark.parametrize("name", OTHER_FORMAT_SPOT_CHECKS)
+@pytest.mark.parametrize("command", SUBMISSION_READERS)
+def test_a_real_process_refuses_an_xls_or_csv_with_one_clean_line(command: str, name: str, tmp_path: Path) -> None:
+    assert_a_real_process_refuses(command, name, tmp_path, other_formats_corpus())
+
+
+def assert_a_real_process_refuses(command: str, name: str, work: Path, corpus: dict[str, HostileCase]) -> None:
+    case = corpus[name]
+    done = subprocess.run([sys.executable, "-m", "xlrating", *args_for(command, case.path, work)],
+                          capture_output=True, text=True, timeout=60, cwd=work, check=False)
+    status, fragments = expectation(command, name, corpus)
     assert done.returncode == status
     assert "Traceback" not in done.stderr
     assert str(case.path) in done.stderr
     assert any(f in done.stderr.lower() for f in fragments)
+    assert not stored_anything(work / f"{name}.db")
 
 
 def test_the_corpus_lives_in_a_temporary_folder_not_in_the_repository() -> None:

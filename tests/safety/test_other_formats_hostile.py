@@ -3,32 +3,14 @@ calamine (or the CSV reader) builds anything beyond the limits."""
 
 from __future__ import annotations
 
-import io
-import zipfile
 from pathlib import Path
 
 import pytest
 from click.testing import CliRunner
-from package_bytes import RawMember, ole2, raw_zip, zeros_member
+from package_bytes import ODS_MIMETYPE, RawMember, ods, ole2, raw_zip, zeros_member
+from package_bytes import ods_table as table
 
 from xlrating.cli import main
-
-ODS_MIMETYPE = b"application/vnd.oasis.opendocument.spreadsheet"
-
-
-def ods(content: str) -> bytes:
-    out = io.BytesIO()
-    with zipfile.ZipFile(out, "w", zipfile.ZIP_DEFLATED) as archive:
-        archive.writestr("mimetype", ODS_MIMETYPE, compress_type=zipfile.ZIP_STORED)
-        archive.writestr("content.xml", content)
-    return out.getvalue()
-
-
-def table(rows: str) -> str:
-    return ('<office:document-content xmlns:office="urn:oasis:names:tc:opendocument:xmlns:office:1.0" '
-            'xmlns:table="urn:oasis:names:tc:opendocument:xmlns:table:1.0"><office:body><office:spreadsheet>'
-            f'<table:table table:name="Results">{rows}</table:table></office:spreadsheet></office:body>'
-            '</office:document-content>')
 
 
 def refused(path: Path, command: str = "validate") -> str:

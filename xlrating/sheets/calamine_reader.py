@@ -29,6 +29,7 @@ from __future__ import annotations
 import datetime as dt
 import io
 import os
+import struct
 import xml.parsers.expat
 import zipfile
 from typing import Any
@@ -137,12 +138,39 @@ def _read(path: str | os.PathLike[str], data: bytes, kind: str, limits: Limits) 
     except UnreadableWorkbook:
         raise
     except Exception as exc:  # noqa: BLE001 - calamine's CalamineError, ZipError, XmlError, ValueError ...
+        if kind == "xls" and _encrypted_xls(data):  # calamine says only "Cannot detect file format"
+            raise UnreadableWorkbook(path, f"an encrypted (password-protected) {KIND_NAMES[kind]}; remove the "
+                                           f"password in Excel (File > Info > Protect Workbook) and save it "
+                                           f"again") from None
         raise UnreadableWorkbook(path, f"damaged {KIND_NAMES[kind]} ({type(exc).__name__}: {exc})") from None
     except BaseException as exc:  # a Rust panic reaches Python as pyo3's PanicException (a BaseException)
         if type(exc).__name__ != "PanicException":
             raise
         raise UnreadableWorkbook(path, f"damaged {KIND_NAMES[kind]} (the reader failed: {exc})") from None
     return grids
+
+
+# The BOF record opening an .xls's workbook globals (BIFF8, [MS-XLS] 2.4.21); encryption is declared
+# by a FILEPASS record (2.4.117) among the records after it, before the first BOUNDSHEET.
+_GLOBALS_BOF = b"\x09\x08\x10\x00\x00\x06\x05\x00"
+_FILEPASS, _BOUNDSHEET, _EOF = 0x002F, 0x0085, 0x000A
+
+
+def _encrypted_xls(data: bytes) -> bool:
+    at = data.find(_GLOBALS_BOF)
+    if at < 0:
+        return False
+    at += 20  # the BOF record: 4 bytes of header, 16 of data
+    for _ in range(8):
+        if at + 4 > len(data):
+            return False
+        kind, size = struct.unpack_from("<HH", data, at)
+        if kind == _FILEPASS:
+            return True
+        if kind in (_BOUNDSHEET, _EOF):
+            return False
+        at += 4 + size
+    return False
 
 
 def _check_extent(path: str | os.PathLike[str], sheet: str, height: int, width: int, limits: Limits) -> None:
@@ -250,6 +278,7 @@ class _OdsContent(_NoDtd):
         self.inside = 0  # depth of elements inside the current cell
         self.cells = 0
         self.records = 0
+        self.extent = (0, 0)  # last row and column holding something in the current table
         self.parser.StartElementHandler = self._start
         self.parser.EndElementHandler = self._end
 
@@ -263,6 +292,7 @@ class _OdsContent(_NoDtd):
             self.table = _attr(attrs, "name") or f"Sheet{len(self.merged) + 1}"
             self.merged.setdefault(self.table, [])
             self.row = 0
+            self.extent = (0, 0)
         elif local == "table-row":
             self.rows_repeated = _count(attrs, "number-rows-repeated")
             self.column = 0
@@ -298,6 +328,12 @@ class _OdsContent(_NoDtd):
         if last_column > self.limits.max_columns:
             raise Refused(f"{where} has a cell in column {last_column:,}, over the limit "
                           f"{describe('max_columns', self.limits.max_columns)}")
+        # calamine (and the grid made from it) holds a sheet densely from A1 to its last cell, so
+        # two cells at opposite corners cost as much as the whole rectangle between them.
+        self.extent = (max(self.extent[0], last_row), max(self.extent[1], last_column))
+        if self.extent[0] * self.extent[1] > self.limits.max_cells:
+            raise Refused(f"{where} spans {self.extent[0]:,} x {self.extent[1]:,} cells, over the limit "
+                          f"{describe('max_cells', self.limits.max_cells)}")
         self.cells += columns * self.rows_repeated
         if self.cells > self.limits.max_cells:
             raise Refused(f"the workbook has more than {self.limits.max_cells:,} cells (repeated cells "

@@ -18,14 +18,14 @@ form), so the grid holds what the .xlsx of the same sheet holds:
 - ``TRUE``/``FALSE`` are booleans; everything else is text, never a formula.
 
 Encoding: UTF-8 (a BOM allowed), UTF-16 with a BOM, else Windows-1252 (Excel's "CSV" on
-Windows). Separator: ``,``, ``;`` or a tab, whichever the first lines use most.
+Windows); text holding a NUL character (binary, UTF-32...) is refused. Separator: ``,``, ``;`` or
+a tab, whichever the first lines use most.
 """
 
 from __future__ import annotations
 
 import csv
 import datetime as dt
-import io
 import os
 import re
 from pathlib import Path
@@ -39,17 +39,25 @@ _INTEGER = re.compile(r"[+-]?(0|[1-9][0-9]*)")
 _DECIMAL = re.compile(r"[+-]?(0|[1-9][0-9]*)?[.][0-9]+([eE][+-]?[0-9]+)?|[+-]?(0|[1-9][0-9]*)[eE][+-]?[0-9]+")
 _DATE = re.compile(r"\d{4}-\d{2}-\d{2}([ T]\d{2}:\d{2}(:\d{2})?)?")
 _SHEET_NAME_CHARS = re.compile(r"[\[\]:*?/\\]")
+_LINE = re.compile(r"[^\r\n]*(?:\r\n|\r|\n)?")  # how a file opened with newline="" splits its lines
 
 
 def read_csv_grid(path: str | os.PathLike[str], data: bytes, limits: Limits) -> list[SheetGrid]:
     """The CSV ``data`` read from ``path`` as one SheetGrid, or :class:`UnreadableWorkbook`."""
     text = _decode(data)
+    if (nul := text.find("\x00")) >= 0:
+        raise UnreadableWorkbook(path, f"not a text file (CSV or similar): line {text.count(chr(10), 0, nul) + 1} "
+                                       f"holds a NUL character, which text never does; it is binary, or text in "
+                                       f"an encoding other than UTF-8, UTF-16 or Windows-1252: save it again as "
+                                       f"CSV (UTF-8)")
     delimiter = _delimiter(text)
     name = _SHEET_NAME_CHARS.sub("_", Path(path).stem)[:31] or "Sheet1"
     grid = SheetGrid(name)
     cells = 0
+    lines = _Lines(path, text, delimiter, limits)
     try:
-        for fields in csv.reader(io.StringIO(text, newline=""), delimiter=delimiter, strict=False):
+        for fields in csv.reader(lines, delimiter=delimiter, strict=False):
+            lines.next_row()
             if len(grid.rows) >= limits.max_rows:
                 raise UnreadableWorkbook(path, f"the CSV has more than {limits.max_rows:,} lines, over the "
                                                f"limit {describe('max_rows', limits.max_rows)}")
@@ -65,10 +73,50 @@ def read_csv_grid(path: str | os.PathLike[str], data: bytes, limits: Limits) -> 
                                                f"limit {describe('max_cells', limits.max_cells)}")
             grid.rows.append(row)
     except csv.Error as exc:
+        if "field larger than field limit" in str(exc):
+            raise UnreadableWorkbook(path, f"line {len(grid.rows) + 1} has a field of more than "
+                                           f"{csv.field_size_limit():,} characters, over the limit "
+                                           f"{describe('max_text_chars', limits.max_text_chars)}") from None
         raise UnreadableWorkbook(path, f"damaged CSV file (line {len(grid.rows) + 1}: {exc})") from None
     while grid.rows and not grid.rows[-1]:
         grid.rows.pop()
     return [grid]
+
+
+class _Lines:
+    """The lines of ``text`` for :func:`csv.reader` (ends kept, as a file opened with newline=""),
+    one at a time, without copying the text. csv builds a whole row before it returns it, so a row
+    of millions of short fields would take gigabytes before its field count could be checked: a
+    row whose lines hold more separators than ``max_cells`` (each one a field unless quoted) is
+    refused before csv sees it."""
+
+    def __init__(self, path: str | os.PathLike[str], text: str, delimiter: str, limits: Limits):
+        self.path, self.delimiter, self.limits = path, delimiter, limits
+        self.lines = _LINE.finditer(text)
+        self.number = 0
+        self.next_row()
+
+    def next_row(self) -> None:
+        """csv has returned a row: the next line starts the next one."""
+        self.first = self.number + 1
+        self.separators = 0  # in the lines of the row csv is reading
+
+    def __iter__(self) -> _Lines:
+        return self
+
+    def __next__(self) -> str:
+        line = next(self.lines).group()
+        if not line:  # the empty match at the end of the text
+            raise StopIteration
+        self.number += 1
+        self.separators += line.count(self.delimiter)
+        if self.separators > self.limits.max_cells:
+            where = (f"line {self.number:,}" if self.first == self.number
+                     else f"the row on lines {self.first:,} to {self.number:,}")
+            raise UnreadableWorkbook(self.path, f"{where} holds more than {self.limits.max_cells:,} "
+                                                f"{self.delimiter!r} separators, far more fields than the limit "
+                                                f"{describe('max_columns', self.limits.max_columns)}")
+        return line
 
 
 def _decode(data: bytes) -> str:

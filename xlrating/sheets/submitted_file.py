@@ -98,8 +98,9 @@ def open_submission(path: str | os.PathLike[str], limits: Limits | None = None,
 
 def _not_readable(data: bytes, named: str | None) -> str:
     reason = sniff(data) or "not a workbook"
-    if named in ("xls", "ods", "csv"):
-        return f"not {KIND_TITLES[named]}: {reason.removeprefix('not an .xlsx workbook: ')}"
+    if named in ("xls", "ods", "csv"):  # sniff() words its reasons for a file named .xlsx
+        reason = reason.removeprefix("not an .xlsx workbook: ").replace(", not an .xlsx workbook", "")
+        return f"not {KIND_TITLES[named]}: {reason}"
     return reason
 
 
