@@ -20,8 +20,8 @@ from starlette.routing import Route
 from xlrating.sheets.submitted_file import KIND_TITLES
 from xlrating.store import IntakeError, StoreError
 from xlrating.web.app import Settings, error_page, render, signed_in, store
-from xlrating.web.checking import CheckUnavailable, annotated_sheet, check_sheet
-from xlrating.web.organiser import XLSX, annotated_name, attachment
+from xlrating.web.checking import CheckUnavailable, check_sheet
+from xlrating.web.organiser import XLSX, annotated_download, attachment
 from xlrating.web.security import check_csrf, csrf_token
 
 Handler = Callable[[Request], Awaitable[Response]]
@@ -130,12 +130,7 @@ async def annotated(request: Request) -> Response:
     loaded = await _load(request)
     if loaded is None:
         return _missing(request)
-    item, content = loaded
-    try:
-        copy = await request.app.state.checker.run(annotated_sheet, item.file_name, content)
-    except CheckUnavailable as exc:
-        return error_page(request, 503, "Busy", str(exc))
-    return Response(copy, media_type=XLSX, headers={"content-disposition": attachment(annotated_name(item.file_name))})
+    return await annotated_download(request, loaded[0].file_name, loaded[1])
 
 
 @officer_only

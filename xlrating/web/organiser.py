@@ -130,11 +130,16 @@ async def annotated(request: Request) -> Response:
         with store(request) as opened:
             return opened.intake_content(item.id)
 
+    return await annotated_download(request, item.file_name, await run_in_threadpool(content))
+
+
+async def annotated_download(request: Request, file_name: str, content: bytes) -> Response:
+    """The annotated copy of an upload (made in a worker process) as a download."""
     try:
-        copy = await request.app.state.checker.run(annotated_sheet, item.file_name, await run_in_threadpool(content))
+        copy = await request.app.state.checker.run(annotated_sheet, file_name, content)
     except CheckUnavailable as exc:
         return error_page(request, 503, "Busy", str(exc))
-    return Response(copy, media_type=XLSX, headers={"content-disposition": attachment(annotated_name(item.file_name))})
+    return Response(copy, media_type=XLSX, headers={"content-disposition": attachment(annotated_name(file_name))})
 
 
 def annotated_name(file_name: str) -> str:
