@@ -13,10 +13,8 @@ CSV (one file per sheet) and JSON (one document) are written from the evaluated 
 
 from __future__ import annotations
 
-import csv
 import functools
 import io
-import json
 import math
 import re
 import threading
@@ -31,11 +29,8 @@ from typing import Any
 import numpy as np
 
 from xlrating.functions import ExcelError
-from xlrating.sheets.csv_safety import neutralise_cell
 
-from .date_cells import as_date, date_cells
 from .formula import column_letters
-from .formula_xml import rewrite_formulas
 from .grid import NUMBER, NotComputed
 from .model import Evaluated
 from .package import cell_position, row_chunks
@@ -217,6 +212,8 @@ def excel_function_names(xml: str) -> str:
     engine reads too), so the workbook works in Excel with the xlwings add-in as it is written."""
     if "xlrating." not in xml and "XLRATING." not in xml:  # as LibreOffice writes it, or upper case
         return xml
+    from .formula_xml import rewrite_formulas
+
     prefix = _service_prefix()
     return rewrite_formulas(xml, lambda text: prefix.sub(lambda m: m.group(1) or "", text))
 
@@ -398,6 +395,8 @@ def _plain(value: Any) -> Any:
 def sheet_rows(evaluated: Evaluated, name: str, dates: set[tuple[int, int]] | None = None) -> list[list[Any]]:
     """A sheet's values from A1 to its last used cell, as plain JSON-able values; the cells in
     ``dates`` (styled as dates, see :mod:`.date_cells`) as ISO dates."""
+    from .date_cells import as_date
+
     sheet = evaluated.grid.sheet(name)
     if sheet is None or not sheet.columns:
         return []
@@ -417,6 +416,8 @@ def _csv_text(value: Any) -> Any:
         return "TRUE" if value else "FALSE"
     if isinstance(value, float):
         return number_text(value)
+    from xlrating.sheets.csv_safety import neutralise_cell
+
     # A text a spreadsheet would run as a formula (=, +, -, @ ...) is written inert.
     return "" if value is None else neutralise_cell(value)
 
@@ -431,6 +432,10 @@ def csv_targets(evaluated: Evaluated, target: Path) -> list[tuple[str, Path]]:
 
 
 def write_csv(evaluated: Evaluated, target: Path) -> list[Path]:
+    import csv  # csv, json and the date styles only for these outputs: not imported for an .xlsx
+
+    from .date_cells import date_cells
+
     written = []
     dates = date_cells(evaluated.package)
     for name, path in csv_targets(evaluated, target):
@@ -445,6 +450,10 @@ def write_csv(evaluated: Evaluated, target: Path) -> list[Path]:
 def write_json(evaluated: Evaluated, target: Path) -> None:
     """``{"workbook": file name, "sheets": [{"name": ..., "rows": [[...], ...]}]}``; errors as their code,
     date cells as ISO dates."""
+    import json
+
+    from .date_cells import date_cells
+
     dates = date_cells(evaluated.package)
     document = {"workbook": Path(evaluated.package.path).name,
                 "sheets": [{"name": s.name, "rows": sheet_rows(evaluated, s.name, dates.get(s.name))}
