@@ -143,3 +143,39 @@ def test_same_output_name_from_two_folders_is_refused(tmp_path: Path) -> None:
     _book(tmp_path / "y" / "a.xlsx")
     result = _run(str(tmp_path / "x" / "a.xlsx"), str(tmp_path / "y" / "a.xlsx"), "-o", str(tmp_path / "out"))
     assert result.exit_code == 2 and "would both be written" in result.output
+
+
+
+_THREADS = """
+import os, sys
+from xlrating.cli import main
+try:
+    main(["convert", "-q", sys.argv[1], "-o", sys.argv[2]])
+except SystemExit:
+    pass
+print(len(os.listdir("/proc/self/task")))
+"""
+
+
+def test_convert_runs_numpys_openblas_on_one_thread_unless_told_otherwise(tmp_path: Path) -> None:
+    import os
+    import subprocess
+    import sys
+
+    import pytest
+
+    if not Path("/proc/self/task").is_dir():
+        pytest.skip("counts the process's threads in /proc")
+    book = openpyxl.Workbook()
+    book.active["A1"] = "=1+1"
+    book.save(tmp_path / "book.xlsx")
+    env = {k: v for k, v in os.environ.items() if k != "OPENBLAS_NUM_THREADS"}
+    counts = []
+    for preset in (None, "2"):
+        if preset is not None:
+            env["OPENBLAS_NUM_THREADS"] = preset  # the user's choice is kept
+        done = subprocess.run([sys.executable, "-c", _THREADS, str(tmp_path / "book.xlsx"), str(tmp_path / "out.xlsx")],
+                              capture_output=True, text=True, env=env, check=True)
+        counts.append(int(done.stdout.strip().splitlines()[-1]))
+    assert counts[0] == 1  # the main thread alone: no OpenBLAS workers
+    assert counts[1] >= 2

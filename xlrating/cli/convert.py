@@ -7,6 +7,7 @@ computed, 2 bad usage.
 
 from __future__ import annotations
 
+import os
 import sys
 import time
 from collections.abc import Callable
@@ -47,6 +48,11 @@ def convert(files: tuple[str, ...], out: str, fmt: str | None, values_only: bool
     compute it on open); the rest of the workbook is converted. XLRATING_MAX_SECONDS (default
     600) limits the time per workbook.
     """
+    # numpy's OpenBLAS starts a pool of threads when numpy is imported, which then spin waiting for
+    # matrix work the engine (column arithmetic, comparisons) does not give them: ~80 ms of CPU in
+    # every conversion on two cores, and more threads than cores with --jobs. A value set by the
+    # user is kept. Set before the engine imports numpy.
+    os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")
     from xlrating.engine.batch import UsageError, convert_limits, expand_inputs, plan, run
 
     if values_only and fmt in ("csv", "json"):
