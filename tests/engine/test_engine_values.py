@@ -387,3 +387,21 @@ def test_a_column_of_flags_is_read_as_booleans_on_the_fast_path(tmp_path: Path, 
 
     monkeypatch.setattr("xlrating.engine.model.compile_tree", refuse)
     assert differences(fast, engine_values(tmp_path / "flags.xlsx")) == {}
+
+
+def test_a_doubled_quote_in_a_text_literal_is_one_quote_in_a_filled_down_column(tmp_path: Path) -> None:
+    # Excel writes a quote inside a string literal doubled; the value has one. A filled-down IF
+    # (computed a column at a time) and a lone cell (cell by cell) must agree: a"b, never a""b.
+    book = openpyxl.Workbook()
+    sheet = book.active
+    for r in range(1, 6):
+        sheet.cell(r, 1, r)
+        sheet.cell(r, 2, f'=IF(A{r}>1,"a""b","c""""")')
+        sheet.cell(r, 3, f'=LEN("q""")+A{r}')
+    sheet["E1"] = '=IF(A2>1,"a""b","c")'
+    path = tmp_path / "quotes.xlsx"
+    book.save(path)
+    values = evaluate_workbook(str(path)).grid.order[0]
+    assert [values.get(r, 2) for r in range(1, 6)] == ['c""', 'a"b', 'a"b', 'a"b', 'a"b']
+    assert [values.get(r, 3) for r in range(1, 6)] == [3.0, 4.0, 5.0, 6.0, 7.0]
+    assert values.get(1, 5) == 'a"b'

@@ -171,8 +171,8 @@ def _operand(token: Any) -> Node:
         return Const(ExcelError(token.name.upper()))
     if isinstance(token, Empty):  # an omitted argument: =ROUND(A1,)
         return Const(None)
-    if isinstance(token, String):
-        return Const(token.name)
+    if isinstance(token, String):  # the text itself: a quote is written doubled inside a literal
+        return Const(token.name.replace('""', '"'))
     if isinstance(token, Number):
         name = token.name.upper()
         if name in ("TRUE", "FALSE"):

@@ -220,17 +220,15 @@ MEMOISED = frozenset(("VLOOKUP", "HLOOKUP", "MATCH", "COUNTIF", "COUNTIFS", "SUM
 
 
 def _token_value(value: Any) -> Any:
-    """A constant as ``formulas``' tokens compile it: text unescaped, whole numbers as ``int`` (Excel
-    stores 3.0 as 3), errors as its error tokens."""
+    """A constant as ``formulas``' tokens compile it: whole numbers as ``int`` (Excel stores 3.0 as
+    3), errors as its error tokens (text is already unescaped by the parser)."""
     if isinstance(value, ExcelError):
         from formulas.tokens.operand import Error as ErrorToken
 
         if value.code not in ErrorToken.errors:
             raise Unsupported(f"error constant {value.code}")
         return ErrorToken.errors[value.code]
-    if isinstance(value, str):
-        return value.replace('""', '"')
-    if isinstance(value, bool):
+    if isinstance(value, str | bool):
         return value
     number = float(value)
     return int(number) if number.is_integer() and abs(number) < 2 ** 53 else number
