@@ -28,6 +28,7 @@ import csv
 import datetime as dt
 import os
 import re
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -50,37 +51,56 @@ def read_csv_grid(path: str | os.PathLike[str], data: bytes, limits: Limits) -> 
                                        f"holds a NUL character, which text never does; it is binary, or text in "
                                        f"an encoding other than UTF-8, UTF-16 or Windows-1252: save it again as "
                                        f"CSV (UTF-8)")
-    delimiter = _delimiter(text)
+    delimiter = delimiter_of(text)
     name = _SHEET_NAME_CHARS.sub("_", Path(path).stem)[:31] or "Sheet1"
     grid = SheetGrid(name)
-    cells = 0
+    for fields in bounded_rows(path, text, delimiter, limits):
+        row = [_value(f, delimiter) for f in fields]
+        while row and row[-1] is None:
+            row.pop()
+        grid.rows.append(row)
+    while grid.rows and not grid.rows[-1]:
+        grid.rows.pop()
+    return [grid]
+
+
+def bounded_rows(path: str | os.PathLike[str], text: str, delimiter: str, limits: Limits) -> Iterator[list[str]]:
+    """The rows of the CSV ``text`` as :func:`csv.reader` splits them, each refused as soon as it
+    breaks a limit, naming it (:class:`UnreadableWorkbook` for ``path``): more than ``max_rows``
+    rows, ``max_columns`` fields in a row, ``max_text_chars`` characters in a field, ``max_cells``
+    fields in all (blank fields at the end of a row aside), or a row of more separators than
+    ``max_cells`` (refused before csv builds it: see :class:`_Lines`). The text is handed to csv a
+    line at a time, never copied whole. Every CSV reader of xlrating reads through here."""
+    cells = rows = 0
     lines = _Lines(path, text, delimiter, limits)
     try:
         for fields in csv.reader(lines, delimiter=delimiter, strict=False):
             lines.next_row()
-            if len(grid.rows) >= limits.max_rows:
+            if rows >= limits.max_rows:
                 raise UnreadableWorkbook(path, f"the CSV has more than {limits.max_rows:,} lines, over the "
                                                f"limit {describe('max_rows', limits.max_rows)}")
             if len(fields) > limits.max_columns:
-                raise UnreadableWorkbook(path, f"line {len(grid.rows) + 1} has {len(fields):,} fields, over "
+                raise UnreadableWorkbook(path, f"line {rows + 1} has {len(fields):,} fields, over "
                                                f"the limit {describe('max_columns', limits.max_columns)}")
-            row = [_value(f, delimiter, limits, path, len(grid.rows) + 1) for f in fields]
-            while row and row[-1] is None:
-                row.pop()
-            cells += len(row)
+            used = 0
+            for index, field in enumerate(fields):
+                if len(field) > limits.max_text_chars:
+                    raise UnreadableWorkbook(path, f"line {rows + 1} has a field of {len(field):,} characters, "
+                                                   f"over the limit {describe('max_text_chars', limits.max_text_chars)}")
+                if field.strip():
+                    used = index + 1
+            cells += used
             if cells > limits.max_cells:
                 raise UnreadableWorkbook(path, f"the CSV has more than {limits.max_cells:,} cells, over the "
                                                f"limit {describe('max_cells', limits.max_cells)}")
-            grid.rows.append(row)
+            rows += 1
+            yield fields
     except csv.Error as exc:
         if "field larger than field limit" in str(exc):
-            raise UnreadableWorkbook(path, f"line {len(grid.rows) + 1} has a field of more than "
+            raise UnreadableWorkbook(path, f"line {rows + 1} has a field of more than "
                                            f"{csv.field_size_limit():,} characters, over the limit "
                                            f"{describe('max_text_chars', limits.max_text_chars)}") from None
-        raise UnreadableWorkbook(path, f"damaged CSV file (line {len(grid.rows) + 1}: {exc})") from None
-    while grid.rows and not grid.rows[-1]:
-        grid.rows.pop()
-    return [grid]
+        raise UnreadableWorkbook(path, f"damaged CSV file (line {rows + 1}: {exc})") from None
 
 
 class _Lines:
@@ -128,17 +148,16 @@ def _decode(data: bytes) -> str:
         return data.decode("cp1252", errors="replace")
 
 
-def _delimiter(text: str) -> str:
+def delimiter_of(text: str, candidates: tuple[str, ...] = (",", ";", "\t")) -> str:
+    """Whichever of ``candidates`` a line near the top of ``text`` (the first 20 non-blank lines of
+    its first 64 KiB) uses most; the first of them on a tie or when none is used."""
     lines = [line for line in text[:65536].splitlines()[:20] if line.strip()]
-    counts = {d: max((line.count(d) for line in lines), default=0) for d in (",", ";", "\t")}
+    counts = {d: max((line.count(d) for line in lines), default=0) for d in candidates}
     best = max(counts, key=lambda d: counts[d])
-    return best if counts[best] else ","
+    return best if counts[best] else candidates[0]
 
 
-def _value(field: str, delimiter: str, limits: Limits, path: str | os.PathLike[str], line: int) -> Any:
-    if len(field) > limits.max_text_chars:
-        raise UnreadableWorkbook(path, f"line {line} has a field of {len(field):,} characters, over the limit "
-                                       f"{describe('max_text_chars', limits.max_text_chars)}")
+def _value(field: str, delimiter: str) -> Any:
     text = field.strip()
     if not text:
         return None

@@ -135,6 +135,19 @@ class PartParser:
         if self.value is not None:
             self._value_done()
 
+    def resume(self, cells: int, row: int, column: int, tag: bytes) -> None:
+        """Go on as though ``cells`` more cells, each proven to pass every check here, and the rows
+        around them had just been read (:mod:`xlrating.sheets.part_refusal`), the last of them in
+        ``row`` and ``column``, then read ``tag``, the start tag of the next element: its handler
+        raises what it raises; an ExpatError is not turned into a refusal (this parser's message
+        would name a wrong line and column)."""
+        sheet = self.sheet
+        assert sheet is not None
+        sheet.cells += cells
+        self.scan.cells += cells
+        self.row, self.column, self.value = row, column, None
+        self.parser.Parse(tag, False)
+
     def _parse(self, chunk: bytes, final: bool) -> None:
         try:
             self.parser.Parse(chunk, final)

@@ -3,14 +3,14 @@
 
 from __future__ import annotations
 
-import csv
-import io
 from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 from xlrating.core.tables import is_blank
+from xlrating.sheets.csv_reader import bounded_rows, delimiter_of
+from xlrating.sheets.limits import Limits
 from xlrating.sheets.safe_open import UnreadableWorkbook, load_workbook, read_bytes, reading
 
 WORKBOOK_SUFFIXES = (".xlsx", ".xlsm")
@@ -31,7 +31,7 @@ def read_table_file(path: str | Path, *, sheet: str | None = None) -> TableSourc
     suffix = file.suffix.lower()
     if suffix == ".csv":
         if sheet is not None:
-            raise UnreadableWorkbook(file, f"--sheet {sheet!r} names a worksheet, but a .csv file has none")
+            raise UnreadableWorkbook(file, f"--sheet {_quoted(sheet)} names a worksheet, but a .csv file has none")
         return read_csv(file)
     if suffix in WORKBOOK_SUFFIXES:
         return _from_workbook(file, sheet)
@@ -39,24 +39,21 @@ def read_table_file(path: str | Path, *, sheet: str | None = None) -> TableSourc
 
 
 def read_csv(file: Path) -> TableSource:
-    """A CSV table: UTF-8 (BOM allowed), comma or semicolon separated, through safe_open's file checks."""
-    data = read_bytes(file)  # the size limit and the refusal of pipes and devices apply to CSV too
+    """A CSV table: UTF-8 (BOM allowed), comma or semicolon separated, through safe_open's file checks
+    and the bounded reading of every CSV (:func:`xlrating.sheets.csv_reader.bounded_rows`: the
+    limits of :class:`~xlrating.sheets.limits.Limits`, a line handed to csv at a time)."""
+    try:
+        limits = Limits.from_env()
+    except ValueError as exc:
+        raise UnreadableWorkbook(file, str(exc)) from None
+    data = read_bytes(file, limits)  # the size limit and the refusal of pipes and devices apply to CSV too
     try:
         text = data.decode("utf-8-sig")
     except UnicodeDecodeError as exc:
         raise UnreadableWorkbook(file, f"not UTF-8 text (byte {exc.start}); save the CSV as UTF-8") from None
-    delimiter = _delimiter(text)
-    rows = [row for row in csv.reader(io.StringIO(text), delimiter=delimiter)]
+    del data
+    rows = list(bounded_rows(file, text, delimiter_of(text, (",", ";")), limits))
     return _trimmed(file.name, rows)
-
-
-def _delimiter(text: str) -> str:
-    """``;`` or ``,``: whichever a line near the top uses most (a header names several columns; a
-    title above it may hold a stray comma)."""
-    lines = [line for line in text.splitlines()[:20] if line.strip()]
-    semicolons = max((line.count(";") for line in lines), default=0)
-    commas = max((line.count(",") for line in lines), default=0)
-    return ";" if semicolons > commas else ","
 
 
 def _from_workbook(file: Path, sheet: str | None) -> TableSource:
@@ -67,7 +64,8 @@ def _from_workbook(file: Path, sheet: str | None) -> TableSource:
         elif sheet in book.sheetnames:
             ws = book[sheet]
         else:
-            raise UnreadableWorkbook(file, f"no sheet named {sheet!r}; sheets: {', '.join(book.sheetnames)}")
+            raise UnreadableWorkbook(file, f"no sheet named {_quoted(sheet)}; sheets: "
+                                           f"{', '.join(map(_quoted, book.sheetnames))}")
         with reading(file):  # a read-only sheet is parsed while its rows are iterated
             rows = [list(r) for r in ws.iter_rows(values_only=True)]
         return _trimmed(f"{file.name} [{ws.title}]", rows)
@@ -80,3 +78,8 @@ def _trimmed(name: str, rows: Sequence[list[Any]]) -> TableSource:
         if not all(is_blank(c) for c in row):
             return TableSource(name, index + 1, list(rows[index:]))
     return TableSource(name, 1, [])
+
+
+def _quoted(text: str, limit: int = 60) -> str:
+    """``text`` quoted for a message, cut after ``limit`` characters (a name in a message, not its content)."""
+    return repr(text) if len(text) <= limit else f"{text[:limit]!r}... ({len(text):,} characters)"
