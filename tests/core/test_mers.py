@@ -265,3 +265,13 @@ def test_an_eight_digit_text_id_and_a_dash_for_no_id_are_read_as_they_are():
 def test_an_eight_digit_id_stored_as_a_number_is_the_same_id():
     (r,) = mers.results_from_table([HEADER, ["T", "2024-01-01", 10, 1, "MCR", 11010023, 1]])
     assert r.player == "11010023"
+
+
+def test_a_huge_header_without_a_required_column_is_named_briefly():
+    # a CSV header of 1,000 long cells must not become a 32 MB message
+    header = ["tournament", "date", "weight", "player", "place"] + [f"{i}" * 5000 for i in range(1000)]
+    with pytest.raises(TableError) as err:
+        mers.results_from_table([header, ["T", "2024-01-01", 1, "a", 1] + [""] * 1000])
+    message = str(err.value)
+    assert "a column headed 'players'" in message and "tournament, date" in message
+    assert len(message) < 2000 and "and 975 more" in message

@@ -194,5 +194,16 @@ def _names(columns: Sequence[Column]) -> str:
     return ", ".join(c.name for c in columns if c.required)
 
 
+HEADER_TEXT_CHARS = 40
+"""Characters of one header cell shown in a message (a header cell can hold 32,767)."""
+HEADER_TEXT_CELLS = 30
+"""Header cells shown in a message; the rest are counted."""
+
+
 def _header_text(header: Sequence[Any]) -> str:
-    return ", ".join(str(h) for h in header if not is_blank(h)) or "(empty header row)"
+    """The header as a message shows it: each cell cut to :data:`HEADER_TEXT_CHARS`, at most
+    :data:`HEADER_TEXT_CELLS` cells (a huge header must not become a huge message)."""
+    cells = [str(h) for h in header if not is_blank(h)]
+    shown = [c if len(c) <= HEADER_TEXT_CHARS else c[:HEADER_TEXT_CHARS - 3] + "..." for c in cells[:HEADER_TEXT_CELLS]]
+    more = len(cells) - len(shown)
+    return ", ".join(shown) + (f" and {more:,} more" if more else "") if cells else "(empty header row)"
