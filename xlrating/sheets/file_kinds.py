@@ -55,7 +55,19 @@ def _text_kind(data: bytes) -> str | None:
     try:
         head.decode("utf-8")
     except UnicodeDecodeError as exc:
-        if exc.start < len(head) - 4:  # a multi-byte character cut by the 4 KiB window is fine
+        # a multi-byte character cut by the 4 KiB window is fine; otherwise text must be
+        # Windows-1252, what Excel's and LibreOffice's plain "CSV" save in Western Europe
+        if exc.start < len(head) - 4 and not _windows_1252_text(head):
             return None
     return ("a text file (CSV or similar), not an .xlsx workbook; open it in a spreadsheet and "
             "save it as .xlsx (xlrating rank reads .csv files under a .csv name)")
+
+
+def _windows_1252_text(head: bytes) -> bool:
+    """Whether ``head`` reads as Windows-1252 text: every byte a defined character, and no control
+    character but tab and line ends."""
+    try:
+        text = head.decode("cp1252")
+    except UnicodeDecodeError:  # 0x81, 0x8D, 0x8F, 0x90, 0x9D are not characters in it
+        return False
+    return not any(ch < " " and ch not in "\t\r\n" for ch in text)
