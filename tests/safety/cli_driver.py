@@ -17,11 +17,13 @@ import contextlib
 import io
 import json
 import os
+import re
 import resource
 import signal
 import sys
 import time
 import traceback
+from pathlib import Path
 
 CEILING = int(os.environ.get("XLRATING_TEST_ADDRESS_SPACE", str(3 * 1024**3)))
 ALARM_S = 11  # just over the 10 s bound of a refusal: a job still running then has failed anyway
@@ -59,12 +61,23 @@ def run_job(args: list[str], env: dict[str, str], alarm: int = ALARM_S) -> dict[
             "seconds": time.monotonic() - started}
 
 
+def _own_peak_kb() -> int:
+    """This process's peak resident memory (VmHWM). ru_maxrss of RUSAGE_SELF is not it: Linux keeps
+    the high-water mark of the process that forked us across exec (a pytest worker grown past the
+    bound would fail every job)."""
+    try:
+        status = Path("/proc/self/status").read_text()
+    except OSError:  # not Linux: ru_maxrss is the best there is
+        return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
+    return int(re.search(r"VmHWM:\s*(\d+)", status).group(1))  # type: ignore[union-attr]
+
+
 def main() -> None:
     resource.setrlimit(resource.RLIMIT_AS, (CEILING, CEILING))
     signal.signal(signal.SIGALRM, _alarm)
     jobs = json.load(sys.stdin)
     results = [run_job(job["args"], job.get("env", {}), int(job.get("alarm", ALARM_S))) for job in jobs]
-    peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
+    peak = _own_peak_kb() / 1024
     children = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss / 1024
     json.dump({"jobs": results, "peak_mb": peak, "children_peak_mb": children}, sys.stdout)
 
