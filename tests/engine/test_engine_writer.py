@@ -218,3 +218,45 @@ def test_libreoffices_names_for_our_functions_are_written_as_excel_stores_them(t
     assert converted["A3"].value == "xlrating.MERS_BASE_RANK("
     values = openpyxl.load_workbook(tmp_path / "out.xlsx", data_only=True)["Sheet"]
     assert values["A1"].value == pytest.approx(777.7777777777778 + 24)
+
+
+def test_a_sheet_read_in_bulk_is_written_as_the_cell_by_cell_paths_write_it(tmp_path: Path) -> None:
+    """The bulk writer (a sheet of the four common cell layouts: each formula's value written after its
+    ``</f>``) gives the same sheet XML as the general paths: numbers, text, booleans, errors, styled
+    cells (t inserted after s), a formula with an entity, cells across many rows."""
+    from xlrating.engine import evaluate_workbook, writer
+
+    rows = []
+    for r in range(1, 3001):
+        rows.append(f'<row r="{r}"><c r="A{r}"><v>{r}</v></c><c r="B{r}" t="inlineStr"><is><t>x{r % 7}</t></is></c>'
+                    f'<c r="C{r}" s="1"><f>A{r}*1.1</f><v>0</v></c><c r="D{r}"><f>B{r}&amp;"!"</f></c>'
+                    f'<c r="E{r}" s="2"><f>A{r}&gt;1500</f><v/></c><c r="F{r}"><f>1/(A{r}-7)</f><v>1</v></c></row>')
+    book = tmp_path / "bulk.xlsx"
+    ns = 'xmlns="http://schemas.openxmlformats.org/spreadsheetml/2006/main"'
+    office = "http://schemas.openxmlformats.org/officeDocument/2006/relationships"
+    pkg = "http://schemas.openxmlformats.org/package/2006"
+    with zipfile.ZipFile(book, "w") as z:
+        z.writestr("[Content_Types].xml", f'<Types xmlns="{pkg}/content-types"><Default Extension="rels" '
+                   'ContentType="application/vnd.openxmlformats-package.relationships+xml"/><Default Extension="xml" '
+                   'ContentType="application/xml"/><Override PartName="/xl/workbook.xml" ContentType="application/'
+                   'vnd.openxmlformats-officedocument.spreadsheetml.sheet.main+xml"/></Types>')
+        z.writestr("_rels/.rels", f'<Relationships xmlns="{pkg}/relationships"><Relationship Id="rId1" '
+                   f'Type="{office}/officeDocument" Target="xl/workbook.xml"/></Relationships>')
+        z.writestr("xl/workbook.xml", f'<workbook {ns} xmlns:r="{office}"><sheets><sheet name="S" sheetId="1" '
+                   'r:id="rId1"/></sheets></workbook>')
+        z.writestr("xl/_rels/workbook.xml.rels", f'<Relationships xmlns="{pkg}/relationships"><Relationship '
+                   f'Id="rId1" Type="{office}/worksheet" Target="worksheets/sheet1.xml"/></Relationships>')
+        z.writestr("xl/worksheets/sheet1.xml", f"<worksheet {ns}><sheetData>{''.join(rows)}</sheetData></worksheet>")
+    evaluated = evaluate_workbook(str(book))
+    cells = evaluated.package.sheets[0]
+    assert cells.bulk and cells.xml is not None
+    bulk = writer._bulk_chunks(cells.xml, writer._SheetEdit(evaluated, "S", False), cells)
+    assert bulk is not None
+    general = writer._edited_chunks(cells.xml, writer._SheetEdit(evaluated, "S", False))
+    assert general is not None
+    written = "".join(bulk)
+    assert written == "".join(general)
+    assert '<c r="D2" t="str"><f>B2&amp;"!"</f><v>x2!</v></c>' in written
+    assert '<c r="E2000" s="2" t="b"><f>A2000&gt;1500</f><v>1</v></c>' in written
+    assert '<c r="F7" t="e"><f>1/(A7-7)</f><v>#DIV/0!</v></c>' in written
+    assert '<c r="C10" s="1"><f>A10*1.1</f><v>11.0</v></c>' in written

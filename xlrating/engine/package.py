@@ -18,7 +18,6 @@ from __future__ import annotations
 
 import html
 import math
-import operator
 import posixpath
 import re
 import threading
@@ -74,6 +73,9 @@ class SheetCells:
     max_row: int = 0
     max_col: int = 0
     min_row: int = 0  # the lowest row a cell names (0 only for a damaged cell: rows count from 1)
+    # read by :func:`_read_sheet_bulk` from ``xml``: every cell in one of its four layouts, so the
+    # formula cells are exactly ``simple``, in document order, each ``<c r=".." s=".."><f>..</f>..</c>``
+    bulk: bool = False
 
 
 @dataclass
@@ -312,6 +314,7 @@ def _read_sheet_bulk(text: str, sheet: SheetCells, strings: list[str], checking:
                                        np.concatenate(values) if attribute == "numbers" else
                                        [value for group in values for value in group]))
     extent = [(int(r.min()), int(r.max()), int(c.max())) for r, c, _ in (*numbers, *formulas, *texts)]
+    sheet.bulk = True
     if extent:
         sheet.min_row = min(e[0] for e in extent)
         sheet.max_row = max(e[1] for e in extent)
@@ -348,21 +351,25 @@ def _bulk_chunk(cells: list[tuple[str, ...]], strings: list[str], columns: dict[
     is_number = list(map(bool, values))
     is_formula = list(map(bool, formula_texts))
     numbered = sum(is_number)
+    # masks from the lists' bytes (True is 1): np.array of a list of bools converts each one
+    number_mask = np.frombuffer(bytes(is_number), dtype=bool)
+    formula_mask = np.frombuffer(bytes(is_formula), dtype=bool)
     if numbered:
-        mask = np.array(is_number)
+        mask = number_mask
         found = np.fromiter(map(float, compress(values, is_number)), dtype=np.float64, count=numbered)
         if checking and not np.isfinite(found).all():
             return False
         numbers.append((rows[mask], cols[mask], found))
     formula_count = sum(is_formula)
     if formula_count:
-        mask = np.array(is_formula)
+        mask = formula_mask
         found_texts = list(map("=".__add__, compress(formula_texts, is_formula)))
         if "&" in "".join(found_texts):
             found_texts = [html.unescape(t) if "&" in t else t for t in found_texts]
         formulas.append((rows[mask], cols[mask], found_texts))
     if len(cells) > numbered + formula_count:  # shared and inline strings
-        is_text = list(map(operator.not_, map(operator.or_, is_number, is_formula)))
+        mask = ~(number_mask | formula_mask)
+        is_text = mask.tolist()
         shared = list(compress(indexes, is_text))
         written = list(compress(inline, is_text))
         if "&" in "".join(written) or "_x" in "".join(written):
@@ -371,7 +378,6 @@ def _bulk_chunk(cells: list[tuple[str, ...]], strings: list[str], columns: dict[
             found_texts = [strings[int(index)] if index else raw for index, raw in zip(shared, written)]
         else:
             found_texts = written
-        mask = np.array(is_text)
         texts.append((rows[mask], cols[mask], found_texts))
     return True
 
@@ -569,6 +575,7 @@ def _read_checked(check: PackageCheck, sheet: SheetCells, strings: list[str]) ->
             sheet.values.clear()
             sheet.formulas.clear()
             sheet.numbers = sheet.simple = sheet.texts = None
+            sheet.bulk = False
     if sheet.part in check.deferred:
         check.scan_part(sheet.part)
     text = sheet.xml = _sheet_text(check.archive.read(sheet.part))

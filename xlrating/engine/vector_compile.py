@@ -13,6 +13,7 @@ block goes cell by cell through ``formulas``.
 from __future__ import annotations
 
 from collections.abc import Callable
+from operator import itemgetter
 from typing import Any
 
 import numpy as np
@@ -426,11 +427,24 @@ def _ours(fn: ExcelFunction, args: tuple[Node, ...], compile_node: Callable[[Nod
         err = np.zeros(ctx.n, dtype=np.int8)
         # TRUE == 1.0 as a dict key: memoise only when no argument is boolean
         cache = memo if not any(isinstance(c[0], bool) for c in columns if c) else {}
-        for row in np.flatnonzero(todo).tolist():  # the rows the kernel left (often few)
-            key = tuple(column[row] for column in columns)
+        rows = np.flatnonzero(todo).tolist()  # the rows the kernel left (often few)
+        if not columns:
+            keys: Any = [()] * len(rows)
+        elif len(rows) == ctx.n:
+            keys = zip(*columns)
+        else:
+            pick = itemgetter(*rows) if len(rows) > 1 else (lambda column: (column[rows[0]],))
+            keys = zip(*map(pick, columns)) if rows else []
+        results = []
+        for key in keys:
             result = cache.get(key)
             if result is None:
                 result = cache[key] = call(fn, list(key))
+            results.append(result)
+        if all(map(float.__instancecheck__, results)):  # the common case: every result a number
+            num[rows] = results
+            return Vec(num, None)
+        for row, result in zip(rows, results):
             if isinstance(result, ExcelError):
                 err[row] = error_index(result.code)
             elif isinstance(result, (int, float)) and not isinstance(result, bool):

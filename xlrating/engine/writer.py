@@ -17,6 +17,7 @@ import functools
 import io
 import math
 import re
+import sys
 import threading
 import zipfile
 from collections import defaultdict
@@ -33,7 +34,7 @@ from xlrating.functions import ExcelError
 from .formula import column_letters
 from .grid import NUMBER, NotComputed
 from .model import Evaluated
-from .package import cell_position, row_chunks
+from .package import SheetCells, cell_position, row_chunks
 
 _CELL = re.compile(r"<(?P<p>(?:\w+:)?)c\b(?P<attrs>[^>]*?)(?:/>|>(?P<body>.*?)</(?P=p)c>)", re.DOTALL)
 _ROW = re.compile(r"<(?P<p>(?:\w+:)?)row\b(?P<attrs>[^>]*?)(?:/>|>(?P<body>.*?)</(?P=p)row>)", re.DOTALL)
@@ -299,6 +300,62 @@ def _edit_chunk(xml: str, edit: _SheetEdit) -> str:
     return "".join(chain(chain.from_iterable(cells), (before[-1],)))
 
 
+# What follows a formula's text in a formula cell of the bulk layout (see SheetCells.bulk): the
+# end of the formula, the old cached value if any, the end of the cell.
+_FORMULA_END = re.compile(r"</f>(?:<v>[^<]*</v>|<v/>)?</c>")
+
+
+def _bulk_chunks(xml: str, edit: _SheetEdit, cells: SheetCells) -> Iterator[str] | None:
+    """The quickest path, for a sheet read in the bulk layout (:attr:`SheetCells.bulk`) from this
+    very text: its formula cells are ``cells.simple`` in document order, each ending in
+    ``</f>[<v>..</v>]</c>`` and no other ``</f>`` in the sheet; so each piece between two formula
+    ends is copied as it is and only the value after each ``</f>`` is new (and a ``t`` attribute
+    for a value that is not a number). The same bytes as :func:`_edit_chunk`. None where the
+    conditions do not hold (the other paths decide)."""
+    if (not cells.bulk or cells.simple is None or cells.xml is None or edit.sheet is None or edit.spilled
+            or edit.values_only):
+        return None
+    rows, cols, _ = cells.simple
+    if not len(rows) == edit.formula_count == xml.count("</f>"):
+        return None
+    if edit.columns is None:
+        edit.columns = _ColumnValues(edit)
+    columns = edit.columns
+    if not set(np.unique(cols).tolist()) <= set(columns.cols):
+        return None
+    slot = np.zeros(max(columns.cols) + 1, dtype=np.int64)
+    slot[columns.cols] = np.arange(len(columns.cols))
+    return _bulk_pieces(xml, edit, rows, slot[cols])
+
+
+def _bulk_pieces(xml: str, edit: _SheetEdit, rows: np.ndarray, which: np.ndarray) -> Iterator[str]:
+    sheet, columns = edit.sheet, edit.columns
+    assert sheet is not None and columns is not None
+    done = 0
+    for start, stop in row_chunks(xml):
+        pieces = _FORMULA_END.split(xml[start:stop])
+        count = len(pieces) - 1
+        if not count:
+            yield pieces[0]
+            continue
+        at_rows, at = rows[done:done + count], which[done:done + count]
+        if len(at_rows) != count:
+            raise AssertionError("formula cells out of step with the sheet read")  # never: see _bulk_chunks
+        done += count
+        values = list(map(repr, columns.nums[at, at_rows].tolist()))
+        opens, closes = ["</f><v>"] * count, ["</v></c>"] * count
+        for i in np.flatnonzero(columns.kinds[at, at_rows] != NUMBER).tolist():
+            kind, values[i] = _value_xml(sheet.get(int(at_rows[i]), columns.cols[at[i]]), True, "")
+            opens[i], closes[i] = "</f>", "</c>"
+            if kind:
+                piece = pieces[i]
+                end = piece.rfind("><f>")  # the formula's text holds no "<": this is its cell's start tag
+                pieces[i] = f'{piece[:end]} t="{kind}"{piece[end:]}'
+        yield "".join(chain(chain.from_iterable(zip(pieces, opens, values, closes)), (pieces[-1],)))
+    if done != len(rows):
+        raise AssertionError("formula cells out of step with the sheet read")
+
+
 def _write_streamed(out: zipfile.ZipFile, name: str, pieces: Iterator[str], size_hint: int) -> None:
     """Write ``name`` from text pieces while they are being made: a thread feeds the zip stream,
     whose compression runs without the GIL, so deflating overlaps building the next piece."""
@@ -316,6 +373,11 @@ def _write_streamed(out: zipfile.ZipFile, name: str, pieces: Iterator[str], size
                 pass
 
     thread = threading.Thread(target=drain, daemon=True)
+    # The thread takes the GIL back after each checksum, deflate and file write of a piece; at the
+    # default switch interval (5 ms) it waits that long each time while this thread builds the next
+    # piece, and the deflating, not the building, sets the pace (about 2 s of waiting a million cells).
+    interval = sys.getswitchinterval()
+    sys.setswitchinterval(min(interval, 0.0002))
     thread.start()
     try:
         for piece in pieces:
@@ -323,6 +385,7 @@ def _write_streamed(out: zipfile.ZipFile, name: str, pieces: Iterator[str], size
     finally:
         queue.put(None)
         thread.join()
+        sys.setswitchinterval(interval)
     if failed:
         raise failed[0]
 
@@ -342,7 +405,9 @@ def write_xlsx(evaluated: Evaluated, target: str | Path, *, values_only: bool = 
             if sheet is not None:
                 edit = _SheetEdit(evaluated, sheet.name, values_only)
                 xml = excel_function_names(sheet.xml if sheet.xml is not None else data.decode("utf-8"))
-                chunks = _edited_chunks(xml, edit)
+                chunks = _bulk_chunks(xml, edit, sheet) if xml is sheet.xml else None
+                if chunks is None:
+                    chunks = _edited_chunks(xml, edit)
                 if chunks is not None:
                     _write_streamed(out, name, chunks, len(xml))
                     continue
