@@ -27,3 +27,19 @@ def shared_session(tmp_path_factory: pytest.TempPathFactory, worker_id: str, nam
             done.write_text(json.dumps(run(folder)))
     result: dict[str, Any] = json.loads(done.read_text())
     return result
+
+
+def install_addin(folder: Path) -> Any:
+    """Install the add-in into a private profile under ``folder`` (``xlrating libreoffice install``);
+    the LibreOffice it went into."""
+    from click.testing import CliRunner
+
+    from xlrating.cli import main
+    from xlrating.hosts.libreoffice_install import find_office
+
+    office = find_office()
+    if office.python is None:
+        pytest.fail("LibreOffice's Python (with uno) not found: install python3-uno")
+    installed = CliRunner().invoke(main, ["libreoffice", "install", "--profile", str(folder / "profile")])
+    assert installed.exit_code == 0, installed.output
+    return office

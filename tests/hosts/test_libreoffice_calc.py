@@ -23,14 +23,13 @@ import openpyxl
 import pytest
 from click.testing import CliRunner
 from openpyxl.worksheet.formula import ArrayFormula
-from shared_session import shared_session
+from shared_session import install_addin, shared_session
 
 from xlrating.cli import main
 from xlrating.engine import convert_file
 from xlrating.engine.registry import our_function
 from xlrating.functions import BY_NAME, FUNCTIONS, call
 from xlrating.hosts.libreoffice import SERVICE_NAME
-from xlrating.hosts.libreoffice_install import find_office
 
 pytestmark = [pytest.mark.libreoffice,
               pytest.mark.skipif(shutil.which("soffice") is None, reason="LibreOffice (soffice) is not installed")]
@@ -219,11 +218,7 @@ def differences(ours: dict[str, Any], theirs: dict[str, Any]) -> dict[str, tuple
 
 def run_session(folder: Path) -> dict[str, Any]:
     """Install the add-in into a private profile, type the workbook in LibreOffice, convert it too."""
-    office = find_office()
-    if office.python is None:
-        pytest.fail("LibreOffice's Python (with uno) not found: install python3-uno")
-    installed = CliRunner().invoke(main, ["libreoffice", "install", "--profile", str(folder / "profile")])
-    assert installed.exit_code == 0, installed.output
+    office = install_addin(folder)
     sheets = workbook()
     job = {"soffice": str(office.soffice), "profile": (folder / "profile").resolve().as_uri(),
            "xlsx": str(folder / "saved_by_libreoffice.xlsx"), "functions": [f.name for f in FUNCTIONS],

@@ -27,11 +27,10 @@ from typing import Any
 
 import pytest
 from click.testing import CliRunner
-from shared_session import shared_session
+from shared_session import install_addin, shared_session
 
 from xlrating.cli import main
 from xlrating.engine import convert_file
-from xlrating.hosts.libreoffice_install import find_office
 from xlrating.sheets.safe_open import load_workbook
 from xlrating.sheets.templates import calculators
 
@@ -124,11 +123,7 @@ def session(tmp_path_factory: pytest.TempPathFactory, worker_id: str) -> dict[st
 
 def run_session(folder: Path) -> dict[str, Any]:
     """Fill the templates, convert them with xlrating, and open them in one LibreOffice session."""
-    office = find_office()
-    if office.python is None:
-        pytest.fail("LibreOffice's Python (with uno) not found: install python3-uno")
-    installed = CliRunner().invoke(main, ["libreoffice", "install", "--profile", str(folder / "profile")])
-    assert installed.exit_code == 0, installed.output
+    office = install_addin(folder)
     filled = {name: fill(name, folder) for name in CASES}
     # the same templates as `xlrating libreoffice templates` writes them (functions named as Calc stores them)
     written = CliRunner().invoke(main, ["libreoffice", "templates", "-o", str(folder / "for-calc")])

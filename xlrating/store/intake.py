@@ -68,7 +68,8 @@ def _item(row: tuple[Any, ...]) -> IntakeItem:
                       row[9], row[10], row[11], row[12], row[13], row[14])
 
 
-def _now() -> str:
+def utc_now() -> str:
+    """The store's timestamps: UTC, ISO 8601, to the second."""
     return dt.datetime.now(dt.UTC).isoformat(timespec="seconds")
 
 
@@ -137,7 +138,7 @@ class IntakeQueue:
             if waiting is not None:
                 raise IntakeError("the same file is already waiting for the ranking officer")
             db.execute("UPDATE intake SET status = 'pending', contact = ?, submitted_at = ? WHERE token = ?",
-                       (contact, _now(), token))
+                       (contact, utc_now(), token))
 
         self._write(statements)
         item = self.intake_by_token(token)
@@ -156,7 +157,7 @@ class IntakeQueue:
         """Reject a pending submission with a note for the organiser."""
         def statements(db: sqlite3.Connection) -> None:
             changed = db.execute("UPDATE intake SET status = 'rejected', decided_at = ?, decision_note = ? "
-                                 "WHERE id = ? AND status = 'pending'", (_now(), note, intake_id)).rowcount
+                                 "WHERE id = ? AND status = 'pending'", (utc_now(), note, intake_id)).rowcount
             if changed != 1:
                 raise IntakeError(_not_pending(db, intake_id))
 
@@ -177,6 +178,6 @@ def record_acceptance(db: sqlite3.Connection, intake_id: int, submission_id: int
     """Inside the ingest transaction: mark the pending intake item accepted, or raise."""
     changed = db.execute("UPDATE intake SET status = 'accepted', decided_at = ?, decision_note = ?, "
                          "submission_id = ? WHERE id = ? AND status = 'pending'",
-                         (_now(), note, submission_id, intake_id)).rowcount
+                         (utc_now(), note, submission_id, intake_id)).rowcount
     if changed != 1:
         raise IntakeError(_not_pending(db, intake_id))

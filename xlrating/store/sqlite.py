@@ -19,7 +19,7 @@ from typing import Literal, Self
 from xlrating.core.mers import Result
 from xlrating.sheets.cellvalues import fold
 from xlrating.sheets.submission import Submission
-from xlrating.store.intake import IntakeQueue, record_acceptance
+from xlrating.store.intake import IntakeQueue, record_acceptance, utc_now
 from xlrating.store.schema import MIGRATIONS, SCHEMA_VERSION
 
 
@@ -58,10 +58,6 @@ def tournament_key(submission: Submission) -> str:
     t = submission.tournament
     assert t.name and t.ruleset and t.start_date
     return f"{t.ruleset}|{fold(t.name)}|{t.start_date.isoformat()}"
-
-
-def _now() -> str:
-    return dt.datetime.now(dt.UTC).isoformat(timespec="seconds")
 
 
 class SQLiteStore(IntakeQueue):
@@ -166,7 +162,7 @@ class SQLiteStore(IntakeQueue):
                 return IngestOutcome("refused", t.name, current[1],
                                      f"{t.name!r} ({t.ruleset}, {t.start_date}) is already stored as version "
                                      f"{current[1]} from a different file; use --replace to replace it")
-            now = _now()
+            now = utc_now()
             submission_id = db.execute(
                 "INSERT INTO submissions (file_name, sha256, size, content, received_at) VALUES (?, ?, ?, ?, ?)",
                 (file_name, sha, len(content), content, now)).lastrowid
