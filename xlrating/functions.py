@@ -26,21 +26,10 @@ from xlrating.core import dci, dippouch, mers
 from xlrating.core.dates import as_date
 from xlrating.core.errors import InvalidArgument, NotRanked, RatingError, TableError
 from xlrating.core.tables import is_blank, number_from_text
+from xlrating.excel_errors import ERROR_CODES, ExcelError
 
-
-@dataclass(frozen=True)
-class ExcelError:
-    """An Excel error value (``#VALUE!``, ``#NUM!``, ``#N/A`` ...) with the reason, when known."""
-
-    code: str
-    reason: str = ""
-
-    def __str__(self) -> str:
-        return self.code
-
-
-ERROR_CODES = ("#NULL!", "#DIV/0!", "#VALUE!", "#REF!", "#NAME?", "#NUM!", "#N/A", "#GETTING_DATA", "#SPILL!",
-               "#CALC!")
+__all__ = ["BY_NAME", "ERROR_CODES", "FUNCTIONS", "Argument", "ExcelError", "ExcelFunction", "as_error", "call",
+           "error_value"]
 
 _REQUIRED = object()
 

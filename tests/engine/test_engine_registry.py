@@ -9,7 +9,14 @@ import schedula as sh
 from formulas.tokens.operand import Error as ErrorToken
 
 from xlrating.engine.formula import FilledDown, Ref, parse
-from xlrating.engine.registry import EngineParser, argument_to_host, from_host, our_function, registry
+from xlrating.engine.registry import (
+    SYSTEM_PREFIXES,
+    EngineParser,
+    argument_to_host,
+    from_host,
+    our_function,
+    registry,
+)
 from xlrating.functions import FUNCTIONS, ExcelError
 
 
@@ -25,6 +32,13 @@ def test_every_function_of_the_table_is_registered() -> None:
     for fn in FUNCTIONS:
         for prefix in ("", "_XLDUDF_", "_XLL.", "XLRATING."):
             assert prefix + fn.name in registry()
+            assert our_function(prefix.lower() + fn.name.lower()) is fn
+
+
+def test_every_function_is_named_after_its_system_so_other_names_skip_the_table() -> None:
+    # our_function answers None for a name without one of these prefixes without loading the table
+    assert all(fn.name.startswith(SYSTEM_PREFIXES) for fn in FUNCTIONS)
+    assert our_function("DIPPOUCH_NOSUCH") is None and our_function("SUM") is None
 
 
 def test_formulas_global_registry_is_left_alone() -> None:

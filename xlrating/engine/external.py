@@ -18,7 +18,7 @@ from typing import Any
 
 from lxml import etree
 
-from xlrating.functions import ExcelError
+from xlrating.excel_errors import ExcelError
 
 MAIN = "http://schemas.openxmlformats.org/spreadsheetml/2006/main"
 REL = "http://schemas.openxmlformats.org/officeDocument/2006/relationships"

@@ -29,7 +29,7 @@ from formulas.errors import BaseError
 from formulas.ranges import Ranges
 from formulas.tokens.operand import Error as ErrorToken
 
-from xlrating.functions import ExcelError
+from xlrating.excel_errors import ExcelError
 
 from .formula import MAX_COL, MAX_ROW, FormulaSyntaxError, Ref, column_letters, normalise, parse
 from .grid import Grid, InCircle, NotComputed, Sheet

@@ -23,7 +23,7 @@ from formulas.tokens.operand import Empty, Number, Range, String
 from formulas.tokens.operand import Error as ErrorToken
 from formulas.tokens.operator import Operator
 
-from xlrating.functions import ExcelError
+from xlrating.excel_errors import ExcelError
 
 from .registry import EngineParser
 

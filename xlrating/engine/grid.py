@@ -11,7 +11,7 @@ from typing import Any
 
 import numpy as np
 
-from xlrating.functions import ERROR_CODES, ExcelError
+from xlrating.excel_errors import ERROR_CODES, ExcelError
 
 EMPTY, NUMBER, TEXT, BOOL, ERROR = 0, 1, 2, 3, 4
 

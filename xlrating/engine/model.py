@@ -28,7 +28,7 @@ from typing import Any
 
 import numpy as np
 
-from xlrating.functions import ExcelError
+from xlrating.excel_errors import ExcelError
 from xlrating.sheets.limits import Limits
 
 from .blocks import ARRAY_FUNCTIONS, Block, build_blocks

@@ -31,7 +31,7 @@ from typing import Any
 import numpy as np
 from lxml import etree
 
-from xlrating.functions import ExcelError
+from xlrating.excel_errors import ExcelError
 from xlrating.sheets import part_quick
 from xlrating.sheets.limits import Limits
 from xlrating.sheets.package_guard import PackageCheck, Refused

@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import datetime as dt
 import functools
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 import schedula as sh
@@ -28,10 +28,13 @@ from formulas.tokens.operand import Error as ErrorToken
 from formulas.tokens.operator import OperatorToken
 
 from xlrating.core.dates import to_excel_serial
-from xlrating.functions import BY_NAME, ExcelError, ExcelFunction, call
+from xlrating.excel_errors import ExcelError
 
 from . import library
 from .functions.arguments import OMITTED, is_omitted
+
+if TYPE_CHECKING:
+    from xlrating.functions import ExcelFunction
 
 # How Excel stores a user-defined function in a cell formula: plainly (xlwings UDFs after a
 # round-trip), as an unknown add-in function (``_xldudf_``), an XLL registration (``_xll.``), or
@@ -39,6 +42,18 @@ from .functions.arguments import OMITTED, is_omitted
 PREFIXES = ("", "_XLDUDF_", "_XLL.", "XLRATING.")
 # Prefixes Excel adds to its own newer functions in the file format.
 BUILTIN_PREFIXES = ("_XLFN._XLWS.", "_XLFN.", "_XLWS.")
+# Every xlrating function is named after its rating system (a test holds the table to it), so a name
+# that starts otherwise is not ours without loading the table and the rating maths behind it.
+SYSTEM_PREFIXES = ("DIPPOUCH_", "DCI_", "MERS_")
+
+
+def _ours_by_name(name: str) -> ExcelFunction | None:
+    """``xlrating.functions.BY_NAME.get(name)`` for an upper-case name without a storage prefix."""
+    if not name.startswith(SYSTEM_PREFIXES):
+        return None
+    from xlrating.functions import BY_NAME
+
+    return BY_NAME.get(name)
 
 
 def our_function(name: str) -> ExcelFunction | None:
@@ -46,8 +61,8 @@ def our_function(name: str) -> ExcelFunction | None:
     upper = name.upper()
     for prefix in PREFIXES:
         if prefix and upper.startswith(prefix):
-            return BY_NAME.get(upper[len(prefix):])
-    return BY_NAME.get(upper)
+            return _ours_by_name(upper[len(prefix):])
+    return _ours_by_name(upper)
 
 
 def builtin_name(name: str) -> str:
@@ -108,6 +123,8 @@ def excel_serial(moment: dt.date) -> float:
 
 @functools.cache
 def _adapter(fn: ExcelFunction) -> Any:
+    from xlrating.functions import call
+
     def evaluate(*args: Any) -> Any:
         result = call(fn, [argument_to_host(a) for a in args])
         if isinstance(result, list):
@@ -124,6 +141,8 @@ def _engine_functions() -> dict[str, Any]:
     (:mod:`.builtins`) under their plain name and each storage prefix ``formulas`` knows the name
     under, and xlrating's functions under every stored name (these last win). Knowing which
     prefixed names ``formulas`` has imports none of its library (:func:`.library.names`)."""
+    from xlrating.functions import BY_NAME
+
     from .builtins import overrides
 
     known = library.names()
@@ -144,7 +163,7 @@ def _engine_function(name: str) -> Any | None:
     it (tests/engine/test_engine_registry.py checks the two agree on every name)."""
     for prefix in PREFIXES:  # xlrating's functions, under every stored name, win
         if name.startswith(prefix):
-            fn = BY_NAME.get(name[len(prefix):])
+            fn = _ours_by_name(name[len(prefix):])
             if fn is not None:
                 return _adapter(fn)
     from .builtins import override

@@ -18,7 +18,7 @@ from typing import Any
 
 import numpy as np
 
-from xlrating.functions import ExcelError
+from xlrating.excel_errors import ExcelError
 
 from .formula import Ref
 from .grid import BOOL, EMPTY, ERROR, NUMBER, TEXT, Grid, Sheet, error_index

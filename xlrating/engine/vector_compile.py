@@ -14,12 +14,12 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from operator import itemgetter
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 from formulas.tokens.operand import XlError
 
-from xlrating.functions import ExcelError, ExcelFunction, call
+from xlrating.excel_errors import ExcelError
 
 from .formula import Call, Const, Node, Op, Ref
 from .grid import ERROR_BY_INDEX, error_index
@@ -50,6 +50,9 @@ from .vector import (
     _with_error,
     is_text,
 )
+
+if TYPE_CHECKING:
+    from xlrating.functions import ExcelFunction
 
 __all__ = ["KERNELS", "Context", "Unsupported", "compile_tree"]
 
@@ -361,6 +364,8 @@ KERNELS: dict[tuple[str, int], tuple[Callable[..., np.ndarray], Callable[..., np
 
 
 def _ours(fn: ExcelFunction, args: tuple[Node, ...], compile_node: Callable[[Node], Program]) -> Program:
+    from xlrating.functions import call  # loaded with the function itself (registry.our_function)
+
     if not fn.broadcasts:
         raise Unsupported(f"{fn.name} takes ranges")
     if len(args) > len(fn.arguments):

@@ -57,7 +57,7 @@ OPTIONAL_TYPE = "any"
 RETURN_TYPE = "sequence< sequence< any > >"
 
 # The parts of the package the add-in carries (relative to the xlrating package folder).
-CARRIED = ("__init__.py", "functions.py", "core", "hosts/__init__.py", "hosts/libreoffice_cells.py")
+CARRIED = ("__init__.py", "functions.py", "excel_errors.py", "core", "hosts/__init__.py", "hosts/libreoffice_cells.py")
 CARRIED_SUFFIXES = (".py", ".csv")
 
 # Words UNO IDL reserves (unoidl's scanner); an argument named like one would not compile.
