@@ -25,7 +25,6 @@ import zipfile
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from itertools import compress
-from operator import itemgetter
 from typing import Any
 
 import numpy as np
@@ -37,6 +36,7 @@ from xlrating.sheets.limits import Limits
 from xlrating.sheets.package_guard import PackageCheck, Refused
 from xlrating.sheets.safe_open import UnreadableWorkbook, open_package
 
+from . import bulk_cells
 from .external import LinkedSheet, read_links, rewrite
 from .tables import Table, read_tables, resolve_structured
 
@@ -282,30 +282,20 @@ _V_TEXT = re.compile(r"<v>(.*?)</v>", re.DOTALL)
 _T_TEXT = re.compile(r"<t(?:\s[^>]*)?>(.*?)</t>", re.DOTALL)
 
 
-# One pass over the sheet for the four cell layouts that make up a typical sheet: a number, an
-# ordinary formula (maybe with its cached value), a shared string, an inline string.
-_BULK = re.compile(r'<c r="([A-Z]{1,3})([0-9]+)"(?: s="[0-9]+")?(?:'
-                   r'(?: t="n")?><v>([^<]+)</v></c>'
-                   r'|><f>([^<]+)</f>(?:<v>[^<]*</v>|<v/>)?</c>'
-                   r'| t="s"><v>([0-9]+)</v></c>'
-                   r'| t="inlineStr"><is><t(?: xml:space="preserve")?>([^<]*)</t></is></c>)')
-
-
-def _read_sheet_bulk(text: str, sheet: SheetCells, strings: list[str], checking: bool = False) -> bool:
-    """The quickest read: one expression for the four common cell layouts, converted in bulk.
-    False, leaving ``sheet`` untouched, when any cell is laid out otherwise (the counts differ).
-    ``checking``: the read stands for the package scan (:mod:`xlrating.sheets.part_quick`), so a
-    value the scan would question (a number that is not finite) is False too."""
+def _read_sheet_bulk(raw: bytes, text: str, sheet: SheetCells, strings: list[str], checking: bool = False) -> bool:
+    """The quickest read: every cell in one of the four layouts of :mod:`.bulk_cells`, found with
+    array operations over ``raw`` (the UTF-8 bytes of ``text``) and converted column by column.
+    False, leaving ``sheet`` untouched, when any cell is laid out otherwise. ``checking``: the read
+    stands for the package scan (:mod:`xlrating.sheets.part_quick`), so a value the scan would
+    question (a number that is not finite) is False too."""
     if _prefixed_cells(text) or "<c>" in text:
         return False
     numbers: list[tuple[np.ndarray, np.ndarray, np.ndarray]] = []
     formulas: list[tuple[np.ndarray, np.ndarray, list[str]]] = []
     texts: list[tuple[np.ndarray, np.ndarray, list[str]]] = []
-    columns: dict[str, int] = {}
-    for start, stop in row_chunks(text):
-        cells = _BULK.findall(text, start, stop)
-        if len(cells) != text.count("<c ", start, stop) or not _bulk_chunk(cells, strings, columns, numbers,
-                                                                            formulas, texts, checking):
+    for start, stop in row_chunks(raw):
+        cells = bulk_cells.scan(raw[start:stop])
+        if cells is None or not _bulk_chunk(cells, strings, numbers, formulas, texts, checking):
             return False
     for found, attribute in ((numbers, "numbers"), (formulas, "simple"), (texts, "texts")):
         if found:
@@ -322,63 +312,57 @@ def _read_sheet_bulk(text: str, sheet: SheetCells, strings: list[str], checking:
     return True
 
 
-_CHUNK = 1 << 20  # characters of sheet XML matched at a time: per-cell objects stay bounded in a large sheet
+_CHUNK = 1 << 20  # characters of sheet XML read at a time: per-cell objects stay bounded in a large sheet
 
 
-def row_chunks(text: str) -> list[tuple[int, int]]:
+def row_chunks(text: str | bytes) -> list[tuple[int, int]]:
     """Spans of ``text`` about ``_CHUNK`` long that start at a row (no cell crosses a row start)."""
+    marker = b"<row " if isinstance(text, bytes) else "<row "
     spans = []
     start = 0
     while start < len(text):
-        cut = text.find("<row ", start + _CHUNK)
+        cut = text.find(marker, start + _CHUNK)  # type: ignore[arg-type]
         stop = len(text) if cut < 0 else cut
         spans.append((start, stop))
         start = stop
     return spans
 
 
-def _bulk_chunk(cells: list[tuple[str, ...]], strings: list[str], columns: dict[str, int], numbers: list[Any],
-                formulas: list[Any], texts: list[Any], checking: bool) -> bool:
-    """Convert one chunk of :data:`_BULK` matches column by column (C-level maps, not a loop per cell)
-    into ``numbers``, ``formulas`` and ``texts`` (rows, columns, values each)."""
-    if not cells:
+def _bulk_chunk(cells: bulk_cells.Cells, strings: list[str], numbers: list[Any], formulas: list[Any],
+                texts: list[Any], checking: bool) -> bool:
+    """Convert the cells of one chunk, kind by kind (C-level maps, not a loop per cell), into
+    ``numbers``, ``formulas`` and ``texts`` (rows, columns, values each)."""
+    kinds, rows, cols = cells.kinds, cells.rows, cells.cols
+    if not len(kinds):
         return True
-    letters, digits, values, formula_texts, indexes, inline = (list(map(itemgetter(i), cells)) for i in range(6))
-    for name in set(letters) - columns.keys():
-        columns[name] = cell_position(name + "1")[1]
-    rows = np.fromstring(",".join(digits), dtype=np.int64, sep=",")
-    cols = np.fromiter(map(columns.__getitem__, letters), dtype=np.int64, count=len(letters))
-    is_number = list(map(bool, values))
-    is_formula = list(map(bool, formula_texts))
-    numbered = sum(is_number)
-    # masks from the lists' bytes (True is 1): np.array of a list of bools converts each one
-    number_mask = np.frombuffer(bytes(is_number), dtype=bool)
-    formula_mask = np.frombuffer(bytes(is_formula), dtype=bool)
+    number_mask = kinds == bulk_cells.NUMBER
+    formula_mask = kinds == bulk_cells.FORMULA
+    numbered = int(number_mask.sum())
     if numbered:
-        mask = number_mask
-        found = np.fromiter(map(float, compress(values, is_number)), dtype=np.float64, count=numbered)
+        found = np.fromiter(map(float, cells.contents(bulk_cells.NUMBER)), dtype=np.float64, count=numbered)
         if checking and not np.isfinite(found).all():
             return False
-        numbers.append((rows[mask], cols[mask], found))
-    formula_count = sum(is_formula)
-    if formula_count:
-        mask = formula_mask
-        found_texts = list(map("=".__add__, compress(formula_texts, is_formula)))
+        numbers.append((rows[number_mask], cols[number_mask], found))
+    if formula_mask.any():
+        found_texts = list(map("=".__add__, cells.contents(bulk_cells.FORMULA)))
         if "&" in "".join(found_texts):
             found_texts = [html.unescape(t) if "&" in t else t for t in found_texts]
-        formulas.append((rows[mask], cols[mask], found_texts))
-    if len(cells) > numbered + formula_count:  # shared and inline strings
-        mask = ~(number_mask | formula_mask)
-        is_text = mask.tolist()
-        shared = list(compress(indexes, is_text))
-        written = list(compress(inline, is_text))
+        formulas.append((rows[formula_mask], cols[formula_mask], found_texts))
+    text_mask = ~(number_mask | formula_mask)
+    if text_mask.any():
+        written = cells.contents(bulk_cells.INLINE)
         if "&" in "".join(written) or "_x" in "".join(written):
             written = [ooxml_text(html.unescape(t) if "&" in t else t) for t in written]
-        if any(shared):
-            found_texts = [strings[int(index)] if index else raw for index, raw in zip(shared, written)]
+        shared = [strings[int(index)] for index in cells.contents(bulk_cells.SHARED)]
+        if shared and written:  # both kinds: back into document order
+            merged = np.empty(len(shared) + len(written), dtype=object)
+            is_shared = kinds[text_mask] == bulk_cells.SHARED
+            merged[is_shared] = shared
+            merged[~is_shared] = written
+            found_texts = merged.tolist()
         else:
-            found_texts = written
-        texts.append((rows[mask], cols[mask], found_texts))
+            found_texts = shared or written
+        texts.append((rows[text_mask], cols[text_mask], found_texts))
     return True
 
 
@@ -564,7 +548,7 @@ def _read_checked(check: PackageCheck, sheet: SheetCells, strings: list[str]) ->
             wellformed = _Alongside(part_quick.wellformed, raw)  # libxml2 runs without the GIL
             try:
                 text = raw.decode("utf-8")
-                read = _read_sheet_bulk(text, sheet, strings, True) or _read_sheet_fast(text, sheet, strings, True)
+                read = _read_sheet_bulk(raw, text, sheet, strings, True) or _read_sheet_fast(text, sheet, strings, True)
             except (ValueError, IndexError, KeyError):
                 read = False
             if wellformed.result() and read and part_quick.after_read(
@@ -578,20 +562,23 @@ def _read_checked(check: PackageCheck, sheet: SheetCells, strings: list[str]) ->
             sheet.bulk = False
     if sheet.part in check.deferred:
         check.scan_part(sheet.part)
-    text = sheet.xml = _sheet_text(check.archive.read(sheet.part))
-    if not _read_sheet_bulk(text, sheet, strings) and not _read_sheet_fast(text, sheet, strings):
+    text, raw = _sheet_text(check.archive.read(sheet.part))
+    sheet.xml = text
+    if not _read_sheet_bulk(raw, text, sheet, strings) and not _read_sheet_fast(text, sheet, strings):
         sheet.values.clear()
         sheet.formulas.clear()
         _read_sheet(check.archive, sheet, strings)
 
 
-def _sheet_text(raw: bytes) -> str:
-    """The XML of a sheet as text: UTF-8 as every known producer writes it, else (UTF-16, say) as
-    its declaration or byte-order mark says, written out again without the declaration."""
+def _sheet_text(raw: bytes) -> tuple[str, bytes]:
+    """The XML of a sheet as text, and as UTF-8: UTF-8 as every known producer writes it, else
+    (UTF-16, say) as its declaration or byte-order mark says, written out again without the
+    declaration."""
     try:
-        return raw.decode("utf-8")
+        return raw.decode("utf-8"), raw
     except UnicodeDecodeError:
-        return str(etree.tostring(etree.fromstring(raw, _parser()), encoding="unicode"))
+        text = str(etree.tostring(etree.fromstring(raw, _parser()), encoding="unicode"))
+        return text, text.encode("utf-8")
 
 
 def _read(path: str, check: PackageCheck) -> Package:

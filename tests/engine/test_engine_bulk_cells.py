@@ -1,0 +1,131 @@
+"""The bulk reader (array operations over the sheet's bytes, :mod:`xlrating.engine.bulk_cells`) reads
+a sheet of the four common cell layouts exactly as the per-cell reader does, and leaves any sheet
+with one cell laid out otherwise to the general readers, untouched."""
+
+from __future__ import annotations
+
+import random
+from html import escape
+from typing import Any
+
+import numpy as np
+import pytest
+
+from xlrating.engine import package
+from xlrating.engine.formula import column_letters
+from xlrating.engine.package import SheetCells
+
+STRINGS = ["alpha", "beta", "ångström", "日本語", "a<b>&c"]
+
+
+def _cells(sheet: SheetCells) -> dict[tuple[int, int], tuple[str, Any]]:
+    """Every cell a reader placed: (row, col) -> ("n", number) / ("f", formula text) / ("t", text)."""
+    found: dict[tuple[int, int], tuple[str, Any]] = {}
+    for attribute, kind in (("numbers", "n"), ("simple", "f"), ("texts", "t")):
+        cells = getattr(sheet, attribute)
+        if cells is not None:
+            rows, cols, values = cells
+            for row, col, value in zip(rows.tolist(), cols.tolist(), list(values), strict=True):
+                found[(row, col)] = (kind, float(value) if kind == "n" else value)
+    for row, col, value in sheet.values:
+        found[(row, col)] = ("n", value) if isinstance(value, float) else ("t", value)
+    for cell in sheet.formulas:
+        found[(cell.row, cell.col)] = ("f", cell.text)
+    return found
+
+
+def _random_sheet(rng: random.Random, rows: int) -> str:
+    """A sheet of the four bulk layouts in every variant: styles, t="n", xml:space, cached values
+    present, empty or absent, escaped and non-ASCII text, columns up to XFD, rows up to 1048576."""
+    parts = []
+    row_numbers = sorted(rng.sample(range(1, 1_048_577), rows))
+    for row in row_numbers:
+        cols = sorted(rng.sample([*range(1, 40), 700, 702, 703, 16_383, 16_384], rng.randint(1, 6)))
+        cells = []
+        for col in cols:
+            ref = f"{column_letters(col)}{row}"
+            style = rng.choice(["", f' s="{rng.randint(0, 120)}"'])
+            kind = rng.randrange(4)
+            if kind == 0:
+                number = rng.choice([str(rng.randint(-10**6, 10**6)), repr(rng.uniform(-1e9, 1e9)), "1E+300",
+                                     "-0", "2.5e-8", ".5", "7."])
+                typed = rng.choice(["", ' t="n"'])
+                cells.append(f'<c r="{ref}"{style}{typed}><v>{number}</v></c>')
+            elif kind == 1:
+                text = rng.choice(["A1*2", 'IF(B2>1,"x&y","é")', "SUM($A$1:C3)", "'My sheet'!B2+1"])
+                cached = rng.choice(["", "<v/>", "<v>12.5</v>", "<v></v>", "<v>text &amp; more</v>"])
+                cells.append(f'<c r="{ref}"{style}><f>{escape(text, quote=False)}</f>{cached}</c>')
+            elif kind == 2:
+                cells.append(f'<c r="{ref}"{style} t="s"><v>{rng.randrange(len(STRINGS))}</v></c>')
+            else:
+                text = rng.choice(["", "plain", " spaced ", "é日本", "tag <b> & amp", "_x0041_BC"])
+                space = rng.choice(["", ' xml:space="preserve"'])
+                cells.append(f'<c r="{ref}"{style} t="inlineStr"><is><t{space}>{escape(text)}</t></is></c>')
+        parts.append(f'<row r="{row}">{"".join(cells)}</row>')
+    return f'<worksheet><sheetData>{"".join(parts)}</sheetData></worksheet>'
+
+
+def _read(reader: str, text: str, checking: bool = False) -> tuple[bool, SheetCells]:
+    sheet = SheetCells("S", "xl/worksheets/sheet1.xml")
+    if reader == "bulk":
+        read = package._read_sheet_bulk(text.encode("utf-8"), text, sheet, STRINGS, checking)
+    else:
+        read = package._read_sheet_fast(text, sheet, STRINGS, checking)
+    return read, sheet
+
+
+@pytest.mark.parametrize("seed", range(8))
+@pytest.mark.parametrize("chunk", [1 << 20, 300])
+def test_the_bulk_reader_reads_every_layout_as_the_cell_by_cell_reader(seed: int, chunk: int,
+                                                                        monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(package, "_CHUNK", chunk)  # 300: many pieces, each read on its own
+    text = _random_sheet(random.Random(seed), 60)
+    bulk_read, bulk = _read("bulk", text)
+    fast_read, fast = _read("fast", text)
+    assert bulk_read and fast_read and bulk.bulk
+    assert _cells(bulk) == _cells(fast)
+    assert (bulk.min_row, bulk.max_row, bulk.max_col) == (fast.min_row, fast.max_row, fast.max_col)
+    formula_rows, formula_cols, _ = bulk.simple if bulk.simple is not None else (np.zeros(0), np.zeros(0), [])
+    order = [(r, c) for r, c in zip(formula_rows.tolist(), formula_cols.tolist(), strict=True)]
+    assert order == sorted(order)  # document order, which the writer relies on
+
+
+def test_texts_and_numbers_come_out_as_excel_wrote_them() -> None:
+    text = ('<worksheet><sheetData><row r="7"><c r="A7" t="s"><v>2</v></c><c r="B7" s="3" t="inlineStr"><is>'
+            '<t xml:space="preserve"> a&amp;b_x0041_ </t></is></c><c r="XFD7" t="n"><v>1E+3</v></c>'
+            '<c r="AA7"><f>A7&amp;"日本"</f><v>stale</v></c></row></sheetData></worksheet>')
+    read, sheet = _read("bulk", text)
+    assert read and _cells(sheet) == {(7, 1): ("t", "ångström"), (7, 2): ("t", " a&bA "), (7, 16_384): ("n", 1000.0),
+                                      (7, 27): ("f", '=A7&"日本"')}
+
+
+@pytest.mark.parametrize("odd_cell", [
+    '<c r="C1" t="str"><f>A1</f><v>x</v></c>',  # a formula giving text, with its type
+    '<c r="C1" s="2"/>',  # an empty styled cell
+    '<c r="C1" t="b"><v>1</v></c>',
+    '<c r="C1"><f t="shared" ref="C1:C9" si="0">A1</f><v>1</v></c>',
+    '<c r="C1"><f>A1</f><v>1</v><extLst/></c>',
+    '<c r="CCCC1"><v>1</v></c>',  # four letters
+    '<c r="c1"><v>1</v></c>',  # lower case
+    '<c r="C1" t="s"><v>x1</v></c>',  # a string index that is not a number
+    '<c r="C1" s="x"><v>1</v></c>',
+    '<c r="C1" t="n" s="1"><v>1</v></c>',  # attributes in another order
+    '<c r="C1"><v></v></c>',
+    '<c><v>1</v></c>',
+    '<x:c r="C1"><x:v>1</x:v></x:c>',
+    '<c r="C123456789012345"><v>1</v></c>',  # more digits than a reference has
+])
+def test_one_cell_in_another_layout_leaves_the_sheet_to_the_general_readers(odd_cell: str) -> None:
+    text = ('<worksheet><sheetData><row r="1"><c r="A1"><v>1</v></c><c r="B1"><f>A1+1</f></c>' + odd_cell +
+            '</row></sheetData></worksheet>')
+    for checking in (False, True):
+        read, sheet = _read("bulk", text, checking)
+        assert not read
+        assert sheet.numbers is sheet.simple is sheet.texts is None and not sheet.bulk and not sheet.max_row
+
+
+def test_a_number_that_is_not_finite_is_left_to_the_package_scan_when_checking() -> None:
+    text = '<worksheet><sheetData><row r="1"><c r="A1"><v>inf</v></c></row></sheetData></worksheet>'
+    assert not _read("bulk", text, checking=True)[0]
+    read, sheet = _read("bulk", text)
+    assert read and sheet.numbers is not None and np.isinf(sheet.numbers[2][0])
