@@ -24,7 +24,7 @@ import threading
 import zipfile
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from itertools import compress
+from itertools import chain, compress
 from typing import Any
 
 import numpy as np
@@ -302,7 +302,7 @@ def _read_sheet_bulk(raw: bytes, text: str, sheet: SheetCells, strings: list[str
             rows, cols, values = zip(*found)
             setattr(sheet, attribute, (np.concatenate(rows), np.concatenate(cols),
                                        np.concatenate(values) if attribute == "numbers" else
-                                       [value for group in values for value in group]))
+                                       list(chain.from_iterable(values))))
     extent = [(int(r.min()), int(r.max()), int(c.max())) for r, c, _ in (*numbers, *formulas, *texts)]
     sheet.bulk = True
     if extent:

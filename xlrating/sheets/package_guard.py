@@ -29,6 +29,7 @@ every other case, and always for a part that passes, the scan reads the part who
 
 from __future__ import annotations
 
+import copy
 import io
 import zipfile
 from collections.abc import Callable, Generator
@@ -187,7 +188,10 @@ def _workbook_parts_first(info: zipfile.ZipInfo) -> int:
 
 
 def _unpacked(archive: zipfile.ZipFile, info: zipfile.ZipInfo) -> bytes | None:
-    """The whole of a part, or None when the zip cannot give it."""
+    """The whole of a part, or None when the zip cannot give it: exactly its declared size, with
+    its declared checksum."""
+    if info.compress_type == zipfile.ZIP_DEFLATED and not info.flag_bits & 1:
+        return _inflated(archive, info)
     chunks = []
     try:  # in chunks: zipfile stops at the declared size without inflating what a lying header hides
         with archive.open(info) as stream:
@@ -196,6 +200,26 @@ def _unpacked(archive: zipfile.ZipFile, info: zipfile.ZipInfo) -> bytes | None:
     except Exception:  # noqa: BLE001 - zlib.error, BadZipFile (bad CRC), EOFError on a cut stream
         return None
     return b"".join(chunks)
+
+
+def _inflated(archive: zipfile.ZipFile, info: zipfile.ZipInfo) -> bytes | None:
+    """A deflated part inflated by ISA-L (``isal``, about 3 times zlib's speed), never past its
+    declared size; zipfile gives the compressed bytes (a copy of the entry read as stored), having
+    checked the entry's local header as for any read."""
+    from isal import isal_zlib
+
+    stored = copy.copy(info)
+    stored.compress_type, stored.file_size, stored.CRC = zipfile.ZIP_STORED, info.compress_size, None
+    try:
+        with archive.open(stored) as stream:
+            compressed = stream.read()
+        inflater = isal_zlib.decompressobj(-15)
+        data = inflater.decompress(compressed, info.file_size)
+    except Exception:  # noqa: BLE001 - isal's error on a damaged stream, BadZipFile on a bad header
+        return None
+    if len(data) != info.file_size or isal_zlib.crc32(data) != info.CRC:
+        return None  # shorter or longer than declared, or not what was packed
+    return data
 
 
 def _chunks(archive: zipfile.ZipFile, info: zipfile.ZipInfo, raw: bytes | None) -> Generator[bytes, None, None]:
