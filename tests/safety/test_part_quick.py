@@ -5,7 +5,9 @@ the same message, and accept the rest."""
 
 from __future__ import annotations
 
+import dataclasses
 import io
+import re
 import zipfile
 from pathlib import Path
 
@@ -15,8 +17,10 @@ from package_bytes import SHEET, SHEET_OPEN, rezip, sheet_xml
 
 from xlrating.engine.package import SheetCells
 from xlrating.engine.package import read_package as engine_read
-from xlrating.sheets import package_guard
+from xlrating.sheets import package_guard, part_quick
 from xlrating.sheets.limits import Limits
+from xlrating.sheets.part_quick import SheetFacts
+from xlrating.sheets.part_scan import WorkbookScan
 from xlrating.sheets.safe_open import UnreadableWorkbook
 from xlrating.sheets.safe_open import read_package as full_scan
 
@@ -188,3 +192,161 @@ def test_the_bytes_read_are_the_bytes_checked(tmp_path: Path) -> None:
     with zipfile.ZipFile(io.BytesIO(package.data)) as archive:
         assert archive.read(SHEET) == sheet_xml(ROW)
     assert package.data == path.read_bytes()
+
+
+# -- before_read's sweep finds what the expressions it stands for find, anywhere in the part
+
+_ROW_NUMBER = re.compile(rb'<row r="([0-9]{1,9})"')
+_TYPE = re.compile(rb' t="([^"]*)"')
+_RECORD = re.compile(rb"<(?:dataValidation|cfRule|col)[ />]")
+_PREFIXED = re.compile(rb":(?:c|row|mergeCell|hyperlink|dataValidation|cfRule|col|dimension|sheetData)[ />]")
+
+
+def _by_expressions(raw: bytes, limits: Limits = SMALL) -> SheetFacts | None:
+    """before_read as first written, one expression (or bytes search) per rule."""
+    body = part_quick.utf8_body(raw, b"worksheet")
+    if body is None or _PREFIXED.search(raw) or raw[body - 1:body] not in (b" ", b">"):
+        return None
+    if any(raw.find(byte, body) >= 0 for byte in (b"\n", b"\r", b"\t")):
+        return None
+    if any(text in raw for text in (b"<mergeCell", b"<hyperlink", b"<c>", b"<c/>")):
+        return None
+    rows = _ROW_NUMBER.findall(raw)
+    if (len(rows) != raw.count(b"<row ") + raw.count(b"<row>") + raw.count(b"<row/>")
+            or re.search(rb'<row r="0+"', raw) or re.search(rb' s="(?:[0-9]*[^0-9"]|")', raw)
+            or not set(_TYPE.findall(raw)) <= part_quick._TYPES):
+        return None
+    cells, records, highest = raw.count(b"<c "), len(_RECORD.findall(raw)), max(map(int, rows), default=0)
+    dimension = part_quick._DIMENSION.search(raw)
+    if (cells > limits.max_cells or records > limits.max_records or highest > limits.max_rows
+            or dimension is not None and (int(dimension.group(2)) > limits.max_rows
+                                          or part_quick._column(dimension.group(1)) > limits.max_columns)):
+        return None
+    return SheetFacts(cells, records, highest)
+
+
+def _before_read(raw: bytes, limits: Limits = SMALL) -> SheetFacts | None:
+    return part_quick.before_read(WorkbookScan(limits), SHEET, raw)
+
+
+PIECES = {  # each added to a plain sheet, in its data and after it, and cut at its end
+    "a comment": "<!-- a note -->",
+    "a bare <!": "<!",
+    "a cell written <c>": "<c><v>1</v></c>",
+    "an empty cell written <c/>": "<c/>",
+    "an empty cell with its address": '<c r="C1"/>',
+    "a prefixed cell": '<x:c r="D1"/>',
+    "a prefix in a text": '<c r="D1" t="inlineStr"><is><t>x:c y</t></is></c>',
+    "a row prefix in a text": '<c r="D1" t="inlineStr"><is><t>a:row/b</t></is></c>',
+    "Excel's row attribute": '<x14ac:dyDescent/>',
+    "a merged range": '<mergeCells><mergeCell ref="A1:B2"/></mergeCells>',
+    "a hyperlink": '<hyperlinks/>',
+    "a row without a number": "<row><c r=\"A2\"><v>1</v></c></row>",
+    "an empty row": "<row/>",
+    "a row numbered 0": '<row r="0"/>',
+    "a row numbered 000": '<row r="000"/>',
+    "a row number of ten digits": '<row r="1234567890"/>',
+    "a row number of nine digits": '<row r="000000009"/>',
+    "a row number with leading zeros": '<row r="007" spans="1:2"/>',
+    "a row number with a letter": '<row r="7a"/>',
+    "a row number in single quotes": "<row r='7'/>",
+    "a row with two spaces": '<row  r="7"/>',
+    "a row without its r first": '<row spans="1:2" r="7"/>',
+    "a style of many digits": '<c r="E1" s="0000000000000000000001"/>',
+    "a style of many digits then a letter": '<c r="E1" s="000000000000000000000x"/>',
+    "an empty style": '<c r="E1" s=""/>',
+    "a style with a letter": '<c r="E1" s="1x"/>',
+    "a style negative": '<c r="E1" s="-1"/>',
+    "a type of every kind": "".join(f'<c r="F{n}" s="1" t="{t.decode()}"/>'
+                                    for n, t in enumerate(sorted(part_quick._TYPES), 1)),
+    "an empty type": '<c r="F1" t=""/>',
+    "a type one letter short": '<c r="F1" t="inlineSt"/>',
+    "a type one letter long": '<c r="F1" t="inlineStrs"/>',
+    "a type in capitals": '<c r="F1" t="S"/>',
+    "a type of ten letters": '<c r="F1" t="abcdefghij"/>',
+    "a type holding a t attribute": '<c r="F1" t="x t="/>',
+    "records of each kind": '<cols><col min="1"/><col>x</col></cols><cfRule type="x"><cfRule/>'
+                            '<dataValidations count="1"><dataValidation sqref="A1"/></dataValidations>',
+    "names that are not records": "<colBreaks/><cfRules/><dataValidations/><collection/>",
+    "a second used range (the first counts)": '<dimension ref="A1:B99"/><dimension ref="A1:K2"/>',
+    "a used range not read as one": '<dimension ref="AAAA1"/>',
+    "a tab in a text": '<c r="G1" t="inlineStr"><is><t>a\tb</t></is></c>',
+    "a line break in a text": '<c r="G1" t="inlineStr"><is><t>a\nb</t></is></c>',
+}
+
+
+@pytest.mark.parametrize("piece", PIECES)
+@pytest.mark.parametrize("sweep", [(1 << 20, 1 << 16, 0), (5, 1, 0), (64, 3, 0), None],
+                         ids=["swept", "swept 5 bytes at a time", "swept 64 bytes at a time", "small part"])
+def test_the_sweep_finds_what_the_expressions_find(piece: str, sweep: tuple[int, int, int] | None,
+                                                   monkeypatch: pytest.MonkeyPatch) -> None:
+    if sweep is not None:  # else a part this small is read by the expressions
+        for name, value in zip(("_CHUNK", "_BATCH", "_SWEPT"), sweep, strict=True):
+            monkeypatch.setattr(part_quick, name, value)
+    text = PIECES[piece]
+    whole = sheet_xml(ROW.replace("</row>", text + "</row>"))
+    parts = [whole, whole.replace(b'<dimension ref="A1"/>', b""), sheet_xml(ROW)[:-len("</worksheet>")] + text.encode() + b"</worksheet>",
+             sheet_xml(ROW)[:-len("</sheetData></worksheet>")] + text.encode()]
+    parts += [parts[-1][:-cut] for cut in range(1, min(len(text), 12))]  # the part ends inside the piece
+    for raw in parts:
+        assert _before_read(raw) == _by_expressions(raw), raw[-120:]
+
+
+@pytest.fixture(params=["swept", "small part"])
+def either_path(request: pytest.FixtureRequest, monkeypatch: pytest.MonkeyPatch) -> None:
+    """before_read sweeps the part in numpy, or (a small part, as by default here) runs the expressions."""
+    if request.param == "swept":
+        monkeypatch.setattr(part_quick, "_SWEPT", 0)
+
+
+@pytest.mark.usefixtures("either_path")
+def test_every_cell_record_and_row_is_counted_exactly() -> None:
+    rows = "".join(f'<row r="{r}" spans="1:3">' + "".join(f'<c r="{c}{r}" s="{r % 7}"><v>{r}</v></c>' for c in "ABC")
+                   + "</row>" for r in range(1, 41))
+    raw = sheet_xml(rows + '<row r="45"/>', dimension="A1:C45").replace(
+        b"<sheetData>", b'<cols><col min="1"/><col min="2"/></cols><sheetData>').replace(
+        b"</worksheet>", b'<conditionalFormatting><cfRule type="x"/></conditionalFormatting></worksheet>')
+    at_the_limits = Limits(max_rows=45, max_columns=3, max_cells=120, max_records=3)
+    assert _before_read(raw, at_the_limits) == SheetFacts(cells=120, records=3, rows=45)
+    for over in ({"max_cells": 119}, {"max_records": 2}, {"max_rows": 44}, {"max_columns": 2}):
+        assert _before_read(raw, dataclasses.replace(at_the_limits, **over)) is None
+
+
+@pytest.mark.usefixtures("either_path")
+def test_the_cells_and_records_of_the_other_parts_count() -> None:
+    raw = sheet_xml(_grid(5, 10))
+    scan = WorkbookScan(SMALL)
+    scan.cells, scan.records = 50, 40
+    assert part_quick.before_read(scan, SHEET, raw) == SheetFacts(cells=50, records=0, rows=5)
+    scan.cells = 51
+    assert part_quick.before_read(scan, SHEET, raw) is None
+    scan.cells, scan.records = 0, 41
+    assert part_quick.before_read(scan, SHEET, raw) is None
+
+
+@pytest.mark.usefixtures("either_path")
+@pytest.mark.parametrize("piece", ["<!-- x -->", "<c>", "<c/>", "<mergeCell", "<hyperlink", "a:row>", "<row>"])
+def test_a_piece_at_the_very_end_or_the_very_start_of_the_data_is_seen(piece: str) -> None:
+    plain = sheet_xml(ROW)
+    assert _before_read(plain) == SheetFacts(cells=2, records=0, rows=1)
+    assert _before_read(plain + piece.encode()) is None
+    assert _before_read(plain.replace(b"<sheetData>", b"<sheetData>" + piece.encode())) is None
+
+
+@pytest.mark.usefixtures("either_path")
+def test_line_breaks_before_the_root_are_those_of_the_declaration() -> None:
+    raw = sheet_xml(ROW)
+    assert _before_read(raw.replace(b"?><worksheet", b"?>\r\n<worksheet")) == SheetFacts(cells=2, records=0, rows=1)
+    assert _before_read(raw.replace(b"?><worksheet", b"?><worksheet\n", 1)) is None
+    assert _before_read(raw + b"\n") is None
+
+
+@pytest.mark.usefixtures("either_path")
+@pytest.mark.parametrize("name", ["c", "row", "mergeCell", "hyperlink", "dataValidation", "cfRule", "col", "dimension",
+                                  "sheetData", "cols", "rows"])
+@pytest.mark.parametrize("end", [" ", "/", ">", "s"])
+def test_a_prefixed_element_among_many_colons_is_seen(name: str, end: str) -> None:
+    ranges = "".join(f'<c r="B{r}"><f>SUM(A1:A{r})</f><v>1</v></c>' for r in range(1, 200))  # a colon each
+    raw = sheet_xml(f'<row r="1">{ranges}<x:{name}{end}/></row>')
+    assert _before_read(raw, Limits()) == _by_expressions(raw, Limits())
+    assert (_before_read(raw, Limits()) is None) == (end != "s" and name not in ("cols", "rows"))
