@@ -260,3 +260,69 @@ def test_a_sheet_read_in_bulk_is_written_as_the_cell_by_cell_paths_write_it(tmp_
     assert '<c r="E2000" s="2" t="b"><f>A2000&gt;1500</f><v>1</v></c>' in written
     assert '<c r="F7" t="e"><f>1/(A7-7)</f><v>#DIV/0!</v></c>' in written
     assert '<c r="C10" s="1"><f>A10*1.1</f><v>11.0</v></c>' in written
+
+
+def _bulk_book(path: Path, rows: list[str]) -> None:
+    ns = 'xmlns="http://schemas.openxmlformats.org/spreadsheetml/2006/main"'
+    office = "http://schemas.openxmlformats.org/officeDocument/2006/relationships"
+    pkg = "http://schemas.openxmlformats.org/package/2006"
+    with zipfile.ZipFile(path, "w") as z:
+        z.writestr("[Content_Types].xml", f'<Types xmlns="{pkg}/content-types"><Default Extension="rels" '
+                   'ContentType="application/vnd.openxmlformats-package.relationships+xml"/><Default Extension="xml" '
+                   'ContentType="application/xml"/><Override PartName="/xl/workbook.xml" ContentType="application/'
+                   'vnd.openxmlformats-officedocument.spreadsheetml.sheet.main+xml"/></Types>')
+        z.writestr("_rels/.rels", f'<Relationships xmlns="{pkg}/relationships"><Relationship Id="rId1" '
+                   f'Type="{office}/officeDocument" Target="xl/workbook.xml"/></Relationships>')
+        z.writestr("xl/workbook.xml", f'<workbook {ns} xmlns:r="{office}"><sheets><sheet name="S" sheetId="1" '
+                   'r:id="rId1"/></sheets></workbook>')
+        z.writestr("xl/_rels/workbook.xml.rels", f'<Relationships xmlns="{pkg}/relationships"><Relationship '
+                   f'Id="rId1" Type="{office}/worksheet" Target="worksheets/sheet1.xml"/></Relationships>')
+        z.writestr("xl/worksheets/sheet1.xml", f"<worksheet {ns}><sheetData>{''.join(rows)}</sheetData></worksheet>")
+
+
+def test_the_bulk_writers_templates_give_the_cell_by_cell_paths_xml(tmp_path: Path,
+                                                                      monkeypatch: pytest.MonkeyPatch) -> None:
+    """The bulk writer's "%" templates, piece by piece: pieces whose formula cells all end alike (the
+    same old value, one as long as the slot too) and pieces where they differ; "%" in formulas and
+    in text results, and pieces without; columns of few distinct numbers (their texts made once,
+    0.0 and -0.0 apart); pieces with text, error and not computed results among the numbers, pieces
+    of numbers only, pieces without formulas. The same XML as the general paths, with many small
+    pieces and with the usual ones, and in the written package."""
+    from xlrating.engine import evaluate_workbook, writer
+
+    rows = []
+    for r in range(1, 3001):
+        old = "<v>0</v>" if r <= 1200 else "<v>12</v>" if r <= 2000 else "<v/>" if r % 3 == 0 else f"<v>{r}</v>"
+        text = f'<c r="F{r}"><f>"p"&amp;MOD(A{r},4)&amp;"%"</f>{old}</c>' if r % 700 < 150 else ""
+        error = f'<c r="H{r}"><f>1/(A{r}-7)</f>{old}</c><c r="I{r}"><f>WEBSERVICE("x")</f>{old}</c>' if r < 50 else ""
+        plain = f'<c r="A{r}"><v>{r}</v></c><c r="B{r}" t="inlineStr"><is><t>x{"%" if r % 900 < 400 else ""}</t></is></c>'
+        if 2500 <= r < 2600:  # no formula
+            rows.append(f'<row r="{r}">{plain}</row>')
+            continue
+        rows.append(f'<row r="{r}">{plain}<c r="C{r}" s="1"><f>A{r}*1.1</f>{old}</c><c r="D{r}"><f>MOD(A{r},3)/7</f>'
+                    f'{old}</c><c r="E{r}"><f>-(MOD(A{r},2)*0)</f>{old}</c>{text}<c r="G{r}"><f>A{r}*10%</f>{old}</c>'
+                    f"{error}</row>")
+    book = tmp_path / "bulk.xlsx"
+    _bulk_book(book, rows)
+    evaluated = evaluate_workbook(str(book))
+    cells = evaluated.package.sheets[0]
+    assert cells.bulk and cells.xml is not None
+    general = writer._edited_chunks(cells.xml, writer._SheetEdit(evaluated, "S", False))
+    assert general is not None
+    expected = "".join(general)
+    for piece in (300, 5000, writer._PIECE):
+        monkeypatch.setattr(writer, "_PIECE", piece)
+        bulk = writer._bulk_chunks(cells.xml, writer._SheetEdit(evaluated, "S", False), cells)
+        assert bulk is not None
+        assert "".join(bulk) == expected
+    has, _, table = writer._ColumnValues(writer._SheetEdit(evaluated, "S", False)).texts()
+    assert has.tolist()[:3] == [False, True, True] and not has[4] and {"0.0", "-0.0"} <= set(table)  # C:E, G
+    assert '<c r="F2" t="str"><f>"p"&amp;MOD(A2,4)&amp;"%"</f><v>p2%</v></c>' in expected
+    assert '<c r="H7" t="e"><f>1/(A7-7)</f><v>#DIV/0!</v></c>' in expected
+    assert '<c r="I7"><f>WEBSERVICE("x")</f></c>' in expected  # not computed: no value
+    assert '<c r="E3"><f>-(MOD(A3,2)*0)</f><v>-0.0</v></c>' in expected
+    assert '<c r="G1500"><f>A1500*10%</f><v>150.0</v></c>' in expected
+    monkeypatch.setattr(writer, "_BATCH", 1000)
+    writer.write_xlsx(evaluated, tmp_path / "out.xlsx")
+    with zipfile.ZipFile(tmp_path / "out.xlsx") as z:  # deflated by ISA-L, inflated by zlib
+        assert z.testzip() is None and z.read("xl/worksheets/sheet1.xml").decode() == expected
