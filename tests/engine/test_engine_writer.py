@@ -232,21 +232,7 @@ def test_a_sheet_read_in_bulk_is_written_as_the_cell_by_cell_paths_write_it(tmp_
                     f'<c r="C{r}" s="1"><f>A{r}*1.1</f><v>0</v></c><c r="D{r}"><f>B{r}&amp;"!"</f></c>'
                     f'<c r="E{r}" s="2"><f>A{r}&gt;1500</f><v/></c><c r="F{r}"><f>1/(A{r}-7)</f><v>1</v></c></row>')
     book = tmp_path / "bulk.xlsx"
-    ns = 'xmlns="http://schemas.openxmlformats.org/spreadsheetml/2006/main"'
-    office = "http://schemas.openxmlformats.org/officeDocument/2006/relationships"
-    pkg = "http://schemas.openxmlformats.org/package/2006"
-    with zipfile.ZipFile(book, "w") as z:
-        z.writestr("[Content_Types].xml", f'<Types xmlns="{pkg}/content-types"><Default Extension="rels" '
-                   'ContentType="application/vnd.openxmlformats-package.relationships+xml"/><Default Extension="xml" '
-                   'ContentType="application/xml"/><Override PartName="/xl/workbook.xml" ContentType="application/'
-                   'vnd.openxmlformats-officedocument.spreadsheetml.sheet.main+xml"/></Types>')
-        z.writestr("_rels/.rels", f'<Relationships xmlns="{pkg}/relationships"><Relationship Id="rId1" '
-                   f'Type="{office}/officeDocument" Target="xl/workbook.xml"/></Relationships>')
-        z.writestr("xl/workbook.xml", f'<workbook {ns} xmlns:r="{office}"><sheets><sheet name="S" sheetId="1" '
-                   'r:id="rId1"/></sheets></workbook>')
-        z.writestr("xl/_rels/workbook.xml.rels", f'<Relationships xmlns="{pkg}/relationships"><Relationship '
-                   f'Id="rId1" Type="{office}/worksheet" Target="worksheets/sheet1.xml"/></Relationships>')
-        z.writestr("xl/worksheets/sheet1.xml", f"<worksheet {ns}><sheetData>{''.join(rows)}</sheetData></worksheet>")
+    _bulk_book(book, rows)
     evaluated = evaluate_workbook(str(book))
     cells = evaluated.package.sheets[0]
     assert cells.bulk and cells.xml is not None

@@ -315,13 +315,15 @@ def _read_sheet_bulk(raw: bytes, text: str, sheet: SheetCells, strings: list[str
 _CHUNK = 1 << 20  # characters of sheet XML read at a time: per-cell objects stay bounded in a large sheet
 
 
-def row_chunks(text: str | bytes) -> list[tuple[int, int]]:
-    """Spans of ``text`` about ``_CHUNK`` long that start at a row (no cell crosses a row start)."""
+def row_chunks(text: str | bytes, size: int | None = None) -> list[tuple[int, int]]:
+    """Spans of ``text`` about ``size`` (default ``_CHUNK``) long that start at a row (no cell crosses
+    a row start)."""
+    size = _CHUNK if size is None else size
     marker = b"<row " if isinstance(text, bytes) else "<row "
     spans = []
     start = 0
     while start < len(text):
-        cut = text.find(marker, start + _CHUNK)  # type: ignore[arg-type]
+        cut = text.find(marker, start + size)  # type: ignore[arg-type]
         stop = len(text) if cut < 0 else cut
         spans.append((start, stop))
         start = stop

@@ -358,7 +358,7 @@ def _bulk_chunks(xml: str, edit: _SheetEdit, cells: SheetCells) -> Iterator[str]
     rows, cols, _ = cells.simple
     if not len(rows):
         return None
-    spans = _row_spans(xml, _PIECE)
+    spans = row_chunks(xml, _PIECE)
     counts = [xml.count("</f>", start, stop) for start, stop in spans]
     if not len(rows) == edit.formula_count == sum(counts):
         return None
@@ -378,18 +378,6 @@ def _bulk_chunks(xml: str, edit: _SheetEdit, cells: SheetCells) -> Iterator[str]
 # Characters of sheet XML made at a time: a piece's formatting holds the GIL, which the deflate
 # thread (see _write_streamed) waits for after each of its steps, so pieces stay short
 _PIECE = 1 << 18
-
-
-def _row_spans(text: str, size: int) -> list[tuple[int, int]]:
-    """Spans of ``text`` about ``size`` long that start at a row (as :func:`row_chunks`)."""
-    spans = []
-    start = 0
-    while start < len(text):
-        cut = text.find("<row ", start + size)
-        stop = len(text) if cut < 0 else cut
-        spans.append((start, stop))
-        start = stop
-    return spans
 
 
 # A formula cell's end with a slot for its number, for "%" formatting: one C-level pass formats and
