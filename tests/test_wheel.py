@@ -83,7 +83,7 @@ def test_the_wheel_carries_the_buttons_module_and_the_package_data(wheel: Path) 
     assert {"xlrating/py.typed", "xlrating/core/data/ema_countries.csv"} <= names
     assert not any(name.startswith(("tests/", "benchmarks/", "examples/")) for name in names)
     entry_points = next(n for n in names if n.endswith(".dist-info/entry_points.txt"))
-    assert "xlrating = xlrating.cli:main" in zipfile.ZipFile(wheel).read(entry_points).decode()
+    assert "xlrating = xlrating.cli:entry" in zipfile.ZipFile(wheel).read(entry_points).decode()
 
 
 def test_the_installed_package_is_the_wheel_not_the_checkout(installed: Path, tmp_path: Path) -> None:

@@ -1,3 +1,3 @@
-from xlrating.cli import main
+from xlrating.cli import entry
 
-main(prog_name="xlrating")
+entry()

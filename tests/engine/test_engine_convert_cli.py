@@ -147,12 +147,17 @@ def test_same_output_name_from_two_folders_is_refused(tmp_path: Path) -> None:
 
 
 _THREADS = """
-import os, sys
+import os, sys, time
 from xlrating.cli import main
 try:
     main(["convert", "-q", sys.argv[1], "-o", sys.argv[2]])
 except SystemExit:
     pass
+# A joined thread (the writer's deflater) may linger in /proc for a moment; OpenBLAS's workers stay.
+for _ in range(100):
+    if len(os.listdir("/proc/self/task")) == 1:
+        break
+    time.sleep(0.01)
 print(len(os.listdir("/proc/self/task")))
 """
 
@@ -179,3 +184,20 @@ def test_convert_runs_numpys_openblas_on_one_thread_unless_told_otherwise(tmp_pa
         counts.append(int(done.stdout.strip().splitlines()[-1]))
     assert counts[0] == 1  # the main thread alone: no OpenBLAS workers
     assert counts[1] >= 2
+
+
+def test_the_console_script_keeps_the_commands_exit_status_and_output(tmp_path: Path) -> None:
+    # ``python -m xlrating`` runs the console script's entry (which freezes the collector at the end).
+    import subprocess
+    import sys
+
+    _book(tmp_path / "good.xlsx")
+    (tmp_path / "broken.xlsx").write_bytes(b"not a zip")
+    for names, status in (([tmp_path / "good.xlsx"], 0), ([tmp_path / "good.xlsx", tmp_path / "broken.xlsx"], 1)):
+        done = subprocess.run([sys.executable, "-m", "xlrating", "convert", "-q", *map(str, names),
+                               "-o", str(tmp_path / f"out{status}")], check=False, capture_output=True, text=True)
+        assert done.returncode == status, done.stderr
+        assert _cached(tmp_path / f"out{status}" / "good.xlsx") == 85.0
+        summary = done.stdout + done.stderr
+        assert f"converted 1 of {len(names)}" in summary
+        assert ("broken.xlsx" in summary) == (status == 1)
