@@ -74,6 +74,28 @@ def test_a_formula_filled_down_is_recognised_and_a_changed_one_is_not() -> None:
     assert not shape.matches('=IF(B12>$C$1,"A1",B12*3)', 12)
 
 
+@pytest.mark.parametrize("seed", range(6))
+def test_the_run_of_a_filled_down_formula_ends_at_the_first_cell_that_differs(seed: int) -> None:
+    """``extent`` checks many rows as one string; it must stop exactly where a text-by-text check
+    would, whatever the formula holds (percent signs, braces, digits in strings, anchors, line ends)."""
+    import random
+
+    rng = random.Random(seed)
+    shapes = ['=B{r}*2', '=IF(B{r}>$C$1,"A1%",B{r}*{{2}})', '=SUM($A$1:A{r})+C{s}', "=TEXT(A{r},\"0%\")&'x 9'!B{r}",
+              '="line\nend"&A{r}', '=PI()', '=A{r}&"{r}"']
+    for _ in range(40):
+        shape = rng.choice(shapes)
+        top = rng.randint(1, 5000)
+        size = rng.choice([1, 2, 15, 16, 17, 100, 1500])
+        texts = [shape.format(r=r, s=r + 3) for r in range(top, top + size)]
+        if rng.random() < 0.7:  # one cell differs: another row, an edit, or another formula
+            at = rng.randrange(size)
+            texts[at] = rng.choice([shape.format(r=top + at + 1, s=top + at + 4), texts[at] + " ", "=B1"])
+        expected = next((i for i in range(1, size) if texts[i] != FilledDown(texts[0], top).text_at(top + i)), size)
+        assert FilledDown(texts[0], top).extent(texts, top + 1, 1, size) == expected, (shape, size)
+        assert expected == size or not FilledDown(texts[0], top).matches(texts[expected], top + expected)
+
+
 def test_the_index_of_the_engines_function_modules_lists_exactly_their_functions() -> None:
     import importlib
 

@@ -162,18 +162,19 @@ def _filled_down_blocks(sheet: Sheet, cells: SheetCells, start_id: int) -> list[
         return []
     rows_array, cols_array, texts_in = cells.simple
     order = np.lexsort((rows_array, cols_array))
-    rows = rows_array[order].tolist()
-    cols = cols_array[order].tolist()
+    rows, cols = rows_array[order], cols_array[order]
     texts = list(map(texts_in.__getitem__, order.tolist()))
     # runs of consecutive rows within a column
-    breaks = (np.flatnonzero((np.diff(cols_array[order]) != 0) | (np.diff(rows_array[order]) != 1)) + 1).tolist()
+    breaks = (np.flatnonzero((np.diff(cols) != 0) | (np.diff(rows) != 1)) + 1).tolist()
     blocks: list[Block] = []
-    for start, stop in zip([0, *breaks], [*breaks, len(rows)]):
+    for start, stop in zip([0, *breaks], [*breaks, len(texts)]):
+        col, top = int(cols[start]), int(rows[start])
         i = start
         while i < stop:
-            shape = FilledDown(texts[i], rows[i])
-            j = shape.extent(texts, rows, i + 1, stop)
-            block = Block(start_id + len(blocks), sheet, cols[i], rows[i], rows[j - 1], rows[i], texts[i])
+            row = top + i - start
+            shape = FilledDown(texts[i], row)
+            j = shape.extent(texts, row + 1, i + 1, stop)
+            block = Block(start_id + len(blocks), sheet, col, row, top + j - 1 - start, row, texts[i])
             block.listed, block.base = texts, i
             blocks.append(block)
             i = j

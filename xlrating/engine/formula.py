@@ -15,9 +15,9 @@ from __future__ import annotations
 import functools
 import re
 from dataclasses import dataclass
-from itertools import repeat
 from typing import Any
 
+import numpy as np
 from formulas.tokens.function import Function
 from formulas.tokens.operand import Empty, Number, Range, String
 from formulas.tokens.operand import Error as ErrorToken
@@ -310,35 +310,41 @@ class FilledDown:
             position = end
         pieces.append(text[position:].replace("{", "{{").replace("}", "}}"))
         self.template = "".join(pieces)
-        # Every placeholder shifted alike (the common case, references along the row): the text at
-        # row r is then str(r + offset) joined between the literal pieces, built without format().
-        self.pieces = [p.replace("{{", "{").replace("}}", "}") for p in pieces[0::2]] \
-            if len(set(self.offsets)) == 1 else None
+        # The same with "%d" placeholders and a line end, for checking many rows at once (below);
+        # None when the text holds a line end itself.
+        literal = [p.replace("{{", "{").replace("}}", "}").replace("%", "%%") for p in pieces[0::2]]
+        self.line = None if "\n" in text else "%d".join(literal) + "\n"
 
     def text_at(self, row: int) -> str:
         return self.template.format(*(row + offset for offset in self.offsets))
 
-    def extent(self, texts: list[str], rows: list[int], start: int, stop: int) -> int:
-        """The first index in ``texts[start:stop]`` (consecutive rows) that is not this formula filled down."""
+    def extent(self, texts: list[str], row: int, start: int, stop: int) -> int:
+        """The first index in ``texts[start:stop]``, the formulas of consecutive rows from ``row``
+        down, that is not this formula filled down.
+
+        Rows are checked in growing chunks (a short run costs little). A chunk's expected texts are
+        made as one string by a single "%" over the line template repeated, and compared with the
+        chunk's texts joined by line ends: equal only if each text is (no expected text holds a
+        line end, so the joined texts split at the same places); the first difference is looked
+        for text by text only in a chunk that differs."""
         size = 16
         k = start
-        template, offsets = self.template, self.offsets
+        offsets = np.array(self.offsets, dtype=np.int64)
         while k < stop:
             end = min(stop, k + size)
-            chunk = rows[k:end]
-            if not offsets:
-                expected = [template] * len(chunk)
-            elif self.pieces is not None:  # consecutive rows: the texts come from C-level maps
-                first = chunk[0] + offsets[0]
-                expected = list(map(str.join, map(str, range(first, first + len(chunk))), repeat(self.pieces)))
-            elif len(offsets) == 1:
-                expected = [template.format(r + offsets[0]) for r in chunk]
-            else:
-                expected = [template.format(*(r + o for o in offsets)) for r in chunk]
-            if expected != texts[k:end]:
-                return k + next(i for i, (a, b) in enumerate(zip(expected, texts[k:end])) if a != b)
+            found = texts[k:end]
+            first = row + k - start
+            if self.line is not None:
+                numbers = (np.arange(first, first + len(found))[:, None] + offsets).ravel().tolist()
+                if self.line * len(found) % tuple(numbers) == "\n".join(found) + "\n":
+                    k = end
+                    size *= 4
+                    continue
+            for i, text in enumerate(found):
+                if text != self.text_at(first + i):
+                    return k + i
             k = end
-            size *= 4  # a long run: check in growing chunks so a short one costs little
+            size *= 4
         return stop
 
     def matches(self, text: str, row: int) -> bool:
