@@ -41,6 +41,22 @@ def test_optional_arguments_take_their_defaults_when_missing_or_empty():
     assert call("DIPPOUCH_VALUE", [65, 3, None, None]) == 15
 
 
+def test_the_k_default_the_function_wizard_shows_is_the_dci_default():
+    (k,) = [a for a in BY_NAME["DCI_DELTA"].arguments if a.name == "k"]
+    assert k.default == dci.DEFAULT_K
+
+
+def test_every_core_function_the_table_names_exists():
+    # the table names its core functions lazily (a system loads at its first call): each name must
+    # resolve to the system function of that name
+    import importlib
+
+    for fn in FUNCTIONS:
+        system, name = getattr(fn.compute, "system", None), getattr(fn.compute, "name", None)
+        if system is not None:
+            assert getattr(importlib.import_module(f"xlrating.core.{system}"), name) is not None, fn.name
+
+
 def test_k_accepts_a_tier_name():
     assert call("DCI_DELTA", [1600, 1600, "W", "Grand Prix"]) == pytest.approx(20)
 

@@ -18,11 +18,11 @@ Adding a function is one entry in :data:`FUNCTIONS`.
 from __future__ import annotations
 
 import datetime as dt
+import importlib
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from xlrating.core import dci, dippouch, mers
 from xlrating.core.dates import as_date
 from xlrating.core.errors import InvalidArgument, NotRanked, RatingError, TableError
 from xlrating.core.tables import is_blank, number_from_text
@@ -86,11 +86,15 @@ class ExcelFunction:
 # --- table functions: range in, table (with a header row) out -----------------------------------
 
 def _dippouch_ratings(results: list[list[Any]], ties: str) -> list[list[Any]]:
+    from xlrating.core import dippouch
+
     board = dippouch.ratings(dippouch.results_from_table(results), ties=ties)  # type: ignore[arg-type]
     return [["player", "rating", "events"], *([r.player, r.rating, r.events] for r in board)]
 
 
 def _dci_ratings(matches: list[list[Any]], category: str | None, method: str) -> list[list[Any]]:
+    from xlrating.core import dci
+
     records = dci.matches_from_table(matches)
     categories = sorted({m.category for m in records})
     if category is None and len(categories) > 1:
@@ -108,6 +112,8 @@ def _latest_date(dates: Sequence[dt.date], argument: str) -> dt.date:
 
 def _mers_rankings(results: list[list[Any]], as_of: Any, rules: str, ruleset: str | None,
                    ties: str) -> list[list[Any]]:
+    from xlrating.core import mers
+
     records = mers.results_from_table(results)
     present = sorted({r.ruleset for r in records})
     if ruleset is None and len(present) > 1:
@@ -118,6 +124,8 @@ def _mers_rankings(results: list[list[Any]], as_of: Any, rules: str, ruleset: st
 
 
 def _mers_ranking(base_ranks: list[Any], weights: list[Any], dates: list[Any], as_of: Any, rules: str) -> float:
+    from xlrating.core import mers
+
     if not len(base_ranks) == len(weights) == len(dates):
         raise InvalidArgument("weights", f"ranges of the same size as base_ranks ({len(base_ranks)} cells)",
                               f"{len(weights)} weights and {len(dates)} dates")
@@ -133,6 +141,32 @@ def _mers_ranking(base_ranks: list[Any], weights: list[Any], dates: list[Any], a
     return mers.ranking(items, day, rules)
 
 
+def _dci_delta(rating: Any, opponent: Any, result: Any, k: Any) -> float:
+    from xlrating.core import dci
+
+    return dci.delta(rating, opponent, result, dci.k_value(k))
+
+
+class _Core:
+    """The core function ``name`` of ``system`` (``xlrating.core.<system>``), imported at its first
+    call: a workbook that uses one system's functions loads that system's maths only (the three
+    together take about 30 ms to import)."""
+
+    __slots__ = ("_function", "name", "system")
+
+    def __init__(self, system: str, name: str):
+        self.system, self.name = system, name
+        self._function: Callable[..., Any] | None = None
+
+    def __call__(self, *args: Any) -> Any:
+        if self._function is None:
+            self._function = getattr(importlib.import_module(f"xlrating.core.{self.system}"), self.name)
+        return self._function(*args)
+
+    def __repr__(self) -> str:
+        return f"xlrating.core.{self.system}.{self.name}"
+
+
 def _a(name: str, kind: str, doc: str, default: Any = _REQUIRED) -> Argument:
     return Argument(name, kind, doc, default)
 
@@ -141,7 +175,7 @@ FUNCTIONS: tuple[ExcelFunction, ...] = (
     ExcelFunction(
         "DIPPOUCH_PERCENTILE", "Dip Pouch",
         (_a("players", "number", "declared number of players N"), _a("place", "number", "placement, 1 is best")),
-        "number", "Percentile of a placement: (N + 0.5 - place) / N * 100.", dippouch.percentile),
+        "number", "Percentile of a placement: (N + 0.5 - place) / N * 100.", _Core("dippouch", "percentile")),
     ExcelFunction(
         "DIPPOUCH_VALUE", "Dip Pouch",
         (_a("players", "number", "declared number of players N"),
@@ -149,13 +183,13 @@ FUNCTIONS: tuple[ExcelFunction, ...] = (
          _a("world_championship", "flag", "TRUE for a World Championship (value 20)", False),
          _a("year", "number", "event year; events before 2001 are worth 0", None)),
         "number", "Tournament value in percent: N/7+2 (one round) or N/3.5+2, capped at 15; WC 20.",
-        dippouch.tournament_value),
+        _Core("dippouch", "tournament_value")),
     ExcelFunction(
         "DIPPOUCH_NEW_RATING", "Dip Pouch",
         (_a("rating", "number", "rating before the event (40 for a new player)"),
          _a("percentile", "number", "percentile of the placement"),
          _a("value", "number", "tournament value in percent")),
-        "number", "Rating after one event: rating + value/100 * (percentile - rating).", dippouch.new_rating),
+        "number", "Rating after one event: rating + value/100 * (percentile - rating).", _Core("dippouch", "new_rating")),
     ExcelFunction(
         "DIPPOUCH_RATINGS", "Dip Pouch",
         (_a("results", "table", "results table with header: event, date, players, rounds, player, place "
@@ -167,18 +201,18 @@ FUNCTIONS: tuple[ExcelFunction, ...] = (
         "DCI_WIN_PROBABILITY", "DCI",
         (_a("rating", "number", "the player's rating"), _a("opponent", "number", "the opponent's rating"),
          _a("method", "text", '"formula" (default) or "table" (FIDE Table 8.1(b))', "formula")),
-        "number", "Expected score p = 1 / (1 + 10^((opponent - rating) / 400)).", dci.win_probability),
+        "number", "Expected score p = 1 / (1 + 10^((opponent - rating) / 400)).", _Core("dci", "win_probability")),
     ExcelFunction(
         "DCI_DELTA", "DCI",
         (_a("rating", "number", "the player's rating"), _a("opponent", "number", "the opponent's rating"),
          _a("result", "any", '1 / 0.5 / 0 or "W" / "D" / "L", from the player\'s side'),
-         _a("k", "any", "K-value (a number or a tier name); default 16", dci.DEFAULT_K)),
+         _a("k", "any", "K-value (a number or a tier name); default 16", 16.0)),  # dci.DEFAULT_K
         "number", "Rating change K * (W - p); the opponent changes by the negative.",
-        lambda rating, opponent, result, k: dci.delta(rating, opponent, result, dci.k_value(k))),
+        _dci_delta),
     ExcelFunction(
         "DCI_K", "DCI",
         (_a("event_tier", "any", "tier name: casual, regular, competitive, professional, grand prix, pro tour"),),
-        "number", "K-value of an event tier: 8, 16, 24, 32, 40 or 48.", dci.k_value),
+        "number", "K-value of an event tier: 8, 16, 24, 32, 40 or 48.", _Core("dci", "k_value")),
     ExcelFunction(
         "DCI_RATINGS", "DCI",
         (_a("matches", "table", "match table with header: date, round, player, opponent, result "
@@ -192,14 +226,14 @@ FUNCTIONS: tuple[ExcelFunction, ...] = (
         (_a("players", "number", "declared number of players N (at least 2)"),
          _a("place", "number", "placement, 1 is best"),
          _a("rounding", "text", '"none" (default), "round" or "truncate"', "none")),
-        "number", "Base rank of a placement: (N - place) / (N - 1) * 1000.", mers.base_rank),
+        "number", "Base rank of a placement: (N - place) / (N - 1) * 1000.", _Core("mers", "base_rank")),
     ExcelFunction(
         "MERS_WEIGHT", "MERS",
         (_a("days", "number", "number of days"), _a("players", "number", "number of players"),
          _a("countries", "number", "number of countries"),
          _a("qualification", "flag", "TRUE if qualification was required", False)),
         "number", "2018-rules tournament weight from days, players, countries and qualification.",
-        mers.tournament_weight),
+        _Core("mers", "tournament_weight")),
     ExcelFunction(
         "MERS_RANKING", "MERS",
         (_a("base_ranks", "column", "the player's base ranks"),

@@ -52,6 +52,19 @@ def test_a_plain_workbook_converts_without_scipy_openpyxl_or_the_rating_maths(tm
     assert "45352" in json.dumps(document) and "2037" in json.dumps(document)
 
 
+def test_a_workbook_of_one_systems_functions_loads_that_systems_maths_only(tmp_path: Path) -> None:
+    wb = openpyxl.Workbook()
+    ws = wb.active
+    ws.append([12, 2, 3, "=DIPPOUCH_PERCENTILE(A1,B1)", "=DIPPOUCH_VALUE(A1,C1)", "=DIPPOUCH_NEW_RATING(40,D1,E1)"])
+    wb.save(tmp_path / "book.xlsx")
+    done = subprocess.run([sys.executable, "-c", _CONVERT, str(tmp_path / "book.xlsx"), str(tmp_path / "out.xlsx"),
+                           str(tmp_path / "out.json")], capture_output=True, text=True, timeout=120, check=True)
+    assert done.stdout.strip().splitlines()[-1] == "['xlrating.core.dippouch', 'xlrating.functions']"
+    values = openpyxl.load_workbook(tmp_path / "out.xlsx", data_only=True).active
+    assert [values.cell(1, c).value for c in (4, 5)] == [pytest.approx(87.5), pytest.approx(12 / 3.5 + 2)]
+    assert values["F1"].value == pytest.approx(40 + (12 / 3.5 + 2) / 100 * (87.5 - 40))
+
+
 def test_a_statistical_function_still_computes_as_excel(tmp_path: Path) -> None:
     """NORM.S.DIST and its compatibility name NORMSDIST live in formulas' statistical modules (scipy)."""
     wb = openpyxl.Workbook()
