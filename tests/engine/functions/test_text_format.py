@@ -146,3 +146,19 @@ def test_text_in_a_workbook(tmp_path: Path) -> None:
 ])
 def test_exponent_digits_and_month_codes_as_excel_saved_them(formula: str, expected: str) -> None:
     assert np.asarray(compile_formula(formula)(), dtype=object).ravel()[0] == expected
+
+
+# TEXT(value, "General") and signs, as a workbook Excel saved shows them (IronCalc's test workbook
+# calc_tests/TEXT_TEXT.xlsx, sheet NUMBERS): General is the default-width cell, 11 characters
+# sign aside, and a negative number the format shows as zero has no minus sign.
+@pytest.mark.parametrize(("value", "code", "expected"), [
+    (1 / 3, "General", "0.333333333"), (-1 / 3, "General", "-0.333333333"), (12345.6789, "General", "12345.6789"),
+    (123456789012, "General", "1.23457E+11"), (25000000000, "General", "25000000000"),
+    (250000000000, "General", "2.5E+11"), (1.23456e19, "General", "1.23456E+19"), (1e16, "General", "1E+16"),
+    (1.2e-16, "General", "1.2E-16"), (-2.5e-9, "General", "-2.5E-09"), (-1e-8, "General", "-0.00000001"),
+    (-1 / 3, "0", "0"), (-1 / 3, "0.00", "-0.33"), (-2.5e-10, "0.00", "0.00"), (-2.5e-10, "0.00%", "0.00%"),
+    (-1 / 3, "00-00-00-00", "00-00-00-00"), (-12, "00-00-00-00", "-00-00-00-12"), (-1 / 3, "[Red]#.#", "-.3"),
+    (-2.7e-18, "[Red]#.#", "."), (-2.7e-18, '#,#.00 "Millions!"', ".00 Millions!"),
+])
+def test_general_is_a_default_width_cell_and_a_zero_shown_has_no_sign(value: float, code: str, expected: str) -> None:
+    assert _text(value, code) == expected

@@ -94,6 +94,47 @@ def number_text(number: float, width: int = TEXT_WIDTH) -> str:
     return "-" + text if number < 0 else text
 
 
+
+GENERAL_WIDTH = 11  # the characters (sign aside) of a General cell of the default column width
+
+
+def general_text(number: float) -> str:
+    """``number`` as the General format shows it in a cell of the default width, which is what
+    TEXT's ``General`` writes: at most 11 characters, sign aside (workbooks Excel saved:
+    TEXT(1/3,"General") is "0.333333333", 123456789012 "1.23457E+11", 25000000000 as it is,
+    -0.00000001 as it is, -0.0000000025 "-2.5E-09", 1.2E-16 "1.2E-16").
+
+    The number (rounded to Excel's 15 significant digits) is written as :func:`number_text` writes
+    it when that fits; else rounded, half away from zero, to the decimals that fit (a whole part of
+    up to 11 digits), or in scientific notation with the mantissa that fits (6 significant digits,
+    5 with a three-digit exponent), whichever shows more significant digits (decimal on a tie)."""
+    text = number_text(number)
+    sign, text = ("-", text[1:]) if text.startswith("-") else ("", text)
+    if len(text) <= GENERAL_WIDTH and "E" not in text:
+        return sign + text
+    value = _significant(abs(number))
+    exponent = value.adjusted()
+    candidates = []
+    if exponent < GENERAL_WIDTH:
+        places = max(GENERAL_WIDTH - (exponent + 1 if exponent >= 0 else 1) - 1, 0)
+        decimal = f"{_round(value, places):f}"
+        if "." in decimal:
+            decimal = decimal.rstrip("0").rstrip(".")
+        if len(decimal) <= GENERAL_WIDTH:
+            candidates.append((len(decimal.replace(".", "").lstrip("0")), 1, decimal))
+    for digits in (6, 5):
+        mantissa = value.scaleb(-exponent)
+        rounded = _round(mantissa, digits - 1)
+        shift = exponent + (1 if rounded >= 10 else 0)
+        if rounded >= 10:
+            rounded = _round(mantissa / 10, digits - 1)
+        written = f"{rounded:f}".rstrip("0").rstrip(".")
+        scientific = f"{written}E{'+' if shift >= 0 else '-'}{abs(shift):02d}"
+        if len(scientific) <= GENERAL_WIDTH:
+            candidates.append((len(written.replace(".", "")), 0, scientific))
+            break
+    return sign + max(candidates)[2]
+
 def _scalar(value: Any) -> Any:
     """An array entry as a plain value (``formulas`` nests a 0-d array for ``-1`` in ``{1,-1}``)."""
     while isinstance(value, np.ndarray) and value.size == 1:
@@ -412,7 +453,7 @@ def _layout(section: list[tuple[str, Any]]) -> tuple[list[int], int, int, bool, 
 def _number_section(section: list[tuple[str, Any]], number: float) -> str:
     """``number`` (not negative) written by a section without date codes."""
     if any(kind == "general" for kind, _ in section):
-        general = number_text(number)
+        general = general_text(number)
         return "".join(general if kind == "general" else str(value) if kind in ("lit", "percent", "comma", "point")
                        else "" for kind, value in section if kind not in ("cond",))
     if not any(kind == "digit" for kind, _ in section):
@@ -700,7 +741,13 @@ def format_text(value: Any, code: str) -> str:
         chosen = 2
     section = sections[chosen]
     text = _section_text(section, abs(number), signed)
+    if signed and not _is_date(section) and any(kind in ("digit", "general") for kind, _ in section) and \
+            not _NONZERO.search(_number_section([token for token in section if token[0] != "lit"], abs(number))):
+        signed = False  # a negative number whose digits show as zero has no minus sign: TEXT(-1/3,"0") is "0"
     return "-" + text if signed else text
+
+
+_NONZERO = re.compile("[1-9]")
 
 
 def _text_of_format(code: Any) -> str:
