@@ -57,3 +57,15 @@ def test_valuetotext_in_a_workbook(tmp_path: Path) -> None:
     wb.save(tmp_path / "book.xlsx")
     sheet = evaluate_workbook(str(tmp_path / "book.xlsx")).grid.sheet("Sheet")
     assert [sheet.get(2, col) for col in range(1, 4)] == ["0.3", '"a ""quoted"" word"', "0.333333333333333!"]
+
+
+def test_textjoin_with_an_empty_delimiter_cell_joins_with_nothing_between(tmp_path: Path) -> None:
+    # as a workbook Excel saved has it (IronCalc's TEXT_TEXTJOIN.xlsx, row 12)
+    wb = openpyxl.Workbook()
+    ws = wb.active
+    ws.append([None, True, "Monday", "Tuesday", None, "Friday", "=TEXTJOIN(A1,B1,C1:F1)", "=TEXTJOIN(A1,FALSE,C1:F1)",
+               '=TEXTJOIN(",",TRUE,C1:F1)'])
+    wb.save(tmp_path / "book.xlsx")
+    sheet = evaluate_workbook(str(tmp_path / "book.xlsx")).grid.sheet("Sheet")
+    assert [sheet.get(1, col) for col in (7, 8, 9)] == ["MondayTuesdayFriday", "MondayTuesdayFriday",
+                                                        "Monday,Tuesday,Friday"]

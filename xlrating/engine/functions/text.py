@@ -135,6 +135,7 @@ def general_text(number: float) -> str:
             break
     return sign + max(candidates)[2]
 
+
 def _scalar(value: Any) -> Any:
     """An array entry as a plain value (``formulas`` nests a 0-d array for ``-1`` in ``{1,-1}``)."""
     while isinstance(value, np.ndarray) and value.size == 1:
@@ -160,26 +161,34 @@ def value_text(value: Any) -> Any:
     return value
 
 
-def _texts(value: Any) -> Any:
+def _texts(value: Any, blank: bool = False) -> Any:
     """An argument with every number and logical value in it (a scalar or each entry of an array)
-    turned into text as Excel does; anything else is kept, as is the array's class."""
+    turned into text as Excel does, and with ``blank`` an empty cell into the empty text; anything
+    else is kept, as is the array's class."""
+    def text(entry: Any) -> Any:
+        written = value_text(entry)
+        return "" if blank and written is sh.EMPTY else written
+
     if isinstance(value, np.ndarray) and value.ndim:
         converted = np.empty(value.shape, dtype=object)
-        converted.flat = [value_text(v) for v in value.flat]
+        converted.flat = [text(v) for v in value.flat]
         return converted.view(type(value))
-    return value_text(value)
+    return text(value)
 
 
-def with_text_arguments(implementation: Callable[..., Any], is_text: Callable[[int], bool]) -> Any:
+def with_text_arguments(implementation: Callable[..., Any], is_text: Callable[[int], bool],
+                        blank: Callable[[int], bool] = lambda _: False) -> Any:
     """``implementation`` (``formulas``' own) called with its arguments at the positions ``is_text``
-    accepts (0 is the first) holding numbers and logical values written as Excel writes them."""
+    accepts (0 is the first) holding numbers and logical values written as Excel writes them, and
+    at the positions ``blank`` accepts an empty cell as the empty text (``formulas`` would write
+    its placeholder's name, "empty")."""
 
     def call(*args: Any) -> Any:
         try:
             values, _ = parse_ranges(*args)  # references arrive as formulas' Ranges
         except RangeValueError:
             return implementation(*args)  # formulas' answer to a reference it cannot read
-        return implementation(*(_texts(a) if is_text(i) else a for i, a in enumerate(values)))
+        return implementation(*(_texts(a, blank(i)) if is_text(i) else a for i, a in enumerate(values)))
 
     call.__name__ = getattr(implementation, "__name__", "text_function")
     return call
@@ -200,9 +209,15 @@ _TEXT_ARGUMENTS: dict[str, Callable[[int], bool]] = {
 }
 
 
+# TEXTJOIN's delimiter from an empty cell joins with nothing between (a workbook Excel saved:
+# IronCalc's TEXT_TEXTJOIN.xlsx, TEXTJOIN(A12,B12,C12:F12) with A12 empty is "MondayTuesday...")
+_BLANK_ARGUMENTS: dict[str, Callable[[int], bool]] = {"TEXTJOIN": _positions(0)}
+
+
 def _text_functions() -> dict[str, Any]:
     builtin = formulas_text.FUNCTIONS
-    return {name: with_text_arguments(builtin[name], is_text) for name, is_text in _TEXT_ARGUMENTS.items()}
+    return {name: with_text_arguments(builtin[name], is_text, _BLANK_ARGUMENTS.get(name, lambda _: False))
+            for name, is_text in _TEXT_ARGUMENTS.items()}
 
 
 # --- VALUETOTEXT ------------------------------------------------------------------------------------
