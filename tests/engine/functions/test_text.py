@@ -69,3 +69,45 @@ def test_textjoin_with_an_empty_delimiter_cell_joins_with_nothing_between(tmp_pa
     sheet = evaluate_workbook(str(tmp_path / "book.xlsx")).grid.sheet("Sheet")
     assert [sheet.get(1, col) for col in (7, 8, 9)] == ["MondayTuesdayFriday", "MondayTuesdayFriday",
                                                         "Monday,Tuesday,Friday"]
+
+
+# TEXTBEFORE/TEXTAFTER: arguments and results as a workbook Excel saved has them (IronCalc's
+# TEXT_TEXTBEFORE_TEXTAFTER.xlsx): (text, delimiter, instance_num, match_mode, match_end, if_not_found)
+# -> (TEXTAFTER, TEXTBEFORE) with every argument given
+AROUND = [
+    (("123 the 456 the 891", "the", 2, 1, 0, "@"), (" 891", "123 the 456 ")),
+    (("123 the 456 the 891", "THE", 2, 1, 0, "@"), (" 891", "123 the 456 ")),  # case ignored
+    (("123 the 456 the 891", "THE", 2, 0, 0, "@"), ("@", "@")),  # case matched: not found
+    (("123 the 456 the 891", "the", -1, 1, 0, "x"), (" 891", "123 the 456 ")),  # from the end
+    (("123 the 456 the 891", "the", -1.2, 1, 0, "x"), (" 456 the 891", "123 ")),  # rounded down: -2
+    (("123 the 456 the 891", "the", 5, 1, 0, "Not found"), ("Not found", "Not found")),
+    (("A day in the woods", "the", 0, 1, 0, "x"), (VALUE, VALUE)),
+    (("A day in the woods", "the", 1, 3, 0, "@"), (" woods", "A day in ")),  # any other match_mode
+    (("123 the 456 the 891", "Hello", 1, 1, 1, "Failed"), ("", "123 the 456 the 891")),  # the end matches
+    (("123 the 456 the 891", "Hello", -1, 1, 1, "Failed"), ("123 the 456 the 891", "")),  # the start
+    (("123 the 456 the 891", "Hello", 2, 1, 1, "Failed"), ("Failed", "Failed")),
+    (("123 the 456 the 891", "Hello", -1, 1, 2, "Failed"), (VALUE, VALUE)),
+    (("del", "deli", 1, 1, 0, "qwerty"), (VALUE, VALUE)),
+    ((True, "R", 1, 0, 0, None), ("UE", "T")),
+    ((123, 1, 1, 1, 0, None), ("23", "")),
+]
+
+
+def test_textbefore_and_textafter_as_excel_computes_them(tmp_path: Path) -> None:
+    wb = openpyxl.Workbook()
+    ws = wb.active
+    for row, (arguments, _) in enumerate(AROUND, start=1):
+        for col, value in enumerate(arguments, start=1):
+            ws.cell(row, col, value)
+        ws.cell(row, 7, f"=TEXTAFTER(A{row},B{row},C{row},D{row},E{row},F{row})")
+        ws.cell(row, 8, f"=TEXTBEFORE(A{row},B{row},C{row},D{row},E{row},F{row})")
+    end = len(AROUND) + 1
+    ws.append(["del", "deli", f"=TEXTAFTER(A{end},B{end})", f"=TEXTAFTER(A{end},B{end},1)"])
+    ws.append(["Email - me@example.com", f'=TEXTAFTER(A{end + 1},"- ",-1,,1)',
+               f'=TEXTBEFORE(A{end + 1},{{"x","- "}})'])
+    wb.save(tmp_path / "book.xlsx")
+    sheet = evaluate_workbook(str(tmp_path / "book.xlsx")).grid.sheet("Sheet")
+    got = [(sheet.get(row, 7), sheet.get(row, 8)) for row in range(1, len(AROUND) + 1)]
+    assert got == [expected for _, expected in AROUND]
+    assert [sheet.get(end, 3), sheet.get(end, 4)] == [ExcelError("#N/A"), VALUE]
+    assert [sheet.get(end + 1, 2), sheet.get(end + 1, 3)] == ["me@example.com", "Email "]

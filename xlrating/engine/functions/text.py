@@ -20,6 +20,7 @@ numbers and errors as they are. Any other format is #VALUE! (a fraction is trunc
 from __future__ import annotations
 
 import datetime
+import functools
 import math
 import re
 from collections.abc import Callable
@@ -265,6 +266,104 @@ FUNCTIONS: dict[str, Any] = {
                               check_error=lambda value, format_type=0: get_error(format_type), check_nan=False),
     **_text_functions(),
 }
+
+
+# --- TEXTBEFORE and TEXTAFTER ------------------------------------------------------------------------
+# TEXTBEFORE/TEXTAFTER(text, delimiter, [instance_num], [match_mode], [match_end], [if_not_found])
+# (Microsoft, "TEXTAFTER function"), with what a workbook Excel saved shows (IronCalc's
+# TEXT_TEXTBEFORE_TEXTAFTER.xlsx): the text before or after the instance_num-th delimiter (any of an
+# array of delimiters), counted from the end when negative (-1: the last); instance_num is rounded
+# down (-1.2 is -2), a logical value is the default 1, 0 or more than the text's length is #VALUE!;
+# match_mode 0 matches case, any other number (or a text, ignored) does not; match_end 1 (or TRUE)
+# counts the end of the text as a delimiter (the start, counting from the end), any number but 0 and
+# 1 (and FALSE) is #VALUE!; too few instances give if_not_found (default #N/A; an empty cell the empty
+# text). That workbook shows one more rule: with instance_num given, a delimiter longer than the text
+# is #VALUE! (TEXTAFTER("del","deli",1); without instance_num it is #N/A). Numbers and logical values
+# are searched as their text; an error in any argument but if_not_found is the result. ``formulas``
+# raised #VALUE! for a match_mode other than 0 and 1 and returned if_not_found as an array.
+
+_NOT_FOUND: XlError = Error.errors["#N/A"]
+
+
+def _number_argument(value: Any, default: float) -> Any:
+    """An optional numeric argument: the default when empty or logical, a number, or an error."""
+    value = _scalar(value)
+    if value is None or value is sh.EMPTY or isinstance(value, (bool, np.bool_)):
+        return default
+    if isinstance(value, XlError):
+        return value
+    if isinstance(value, str):
+        try:
+            return float(value)
+        except ValueError:
+            return _VALUE
+    return float(value)
+
+
+def _occurrences(text: str, delimiters: list[str], ignore_case: bool, from_end: bool) -> list[tuple[int, int]]:
+    """(start, length) of the delimiters in ``text``, not overlapping, taken from the start or the end."""
+    pattern = re.compile("(?=(" + "|".join(map(re.escape, delimiters)) + "))", re.IGNORECASE if ignore_case else 0)
+    found = [(m.start(), len(m.group(1))) for m in pattern.finditer(text)]
+    taken: list[tuple[int, int]] = []
+    if from_end:
+        limit = len(text)
+        for start, length in reversed(found):
+            if start + length <= limit:
+                taken.append((start, length))
+                limit = start
+    else:
+        limit = 0
+        for start, length in found:
+            if start >= limit:
+                taken.append((start, length))
+                limit = start + length
+    return taken
+
+
+_OMITTED = object()
+
+
+def _text_around(after: bool, text: Any, delimiter: Any, instance_num: Any = _OMITTED, match_mode: Any = 0,
+                 match_end: Any = 0, if_not_found: Any = _NOT_FOUND) -> Any:
+    text = value_text(_scalar(text))
+    if isinstance(text, XlError):
+        return text
+    text = "" if text is sh.EMPTY or text is None else str(text)
+    delimiters = []
+    for entry in np.asarray(delimiter, dtype=object).ravel().tolist():
+        written = value_text(entry)
+        if isinstance(written, XlError):
+            return written
+        delimiters.append("" if written is sh.EMPTY or written is None else str(written))
+    instance, mode, end = (_number_argument(1 if instance_num is _OMITTED else instance_num, 1),
+                           _number_argument(match_mode, 0),
+                           _number_argument(match_end, 0))
+    for argument in (instance, mode, end):
+        if isinstance(argument, XlError):
+            return argument
+    if isinstance(_scalar(match_mode), str):
+        mode = 0
+    if isinstance(_scalar(match_end), (bool, np.bool_)):
+        end = 1 if _scalar(match_end) else -1
+    instance = math.floor(instance)
+    if not delimiters or "" in delimiters or instance == 0 or abs(instance) > len(text) or end not in (0, 1):
+        return _VALUE
+    if instance_num is not _OMITTED and max(map(len, delimiters)) > len(text):
+        return _VALUE
+    found = _occurrences(text, delimiters, mode != 0, instance < 0)
+    if end:
+        found.append((0, 0) if instance < 0 else (len(text), 0))
+    if abs(instance) > len(found):
+        missing = _scalar(if_not_found)
+        return "" if missing is sh.EMPTY or missing is None else missing
+    start, length = found[abs(instance) - 1]
+    return text[start + length:] if after else text[:start]
+
+
+for _name, _after in (("TEXTAFTER", True), ("TEXTBEFORE", False)):
+    FUNCTIONS[_name] = wrap_ufunc(functools.partial(_text_around, _after), input_parser=lambda *a: a,
+                                  args_parser=lambda *a: a, excluded={1, 5}, check_nan=False,
+                                  check_error=lambda *a: None)
 
 
 # --- TEXT -------------------------------------------------------------------------------------------
