@@ -94,3 +94,14 @@ def test_a_formula_reading_the_spilled_part_of_an_xlookup_sees_it(tmp_path: Path
     sheet = recalculated(tmp_path, [["ID", "Name", "Department"], *STAFF],
                    {"F1": "=H1", "G1": "=_xlfn.XLOOKUP(8389,A2:A5,B2:C5)"})
     assert sheet.get(1, 6) == "Finance"
+
+
+def test_xlookup_of_an_empty_cell_finds_the_first_empty_cell(tmp_path: Path) -> None:
+    # as a workbook Excel saved has it (IronCalc's LOOKUP_AND_REFERENCE_XLOOKUP.xlsx, ExactMatch U12:V20):
+    # the lookup value T1 is empty; searching from the end finds the last empty cell instead
+    rows = [["a", 1, None], [None, 2], ["b", 3], [None, 4], ["c", 5]]
+    sheet = recalculated(tmp_path, rows, {"F1": '=_xlfn.XLOOKUP(T1,A1:A5,B1:B5,"none")',
+                                          "F2": '=_xlfn.XLOOKUP(T1,A1:A5,B1:B5,"none",0,-1)',
+                                          "F3": '=_xlfn.XLOOKUP(T1,A1:A5,C1:C5,"none")',
+                                          "F4": '=_xlfn.XLOOKUP(T1,A1:A1,B1:B1,"none")'})
+    assert [sheet.get(row, 6) for row in (1, 2, 3, 4)] == [2.0, 4.0, 0.0, "none"]

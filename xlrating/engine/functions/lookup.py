@@ -18,6 +18,11 @@ with Microsoft's examples.
 
 An if_not_found left out between commas (``XLOOKUP(x, a, b, , 1)``) is #N/A when nothing matches,
 as in Excel; a typed 0 is 0.
+
+An empty cell as XLOOKUP's lookup_value finds the first empty cell of ``lookup_array`` (the last,
+searching from the end), as a workbook Excel saved shows (IronCalc's LOOKUP_AND_REFERENCE_XLOOKUP.xlsx:
+``XLOOKUP(T12, R:R, S:S, "Not found :/")`` with T12 empty is 0, from an empty S cell); ``formulas``
+found nothing.
 """
 
 from __future__ import annotations
@@ -90,11 +95,25 @@ def xxlookup(lookup_value: Any, lookup_array: Any, return_array: Any, if_not_fou
     value = grid(lookup_value)[0, 0]
     if isinstance(value, XlError):
         return spilled(grid(value))
-    position = _position(lookup_value, lookup_array, modes)
+    position = _empty_position(lookup, modes) if value is sh.EMPTY or value is None else None
+    if position is None:
+        position = _position(lookup_value, lookup_array, modes)
     if isinstance(position, XlError):
         return _not_found(if_not_found) if str(position) == "#N/A" else spilled(grid(position))
     index = int(position) - 1
     return spilled(returned[index:index + 1, :] if by_rows else returned[:, index:index + 1])
+
+
+def _empty_position(lookup: np.ndarray, modes: tuple[Any, ...]) -> int | None:
+    """The 1-based position of the first empty cell of ``lookup`` (the last with a negative
+    search_mode), or None when it has none."""
+    empty = [i for i, entry in enumerate(lookup.ravel().tolist()) if entry is sh.EMPTY or entry is None]
+    if not empty:
+        return None
+    search = modes[1] if len(modes) > 1 and not is_omitted(modes[1]) else 1
+    search = np.ravel(search)[0] if isinstance(search, np.ndarray) else search
+    from_end = isinstance(search, (int, float)) and not isinstance(search, bool) and search < 0
+    return (empty[-1] if from_end else empty[0]) + 1
 
 
 def _search_and_result(table: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
