@@ -2,11 +2,12 @@
 engine's private registry (:func:`.registry.registry`), never in ``formulas``' global one.
 
 - ROUND, ROUNDUP, ROUNDDOWN: Excel rounds the number as shown to 15 digits (:mod:`.rounding`).
-- SUM, AVERAGE, MIN, MAX, COUNT, SUMPRODUCT, SUMIF(S), AVERAGEIF(S): in a reference or an array
+- SUM, AVERAGE, MIN, MAX, COUNT, SUMPRODUCT: in a reference or an array
   argument Excel takes only the numbers; text (even "3") and TRUE/FALSE are skipped. Typed
   directly as an argument (``=SUM("3", TRUE)``), text that reads as a number and logical values
   count. (Microsoft's SUM/AVERAGE/COUNT pages; SUMPRODUCT treats every non-number as 0.)
   ``formulas`` converts text numbers inside ranges, so ``SUM(A2:A4)`` over 1, "3", 5 gave 9.
+  (SUMIF, SUMIFS, AVERAGEIF & co. take the same numbers: :mod:`.functions.criteria`.)
 
 How ``formulas`` hands arguments over tells them apart: a reference arrives as a plain
 ``ndarray``, a computed value as its ``Array`` subclass (1x1 for a scalar), a constant as itself.
@@ -20,7 +21,7 @@ from typing import Any
 
 import numpy as np
 import schedula as sh
-from formulas.functions import Array, _text2num, wrap_func, wrap_ufunc, xfilter, xfilters
+from formulas.functions import Array, _text2num, wrap_func, wrap_ufunc
 from formulas.tokens.operand import Error, XlError
 
 from . import references
@@ -129,16 +130,6 @@ def _sumproduct(*args: Any) -> Any:
     return float(total.sum())
 
 
-def _filtered(reduce: Callable[[list[float]], Any]) -> Callable[[np.ndarray], Any]:
-    """The accumulator of SUMIF & co.: the matched cells of the sum range, numbers only."""
-    def accumulate(matched: np.ndarray) -> Any:
-        try:
-            return reduce(list(_numbers((np.asarray(matched),))))
-        except _Failed as failed:
-            return failed.error
-    return accumulate
-
-
 def _scalar(function: Callable[..., Any]) -> Any:
     def evaluate(*args: Any) -> Any:
         return np.asarray([[function(*args)]], object).view(Array)
@@ -167,7 +158,7 @@ def override(name: str) -> Any | None:
 
 @functools.lru_cache(maxsize=1)
 def _own() -> dict[str, Any]:
-    """The corrections defined here (rounding, the aggregates, SUMPRODUCT, SUMIF & co.)."""
+    """The corrections defined here (rounding, the aggregates, SUMPRODUCT)."""
     functions = {name: _rounding(name) for name in MODES}
     functions.update({
         "SUM": _scalar(_aggregate(sum)),
@@ -176,9 +167,5 @@ def _own() -> dict[str, Any]:
         "MAX": _scalar(_aggregate(lambda v: max(v, default=0.0))),
         "COUNT": _scalar(_aggregate(lambda v: float(len(v)), skip_errors=True)),
         "SUMPRODUCT": _scalar(_sumproduct),
-        "SUMIF": wrap_func(functools.partial(xfilter, _filtered(sum))),
-        "SUMIFS": wrap_func(functools.partial(xfilters, _filtered(sum))),
-        "AVERAGEIF": wrap_func(functools.partial(xfilter, _filtered(_average))),
-        "AVERAGEIFS": wrap_func(functools.partial(xfilters, _filtered(_average))),
     })
     return functions

@@ -19,6 +19,8 @@ What ``formulas`` 1.3 gets wrong here, and the rule followed instead (Microsoft'
 - BASE was missing. DECIMAL read " 11", "1_1", "-11" and "0x1F" as numbers (Python's ``int``), took
   radix 0, and read a number from a cell as "111.0" (#NUM!).
 - RANDBETWEEN returned fractions (``bottom + (top - bottom) * rand()``); Excel returns a whole number.
+- SUMIF, SUMIFS: Excel's criteria (:mod:`.criteria`); ``formulas`` matched "*a" anywhere in a text,
+  took TRUE as 1 for ">0", and its SUMIFS answered ranges of different shapes.
 """
 
 from __future__ import annotations
@@ -37,6 +39,7 @@ from formulas.tokens.operand import Error, XlError
 
 from ..library import formulas_function
 from ..rounding import excel_round
+from . import criteria
 from .arguments import elementwise, number, quiet, scalar
 
 _NUM: XlError = Error.errors["#NUM!"]
@@ -318,4 +321,6 @@ FUNCTIONS: dict[str, Any] = {
     "DECIMAL": elementwise(_decimal, numbers=False),
     "RANDBETWEEN": elementwise(_randbetween),
     **{name: _checked(name) for name in ("PRODUCT", "SUMSQ", "SUMX2MY2", "SUMX2PY2", "SUMXMY2")},
+    "SUMIF": wrap_func(criteria.sumif),
+    "SUMIFS": wrap_func(criteria.sumifs),
 }

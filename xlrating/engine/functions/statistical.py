@@ -18,6 +18,10 @@ a single variable any shape is taken value by value.
 ``formulas`` solves with a minimum-norm least-squares solution (LINEST of y against a constant x
 gives slope and intercept mean/2 each), reads an omitted const as FALSE, and answers shape errors
 with #VALUE!.
+
+COUNTIF, COUNTIFS, AVERAGEIF, AVERAGEIFS, MAXIFS and MINIFS follow Excel's criteria (:mod:`.criteria`);
+``formulas``' missed "<>x" on empty cells and errors, matched "*a" anywhere in a text, and its MAXIFS
+and MINIFS answered #VALUE!.
 """
 
 from __future__ import annotations
@@ -29,6 +33,7 @@ import schedula as sh
 from formulas.functions import Array, wrap_func
 from formulas.tokens.operand import Error, XlError
 
+from . import criteria
 from .arguments import is_omitted
 
 NA, NUM, REF, VALUE = (Error.errors[e] for e in ("#N/A", "#NUM!", "#REF!", "#VALUE!"))
@@ -251,4 +256,10 @@ FUNCTIONS: dict[str, Any] = {
     "LOGEST": wrap_func(logest),
     "TREND": wrap_func(trend),
     "GROWTH": wrap_func(growth),
+    "COUNTIF": wrap_func(criteria.countif),
+    "COUNTIFS": wrap_func(criteria.countifs),
+    "AVERAGEIF": wrap_func(criteria.averageif),
+    "AVERAGEIFS": wrap_func(criteria.averageifs),
+    "MAXIFS": wrap_func(criteria.maxifs),
+    "MINIFS": wrap_func(criteria.minifs),
 }
