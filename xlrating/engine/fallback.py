@@ -31,10 +31,21 @@ from formulas.tokens.operand import Error as ErrorToken
 
 from xlrating.excel_errors import ExcelError
 
-from .formula import MAX_COL, MAX_ROW, FormulaSyntaxError, Ref, column_letters, normalise, parse
+from .formula import MAX_COL, MAX_ROW, Call, FormulaSyntaxError, Ref, column_letters, normalise, parse
 from .grid import Grid, InCircle, NotComputed, Sheet
 from .names import expand_names
 from .registry import EngineParser, UnknownFunction, from_host, to_host
+
+
+class Area(Ranges):
+    """The values of an area read for ``formulas``, with the size the formula asked for: a whole
+    column (row) is read only as far as the sheet is used, but ROWS(C:C) is 1048576 all the same."""
+
+    __slots__ = ("size",)
+
+    def __init__(self, size: tuple[int, int]):
+        super().__init__()
+        self.size = size
 
 
 class CellFailure(Exception):
@@ -207,7 +218,7 @@ class Fallback:
                 values[i, j] = sh.EMPTY if v is None else from_host(v)
         label = "'" + target.name.replace("'", "''") + "'!" if target is not seen_from else ""
         ref = f"{label}{column_letters(c1)}{r1}:{column_letters(c2)}{r2}"
-        result = Ranges().push(ref, values)
+        result = Area((rows_asked - r1 + 1, cols_asked - c1 + 1)).push(ref, values)
         self._reads.append((r1, c1, r2, c2, rows_asked, cols_asked))
         return result
 
@@ -272,11 +283,12 @@ class Fallback:
         finally:
             CURRENT.reset(token)
         if intersect:
-            result = self._intersect(result, row, col)
+            result = self._intersect(result, row, col, first=_numbers_its_area(formula))
         return result_value(result)
 
-    def _intersect(self, result: Any, row: int, col: int) -> Any:
-        """Excel's implicit intersection of an area-shaped result with the formula's row and column."""
+    def _intersect(self, result: Any, row: int, col: int, first: bool = False) -> Any:
+        """Excel's implicit intersection of an area-shaped result with the formula's row and column
+        (with ``first``, of no area: the result's first value)."""
         if isinstance(result, np.ndarray) and result.size == 1 and isinstance(result.ravel()[0], Ranges):
             result = result.ravel()[0]  # a reference returned by INDEX, OFFSET ...
         if isinstance(result, Ranges):
@@ -284,7 +296,7 @@ class Fallback:
         if not isinstance(result, np.ndarray) or result.size <= 1:
             return result
         values = np.atleast_2d(result)
-        for r1, c1, r2, c2, asked_r2, asked_c2 in self._reads:
+        for r1, c1, r2, c2, asked_r2, asked_c2 in [] if first else self._reads:
             if values.shape != (r2 - r1 + 1, c2 - c1 + 1):
                 continue
             if c1 == asked_c2 and r1 <= row <= asked_r2:
@@ -293,6 +305,19 @@ class Fallback:
                 return values[0, col - c1] if col <= c2 else sh.EMPTY
             return ErrorToken.errors["#VALUE!"]
         return values[0, 0]
+
+
+@functools.lru_cache(maxsize=1024)
+def _numbers_its_area(formula: str) -> bool:
+    """Whether ``formula`` is ROW(...) or COLUMN(...) of an area: its numbers are no values of the
+    area, so a legacy cell shows the first of them, not the one in its own row ("If reference is a
+    range of cells, and if ROW is not entered as an array, ROW returns the row of the topmost
+    row", Microsoft's ROW page; a workbook Excel saved has ROW(INDIRECT("D:D")) as 1 in row 14)."""
+    try:
+        tree = parse(formula)
+    except FormulaSyntaxError:
+        return False
+    return isinstance(tree, Call) and tree.name.upper().removeprefix("_XLFN.") in ("ROW", "COLUMN")
 
 
 def _abort_in(exc: BaseException | None) -> Abort | None:

@@ -105,3 +105,23 @@ def test_xlookup_of_an_empty_cell_finds_the_first_empty_cell(tmp_path: Path) -> 
                                           "F3": '=_xlfn.XLOOKUP(T1,A1:A5,C1:C5,"none")',
                                           "F4": '=_xlfn.XLOOKUP(T1,A1:A1,B1:B1,"none")'})
     assert [sheet.get(row, 6) for row in (1, 2, 3, 4)] == [2.0, 4.0, 0.0, "none"]
+
+
+def test_rows_and_columns_of_whole_columns_and_rows_count_the_whole_sheet(tmp_path: Path) -> None:
+    # as a workbook Excel saved has them (IronCalc's LOOKUP_AND_REFERENCE_ROW_COLUM.xlsx, ROWS_COLUMNS):
+    # the engine reads a whole column only as far as the sheet is used, but counts all of it
+    sheet = recalculated(tmp_path, [[1, 2], [3, 4]], {"D1": "=ROWS(C:C)", "D2": "=COLUMNS(14:14)",
+                                                      "D3": "=ROWS($AB:$AAA)", "D4": '=ROWS(INDIRECT("A:B"))',
+                                                      "D5": "=COLUMNS(A:B)", "D6": "=ROWS(A1:B2)"})
+    assert [sheet.get(row, 4) for row in range(1, 7)] == [1048576.0, 16384.0, 1048576.0, 1048576.0, 2.0, 2.0]
+
+
+def test_row_and_column_of_an_area_in_an_ordinary_cell_are_its_first_and_errors_pass(tmp_path: Path) -> None:
+    # as a workbook Excel saved has them (IronCalc's LOOKUP_AND_REFERENCE_ROW_COLUM.xlsx, ROW_COLUMN):
+    # the topmost row (leftmost column) whatever the formula's row; a bad INDIRECT's #REF! passes on
+    sheet = recalculated(tmp_path, [[None, "h", "D:D", "$FF:FG", "D5:E7"]],
+                         {"A9": "=ROW(D:D)", "A10": '=ROW(INDIRECT(C1))', "A11": '=COLUMN(INDIRECT(D1))',
+                          "A12": "=ROW(INDIRECT(E1))", "A13": "=COLUMN(INDIRECT(E1))", "A14": "=ROW(INDIRECT(B1))",
+                          "A15": "=COLUMN(INDIRECT(A1))", "A16": "=SUM(ROW(D5:E7))", "A17": "=ROW()"})
+    assert [sheet.get(row, 1) for row in range(9, 18)] == [1.0, 1.0, 162.0, 5.0, 4.0, ExcelError("#REF!"),
+                                                          ExcelError("#REF!"), 18.0, 17.0]

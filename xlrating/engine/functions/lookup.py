@@ -32,10 +32,13 @@ from typing import Any
 
 import numpy as np
 import schedula as sh
+from formulas.cell import CELL
 from formulas.functions import COMPILING, Array, wrap_func, wrap_impure_func
+from formulas.functions.look import xcolumn, xrow
 from formulas.ranges import Ranges
 from formulas.tokens.operand import Error, XlError
 
+from ..fallback import Area
 from ..formula import column_letters
 from ..library import formulas_function
 from .arguments import is_omitted
@@ -172,6 +175,8 @@ def lookup(lookup_value: Any, lookup_vector: Any, result_vector: Any = _MISSING)
 def _dimension(name: str, axis: int) -> Any:
     """ROWS (``axis`` 0) or COLUMNS (1) of a reference (``formulas``' own) or of an array or value."""
     def dimension(array: Any) -> Any:
+        if isinstance(array, Area) and len(array.ranges) == 1:
+            return float(array.size[axis])  # a whole column (row) counts every row (column)
         if isinstance(array, Ranges):
             return formulas_function(name)(array)
         value = grid(array)
@@ -181,6 +186,19 @@ def _dimension(name: str, axis: int) -> Any:
 
     dimension.__name__ = name.lower()
     return wrap_func(dimension, ranges=True)
+
+
+def _row_or_column(position_of: Any) -> dict[str, Any]:
+    """ROW or COLUMN (``formulas``' own, which reads the formula's cell when given no reference)
+    with an error for a reference passed on as it is: ROW(INDIRECT("h")) is #REF!, as a workbook
+    Excel saved has it (IronCalc's LOOKUP_AND_REFERENCE_ROW_COLUM.xlsx); ``formulas`` gave #VALUE!."""
+    def evaluate(cell: Any = None, ref: Any = None) -> Any:
+        if isinstance(ref, XlError):
+            return ref
+        return position_of(cell, ref)
+
+    evaluate.__name__ = position_of.__name__
+    return {"extra_inputs": collections.OrderedDict([(CELL, None)]), "function": wrap_func(evaluate, ranges=True)}
 
 
 def choose(index: Any, *values: Any) -> Any:
@@ -255,6 +273,8 @@ FUNCTIONS: dict[str, Any] = {
     "LOOKUP": wrap_func(lookup),
     "XLOOKUP": wrap_func(xxlookup),
     "XMATCH": wrap_func(xxmatch),
+    "ROW": _row_or_column(xrow),
+    "COLUMN": _row_or_column(xcolumn),
     "ROWS": _dimension("ROWS", 0),
     "COLUMNS": _dimension("COLUMNS", 1),
 }
