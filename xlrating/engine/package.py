@@ -288,15 +288,23 @@ def _read_sheet_bulk(raw: bytes, text: str, sheet: SheetCells, strings: list[str
     False, leaving ``sheet`` untouched, when any cell is laid out otherwise. ``checking``: the read
     stands for the package scan (:mod:`xlrating.sheets.part_quick`), so a value the scan would
     question (a number that is not finite) is False too."""
-    if _prefixed_cells(text) or "<c>" in text:
-        return False
     numbers: list[tuple[np.ndarray, np.ndarray, np.ndarray]] = []
     formulas: list[tuple[np.ndarray, np.ndarray, list[str]]] = []
     texts: list[tuple[np.ndarray, np.ndarray, list[str]]] = []
-    for start, stop in row_chunks(raw):
-        cells = bulk_cells.scan(raw[start:stop])
-        if cells is None or not _bulk_chunk(cells, strings, numbers, formulas, texts, checking):
+    colon_c = False
+    view = memoryview(raw)
+    try:
+        for start, stop in row_chunks(raw):
+            cells = bulk_cells.scan(view[start:stop])
+            if cells is None or not _bulk_chunk(cells, strings, numbers, formulas, texts, checking):
+                return False
+            colon_c |= cells.colon_c
+    except Exception:
+        if _prefixed_cells(text) or "<c>" in text:  # never the bulk reader's sheet: its values unasked
             return False
+        raise
+    if colon_c and _prefixed_cells(text):
+        return False
     for found, attribute in ((numbers, "numbers"), (formulas, "simple"), (texts, "texts")):
         if found:
             rows, cols, values = zip(*found)
@@ -341,12 +349,12 @@ def _bulk_chunk(cells: bulk_cells.Cells, strings: list[str], numbers: list[Any],
     formula_mask = kinds == bulk_cells.FORMULA
     numbered = int(number_mask.sum())
     if numbered:
-        found = np.fromiter(map(float, cells.contents(bulk_cells.NUMBER)), dtype=np.float64, count=numbered)
+        found = cells.numbers()
         if checking and not np.isfinite(found).all():
             return False
         numbers.append((rows[number_mask], cols[number_mask], found))
     if formula_mask.any():
-        found_texts = list(map("=".__add__, cells.contents(bulk_cells.FORMULA)))
+        found_texts = cells.contents(bulk_cells.FORMULA, "=")
         if "&" in "".join(found_texts):
             found_texts = [html.unescape(t) if "&" in t else t for t in found_texts]
         formulas.append((rows[formula_mask], cols[formula_mask], found_texts))
