@@ -129,3 +129,35 @@ def test_a_number_that_is_not_finite_is_left_to_the_package_scan_when_checking()
     assert not _read("bulk", text, checking=True)[0]
     read, sheet = _read("bulk", text)
     assert read and sheet.numbers is not None and np.isinf(sheet.numbers[2][0])
+
+
+NUMBER_TEXTS = ["0", "-0", "-0.000", "27", "59.06", "0.1", "0.3", "12345678", "12345678.87654321", "99999999.99999999",
+                "90071992.54740991", "90071992.54740993", "00000007.50000000", "1E+300", "2.5e-8", ".5", "-.5", "7.",
+                "0.30000000000000004", "123456789", "-1234567890123456789", "1_0", " 4", "+3", "inf", "-nan"]
+
+
+def test_numbers_are_read_bit_for_bit_as_float_reads_them() -> None:
+    # most are computed in bulk (digits over a power of ten), the rest by float(): none may differ
+    rng = random.Random(7)
+    texts = NUMBER_TEXTS + [f"{rng.choice(['', '-'])}{rng.randrange(10 ** rng.randint(1, 8))}.{rng.randrange(10 ** 8):08d}"[
+        :rng.randint(3, 19)].rstrip(".") for _ in range(3000)]
+    cells = "".join(f'<c r="A{row}"><v>{number}</v></c>' for row, number in enumerate(texts, 1))
+    read, sheet = _read("bulk", f'<worksheet><sheetData><row r="1">{cells}</row></sheetData></worksheet>')
+    assert read and sheet.numbers is not None
+    assert sheet.numbers[2].tobytes() == np.array([float(t) for t in texts]).tobytes()
+
+
+@pytest.mark.parametrize("odd_cell", ['<c><v>1</v></c>', '<x:c r="C9"><x:v>1</x:v></x:c>'])
+def test_a_sheet_for_the_general_readers_is_theirs_even_when_an_earlier_piece_fails_to_convert(
+        odd_cell: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    # the odd cell is many pieces after the number float() refuses: still False, as the sheet was
+    # never the bulk reader's; without it, the refusal is raised
+    monkeypatch.setattr(package, "_CHUNK", 100)
+    rows = "".join(f'<row r="{row}"><c r="A{row}"><v>{row}</v></c></row>' for row in range(2, 40))
+    bad = '<row r="1"><c r="A1"><v>x1</v></c></row>'
+    text = f'<worksheet><sheetData>{bad}{rows}<row r="40">{odd_cell}</row></sheetData></worksheet>'
+    for checking in (False, True):
+        read, sheet = _read("bulk", text, checking)
+        assert not read and sheet.numbers is None
+    with pytest.raises(ValueError):
+        _read("bulk", text.replace(odd_cell, '<c r="B40"><v>1</v></c>'))

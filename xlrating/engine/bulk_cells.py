@@ -181,10 +181,11 @@ def scan(piece: bytes | memoryview) -> Cells | None:
     """Every cell of ``piece`` (whole rows of sheet XML) when each one has a bulk layout, else None."""
     text = _Bytes(piece)
     opens = np.flatnonzero(text.data[:text.size] == 60)  # every '<'
-    tags = text.words[opens] & _MASKS[3]
-    if (tags == _word(b"<c>")).any():  # a cell without a reference
+    named = np.flatnonzero(text.data[opens + 1] == 99)  # "<c": single bytes gather quicker than 8
+    after_c = text.data[opens[named] + 2]
+    if (after_c == 62).any():  # '<c>': a cell without a reference
         return None
-    found = np.flatnonzero(tags == _word(b"<c "))  # which '<' start cells
+    found = named[after_c == 32]  # which '<' start cells: '<c '
     cells = opens[found]
     count = len(cells)
     if not _starts(text.words[cells + 3], b'r="').all():
