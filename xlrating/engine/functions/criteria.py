@@ -117,6 +117,15 @@ class Cells:
         return folded
 
     @cached_property
+    def text_codes(self) -> tuple[dict[str, int], np.ndarray]:
+        """Each distinct case-folded text's code, and each cell's code (-1 for the cells that are not
+        text): an equality with a text is then one comparison of integers over the range."""
+        codes: dict[str, int] = {}
+        cell_codes = np.full(len(self.values), -1, dtype=np.int32)
+        cell_codes[self.texts] = [codes.setdefault(text, len(codes)) for text in self.folded[self.texts].tolist()]
+        return codes, cell_codes
+
+    @cached_property
     def text_numbers(self) -> np.ndarray:
         """The number each text cell reads as (NaN for the others)."""
         numbers = np.full(len(self.values), math.nan)
@@ -211,7 +220,9 @@ def _equal(found: Cells, test: Criterion) -> np.ndarray:
         mask = np.zeros(len(found.values), dtype=bool)
         mask[found.texts] = [pattern.fullmatch(str(found.values[i])) is not None for i in found.texts.tolist()]
     else:
-        mask = found.kind(TEXT) & (found.folded == test.operand.casefold())
+        codes, cell_codes = found.text_codes
+        code = codes.get(test.operand.casefold())
+        mask = cell_codes == code if code is not None else np.zeros(len(found.values), dtype=bool)
     return mask
 
 
