@@ -70,6 +70,23 @@ def test_indirect_reads_a1_and_r1c1_texts_sheets_and_names(tmp_path: Path) -> No
         20.0, 14.0, 10.0, 60.0, ExcelError("#REF!")]
 
 
+def test_indirect_reads_row_numbers_written_with_leading_zeros(tmp_path: Path) -> None:
+    # as a workbook Excel saved has them (IronCalc's LOOKUP_AND_REFERENCE_ROW_COLUM.xlsx: "A01",
+    # "05:05", "SS077:SW090"); a sheet name's digits stay as they are
+    wb = openpyxl.Workbook()
+    ws = wb.active
+    wb.create_sheet("Q007")["B5"] = 9
+    ws["B1"], ws["C5"] = 4, 6
+    ws["D1"], ws["D2"], ws["D3"], ws["D4"] = "B01", "05:05", "SS077:SW090", "Q007!B005"
+    ws["A1"] = "=INDIRECT(D1)"
+    ws["A2"] = "=SUM(INDIRECT(D2))"
+    ws["A3"] = "=ROW(INDIRECT(D3))"
+    ws["A5"] = "=COLUMN(INDIRECT(D3))"
+    ws["A4"] = "=INDIRECT(D4)"
+    wb.save(tmp_path / "zeros.xlsx")
+    assert _values(tmp_path / "zeros.xlsx", "Sheet", ["A1", "A2", "A3", "A4", "A5"]) == [4.0, 6.0, 77.0, 9.0, 513.0]
+
+
 def test_structured_references_read_the_workbooks_tables(tmp_path: Path) -> None:
     wb = openpyxl.Workbook()
     ws = wb.active

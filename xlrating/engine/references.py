@@ -137,6 +137,11 @@ def _split_sheet(text: str) -> tuple[str | None, str]:
     return sheet, address
 
 
+# Zeros leading a row number of an A1 address: after a column's letters (or its $) or at the start
+# of a whole-row part ("05:05"), before another digit
+_ZERO_LED = re.compile(r"(?:(?<=[A-Za-z$])|(?<=^)|(?<=:))0+(?=\d)")
+
+
 def indirect(position: Position, text: Any, a1: Any = None) -> Any:
     """INDIRECT(ref_text, [a1]): the reference a text names, in A1 style or (``a1`` FALSE) R1C1 style,
     relative to the formula's cell; a defined name of a reference works too. Anything else is #REF!."""
@@ -164,6 +169,9 @@ def indirect(position: Position, text: Any, a1: Any = None) -> Any:
     target = names.get(ref_text.upper())
     if target is not None:
         ref_text = target.lstrip("=")
+    sheet_name, address = _split_sheet(ref_text)
+    if _ZERO_LED.search(address):  # "A01", "05:05": the row numbers Excel reads (a workbook it saved)
+        ref_text = ref_text[:len(ref_text) - len(address)] + _ZERO_LED.sub("", address)
     try:
         node = parse("=" + ref_text)
     except FormulaSyntaxError:
