@@ -296,7 +296,9 @@ class Fallback:
         if not isinstance(result, np.ndarray) or result.size <= 1:
             return result
         values = np.atleast_2d(result)
-        for r1, c1, r2, c2, asked_r2, asked_c2 in [] if first else self._reads:
+        if first:
+            return values[0, 0]
+        for r1, c1, r2, c2, asked_r2, asked_c2 in self._reads:
             if values.shape != (r2 - r1 + 1, c2 - c1 + 1):
                 continue
             if c1 == asked_c2 and r1 <= row <= asked_r2:

@@ -35,6 +35,8 @@ from formulas.functions import text as formulas_text
 from formulas.functions.date import _text2datetime
 from formulas.tokens.operand import Error, XlError
 
+from .arguments import is_omitted, number
+
 _VALUE: XlError = Error.errors["#VALUE!"]
 _NUM: XlError = Error.errors["#NUM!"]
 
@@ -286,18 +288,15 @@ _NOT_FOUND: XlError = Error.errors["#N/A"]
 
 
 def _number_argument(value: Any, default: float) -> Any:
-    """An optional numeric argument: the default when empty or logical, a number, or an error."""
+    """An optional numeric argument: the default when empty or logical, an error as it is, else the
+    number it reads as (:func:`.arguments.number`) or #VALUE!."""
     value = _scalar(value)
     if value is None or value is sh.EMPTY or isinstance(value, (bool, np.bool_)):
         return default
     if isinstance(value, XlError):
         return value
-    if isinstance(value, str):
-        try:
-            return float(value)
-        except ValueError:
-            return _VALUE
-    return float(value)
+    read = number(value)
+    return _VALUE if read is None else read
 
 
 def _occurrences(text: str, delimiters: list[str], ignore_case: bool, from_end: bool) -> list[tuple[int, int]]:
@@ -320,10 +319,7 @@ def _occurrences(text: str, delimiters: list[str], ignore_case: bool, from_end: 
     return taken
 
 
-_OMITTED = object()
-
-
-def _text_around(after: bool, text: Any, delimiter: Any, instance_num: Any = _OMITTED, match_mode: Any = 0,
+def _text_around(after: bool, text: Any, delimiter: Any, instance_num: Any = None, match_mode: Any = 0,
                  match_end: Any = 0, if_not_found: Any = _NOT_FOUND) -> Any:
     text = value_text(_scalar(text))
     if isinstance(text, XlError):
@@ -335,7 +331,7 @@ def _text_around(after: bool, text: Any, delimiter: Any, instance_num: Any = _OM
         if isinstance(written, XlError):
             return written
         delimiters.append("" if written is sh.EMPTY or written is None else str(written))
-    instance, mode, end = (_number_argument(1 if instance_num is _OMITTED else instance_num, 1),
+    instance, mode, end = (_number_argument(instance_num, 1),
                            _number_argument(match_mode, 0),
                            _number_argument(match_end, 0))
     for argument in (instance, mode, end):
@@ -348,7 +344,7 @@ def _text_around(after: bool, text: Any, delimiter: Any, instance_num: Any = _OM
     instance = math.floor(instance)
     if not delimiters or "" in delimiters or instance == 0 or abs(instance) > len(text) or end not in (0, 1):
         return _VALUE
-    if instance_num is not _OMITTED and max(map(len, delimiters)) > len(text):
+    if not is_omitted(instance_num) and max(map(len, delimiters)) > len(text):
         return _VALUE
     found = _occurrences(text, delimiters, mode != 0, instance < 0)
     if end:
