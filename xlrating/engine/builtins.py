@@ -26,6 +26,7 @@ from formulas.tokens.operand import Error, XlError
 
 from . import references
 from .functions import implementation, implementations
+from .functions.arguments import average
 from .rounding import MODES, excel_round
 
 
@@ -110,10 +111,6 @@ def _aggregate(reduce: Callable[[list[float]], Any], skip_errors: bool = False) 
     return aggregate
 
 
-def _average(values: list[float]) -> Any:
-    return sum(values) / len(values) if values else Error.errors["#DIV/0!"]
-
-
 def _sumproduct(*args: Any) -> Any:
     """Excel's SUMPRODUCT: same-shaped arrays, multiplied entry by entry; any non-number is 0."""
     arrays = [np.atleast_2d(np.asarray(a, dtype=object)) for a in args]
@@ -162,7 +159,7 @@ def _own() -> dict[str, Any]:
     functions = {name: _rounding(name) for name in MODES}
     functions.update({
         "SUM": _scalar(_aggregate(sum)),
-        "AVERAGE": _scalar(_aggregate(_average)),
+        "AVERAGE": _scalar(_aggregate(average)),
         "MIN": _scalar(_aggregate(lambda v: min(v, default=0.0))),
         "MAX": _scalar(_aggregate(lambda v: max(v, default=0.0))),
         "COUNT": _scalar(_aggregate(lambda v: float(len(v)), skip_errors=True)),

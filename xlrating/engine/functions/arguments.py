@@ -63,6 +63,11 @@ def text_number(text: str) -> float | None:
     return number if math.isfinite(number) else None  # "inf" and "nan" are no numbers to Excel
 
 
+def average(values: list[float]) -> Any:
+    """The mean of ``values``; #DIV/0! for none (AVERAGE, AVERAGEIF & co.)."""
+    return sum(values) / len(values) if values else Error.errors["#DIV/0!"]
+
+
 def number(value: Any) -> float | None:
     """A numeric argument as Excel reads it: a number, TRUE/FALSE (1/0), an empty cell (0), text that
     reads as a number or a date; None for anything else (the function's #VALUE!)."""

@@ -50,10 +50,11 @@ import numpy as np
 import schedula as sh
 from formulas.errors import FoundError
 from formulas.functions import Array, _text2num
-from formulas.tokens.operand import Error, XlError
+from formulas.tokens.operand import XlError
 
-from .arguments import is_omitted
+from .arguments import average, is_omitted
 from .database import _DATE, _fail, _operand, _wildcard
+from .dynamic_arrays import grid
 
 EMPTY, NUMBER, TEXT, LOGICAL, ERROR = range(5)
 _OPERATORS = ("<=", ">=", "<>", "<", ">", "=")
@@ -254,23 +255,10 @@ def matches(found: Cells, test: Criterion) -> np.ndarray:
 
 # --- arguments ----------------------------------------------------------------------------------
 
-def _grid(value: Any) -> np.ndarray:
-    array = value if isinstance(value, np.ndarray) else np.asarray([[value]], dtype=object)
-    return array.reshape(1, -1) if array.ndim < 2 else array
-
-
-def _criteria_values(value: Any) -> np.ndarray:
-    """A criterion argument as a 2-D object array of criteria (1x1 for a single one)."""
-    if isinstance(value, np.ndarray):
-        array = value.astype(object) if value.dtype != object else value
-        return array.reshape(1, -1) if array.ndim < 2 else array
-    return np.asarray([[value]], dtype=object)
-
-
 def _each(criteria: Sequence[Any], one: Callable[[list[Any]], Any]) -> Any:
     """``one`` of each combination of criteria (one value per criterion argument): a single value for
     single criteria, else an array in the criteria's (broadcast) shape."""
-    arrays = [_criteria_values(c) for c in criteria]
+    arrays = [grid(c) for c in criteria]
     if all(a.size == 1 for a in arrays):
         result = one([a.ravel()[0] for a in arrays])
         return np.asarray([[result]], dtype=object).view(Array)
@@ -294,12 +282,12 @@ def _mask(tests: Sequence[Cells], values: Sequence[Any]) -> np.ndarray:
 
 def _resized(values: Any, shape: tuple[int, ...]) -> np.ndarray:
     """SUMIF's sum_range from its top-left cell in ``shape`` (cells beyond the range given: empty)."""
-    grid = _grid(values)
+    array = grid(values)
     rows, cols = shape[0], shape[1]
-    if grid.shape == (rows, cols):
-        return grid
+    if array.shape == (rows, cols):
+        return array
     sized = np.full((rows, cols), sh.EMPTY, dtype=object)
-    part = grid[:rows, :cols]
+    part = array[:rows, :cols]
     sized[:part.shape[0], :part.shape[1]] = part
     return sized
 
@@ -325,10 +313,6 @@ def _value(reduce: Reduce, found: Cells, mask: np.ndarray) -> Any:
 
 def _total(values: list[float]) -> float:
     return float(sum(values))
-
-
-def _average(values: list[float]) -> Any:
-    return sum(values) / len(values) if values else Error.errors["#DIV/0!"]
 
 
 def _most(values: list[float]) -> float:
@@ -380,9 +364,9 @@ def _ifs(reduce: Reduce | None) -> Callable[..., Any]:
 
 countif = _if(None)
 sumif = _if(_total)
-averageif = _if(_average)
+averageif = _if(average)
 countifs = _ifs(None)
 sumifs = _ifs(_total)
-averageifs = _ifs(_average)
+averageifs = _ifs(average)
 maxifs = _ifs(_most)
 minifs = _ifs(_least)
