@@ -15,7 +15,8 @@ from openpyxl.styles.numbers import BUILTIN_FORMATS, is_date_format
 
 from xlrating.engine import evaluate_workbook, library
 from xlrating.engine.date_cells import BUILTIN_DATE_FORMATS
-from xlrating.engine.registry import BUILTIN_PREFIXES, lookup, registry
+from xlrating.engine.function_names import BUILTIN_PREFIXES
+from xlrating.engine.registry import lookup, registry
 
 # Converts argv[1] to argv[2] (.xlsx) and argv[3] (.json) through the public API, then prints which
 # of the heavy packages the conversion imported.

@@ -9,14 +9,8 @@ import schedula as sh
 from formulas.tokens.operand import Error as ErrorToken
 
 from xlrating.engine.formula import FilledDown, Ref, parse
-from xlrating.engine.registry import (
-    SYSTEM_PREFIXES,
-    EngineParser,
-    argument_to_host,
-    from_host,
-    our_function,
-    registry,
-)
+from xlrating.engine.function_names import SYSTEM_PREFIXES, our_function
+from xlrating.engine.registry import EngineParser, argument_to_host, from_host, registry
 from xlrating.functions import FUNCTIONS, ExcelError
 
 

@@ -29,9 +29,9 @@ from .formula import (
     parse,
     walk,
 )
+from .function_names import builtin_name, our_function
 from .grid import Sheet
 from .package import FormulaCell, SheetCells, cell_position
-from .registry import builtin_name, our_function
 
 # Functions whose result is one value whatever ranges they are given.
 SCALAR_FUNCTIONS = frozenset(["SUM", "AVERAGE", "MIN", "MAX", "COUNT", "COUNTA", "COUNTBLANK", "COUNTIF", "COUNTIFS", "SUMIF", "SUMIFS", "AVERAGEIF", "AVERAGEIFS", "RANK", "RANK.EQ", "RANK.AVG", "VLOOKUP", "HLOOKUP", "MATCH", "XMATCH", "INDEX", "SUMPRODUCT", "LARGE", "SMALL", "MEDIAN", "MODE", "STDEV", "STDEV.S", "STDEV.P", "STDEVA", "VAR", "VAR.S", "VAR.P", "PRODUCT", "AND", "OR", "XOR", "CONCATENATE", "CONCAT", "TEXTJOIN", "ROWS", "COLUMNS", "AVERAGEA", "MAXA", "MINA", "PERCENTILE", "QUARTILE", "ISREF", "NPV", "IRR", "DAVERAGE", "DCOUNT", "DCOUNTA", "DGET", "DMAX", "DMIN", "DPRODUCT", "DSTDEV", "DSTDEVP", "DSUM", "DVAR", "DVARP"])

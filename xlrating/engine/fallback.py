@@ -32,7 +32,7 @@ from formulas.tokens.operand import Error as ErrorToken
 from xlrating.excel_errors import ExcelError
 
 from .formula import MAX_COL, MAX_ROW, Call, FormulaSyntaxError, Ref, column_letters, normalise, parse
-from .grid import Grid, InCircle, NotComputed, Sheet
+from .grid import CellFailure, Grid, InCircle, NotComputed, Sheet
 from .names import expand_names
 from .registry import EngineParser, UnknownFunction, from_host, to_host
 
@@ -46,10 +46,6 @@ class Area(Ranges):
     def __init__(self, size: tuple[int, int]):
         super().__init__()
         self.size = size
-
-
-class CellFailure(Exception):
-    """A formula the engine cannot evaluate; the message says why."""
 
 
 class Abort(BaseError):

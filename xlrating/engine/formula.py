@@ -18,14 +18,8 @@ from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
-from formulas.tokens.function import Function
-from formulas.tokens.operand import Empty, Number, Range, String
-from formulas.tokens.operand import Error as ErrorToken
-from formulas.tokens.operator import Operator
 
 from xlrating.excel_errors import ExcelError
-
-from .registry import EngineParser
 
 MAX_ROW = 1_048_576
 MAX_COL = 16_384
@@ -116,16 +110,9 @@ def column_letters(index: int) -> str:
     return letters
 
 
-def _range_node(token: Range) -> Ref:
-    attr = token.attr
-    if attr.get("is_reference"):
-        return Ref(None, 0, 0, 0, 0, name=attr["name"].upper())
-    if attr.get("filename") or attr.get("excel_id"):
-        raise ExternalReference(token.source[:token.end_match].strip())
-    if attr.get("indirect"):  # INDIRECT("B1:B3") with constant text: formulas resolved it, never moves
-        return _fixed_range(attr)
-    text = token.source[:token.end_match].strip()
-    address = text.rsplit("!", 1)[-1]
+def reference(sheet: str | None, address: str, text: str) -> Ref:
+    """The node of ``address`` (``A1``, ``$A$1:B2``, ``A:C``, ``3:5``) on ``sheet`` (None: the
+    formula's own); ``text``, the reference as written, names it in an error."""
     ends = address.split(":")
     rows: list[tuple[int, bool]] = []
     cols: list[int] = []
@@ -152,71 +139,7 @@ def _range_node(token: Range) -> Ref:
         r1, r2 = 1, MAX_ROW
     if c1 == 0 and c2 == 0:
         c1, c2 = 1, MAX_COL
-    sheet = (attr.get("sheet") or "").replace("''", "'") or None  # 'Bob''s'!A1 is on sheet Bob's
     return Ref(sheet, min(r1, r2), min(c1, c2), max(r1, r2), max(c1, c2), rel1, rel2)
-
-
-def _fixed_range(attr: dict[str, Any]) -> Ref:
-    r1, r2 = int(attr.get("r1") or 0), int(attr.get("r2") or 0)
-    c1, c2 = int(attr.get("n1") or 0), int(attr.get("n2") or 0)
-    r1, r2 = (1, MAX_ROW) if r1 == 0 and r2 in (0, MAX_ROW) else (r1, r2)
-    c1, c2 = (1, MAX_COL) if c1 == 0 and c2 == 0 else (c1, c2)
-    return Ref(attr.get("sheet") or None, min(r1, r2), min(c1, c2), max(r1, r2), max(c1, c2))
-
-
-def _operand(token: Any) -> Node:
-    if isinstance(token, Range):
-        return _range_node(token)
-    if isinstance(token, ErrorToken):
-        return Const(ExcelError(token.name.upper()))
-    if isinstance(token, Empty):  # an omitted argument: =ROUND(A1,)
-        return Const(None)
-    if isinstance(token, String):  # the text itself: a quote is written doubled inside a literal
-        return Const(token.name.replace('""', '"'))
-    if isinstance(token, Number):
-        name = token.name.upper()
-        if name in ("TRUE", "FALSE"):
-            return Const(name == "TRUE")
-        return Const(float(name))
-    raise FormulaSyntaxError(f"unsupported operand {token.name!r}")
-
-
-class _TreeBuilder:
-    """Receives ``formulas``' postfix token feed and keeps a stack of nodes."""
-
-    def __init__(self, match: Any = None, **_: Any):
-        self.match = match
-        self.stack: list[Any] = []
-
-    def __len__(self) -> int:
-        return len(self.stack)
-
-    def __getitem__(self, index: int) -> Any:
-        return self.stack[index]
-
-    def pop(self) -> Any:
-        return self.stack.pop()
-
-    def append(self, token: Any) -> None:
-        if isinstance(token, (Operator, Function)):
-            count = token.get_n_args
-            if count > len(self.stack):
-                raise FormulaSyntaxError("an operator is missing an operand")
-            args = tuple(self.stack[len(self.stack) - count:]) if count else ()
-            del self.stack[len(self.stack) - count:]
-            if isinstance(token, Function):
-                self.stack.append(Call(token.name.upper(), args))
-            else:
-                self.stack.append(Op(token.name, args))
-        else:
-            self.stack.append(_operand(token))
-
-    def finish(self) -> None:
-        pass
-
-
-class _TreeParser(EngineParser):
-    ast_builder = _TreeBuilder
 
 
 _LINE_BREAKS = re.compile(r'("(?:[^"]|"")*")|[\r\n\t]+')
@@ -258,18 +181,244 @@ def normalise(formula: str) -> str:
 @functools.lru_cache(maxsize=8192)
 def parse(formula: str) -> Node:
     """The expression tree of ``formula`` (text starting with ``=``); trees are immutable, so one
-    parse serves every cell, sheet and workbook (a folder of books made from one template) with it."""
+    parse serves every cell, sheet and workbook (a folder of books made from one template) with it.
+
+    The engine's own reader (:class:`_Reader`) takes the formulas workbooks are made of; what it does
+    not take (array constants, unions and intersections, LAMBDA, R1C1, references into other
+    workbooks, layouts ``formulas`` reads in a way of its own) goes to ``formulas``' tokenizer
+    (:mod:`.formula_tokens`), which gives the same trees where both read a formula."""
     formula = normalise(formula)
     try:
-        _, builder = _TreeParser().ast(formula)
-    except FormulaSyntaxError:
-        raise
-    except Exception as exc:  # noqa: BLE001 - formulas raises its FormulaError family and a few others
-        raise FormulaSyntaxError(f"cannot parse {formula!r} ({type(exc).__name__})") from None
-    if isinstance(builder.stack[0], Call) and builder.stack[0].name == "ARRAY" and formula.lstrip().startswith("{"):
-        raise FormulaSyntaxError("array constants are not supported")
-    tree: Node = builder.stack[0]
-    return tree
+        return _Reader(formula).tree()
+    except _Declined:
+        pass
+    from .formula_tokens import parse_with_formulas
+
+    return parse_with_formulas(formula)
+
+
+# --- the engine's reader --------------------------------------------------------------------------
+
+class _Declined(Exception):
+    """A formula :class:`_Reader` leaves to ``formulas``' tokenizer."""
+
+
+# The tokens, tried in this order at each position: a string literal; a number, as ``formulas`` reads
+# one (no exponent without its sign, no trailing point); an error literal; a reference with its sheet
+# (a cell or a cell range, whole columns, whole rows); a name or a function's name (ASCII; a dot only
+# in a function's name); an operator; a parenthesis or comma.
+_STRING = re.compile(r'"(?:[^"]|"")*"')
+_NUMBER = re.compile(r"(?:[0-9]+(?:\.[0-9]+)?|\.[0-9]+)(?:[eE][+-][0-9]+)?")
+_ERROR = re.compile(r"#(?:NULL!|DIV/0!|VALUE!|REF!|NUM!|NAME\?|N/A|GETTING_DATA)", re.IGNORECASE)
+_CELL = r"\$?[A-Za-z]{1,3}\$?[1-9][0-9]{0,6}"
+_REFERENCE = re.compile(rf"""(?:(?P<sheet>[A-Za-z_][A-Za-z0-9_.]*)!|'(?P<quoted>(?:''|[^'?*/\[\]:\\])+)'!)?
+    (?P<address>{_CELL}(?::{_CELL})?|\$?[A-Za-z]{{1,3}}:\$?[A-Za-z]{{1,3}}|\$?[1-9][0-9]{{0,6}}:\$?[1-9][0-9]{{0,6}})""",
+                        re.VERBOSE)
+_WORD = re.compile(r"[A-Za-z_][A-Za-z0-9_.]*")
+_R1C1 = re.compile(r"R[0-9]+C[0-9]+", re.IGNORECASE)
+_OPERATOR = re.compile(r"<>|<=|>=|[-+*/^&=<>%]")
+# What may follow an operand (after spaces): an operator, a comma, a closing parenthesis, the end.
+_FOLLOWS = frozenset("+-*/^&=<>%,)")
+# Functions ``formulas`` reads as something else (LAMBDA and LET as a closure; ANCHORARRAY as a spill
+# reference), and INDIRECT of a constant text, which it resolves while reading.
+_OTHERWISE_READ = frozenset({"LAMBDA", "LET", "_XLFN.LAMBDA", "_XLFN.LET", "ANCHORARRAY", "_XLFN.ANCHORARRAY"})
+_BINARY = (("=", "<>", "<", ">", "<=", ">="), ("&",), ("+", "-"), ("*", "/"), ("^",))
+
+
+class _Reader:
+    """A precedence reader of one formula (Excel's order: negation, percent, ``^``, ``* /``,
+    ``+ -``, ``&``, comparisons; every binary operator left to right). Raises :class:`_Declined`
+    for anything outside what it takes, before building any tree of its own for it."""
+
+    def __init__(self, formula: str):
+        if not formula.startswith("=") or "\n" in formula or formula.endswith(" "):
+            raise _Declined
+        self.text = formula
+        self.at = 1
+        self.tokens: list[tuple[str, Any]] = []  # (kind, value): value, name or reference node
+        self._tokenize()
+        self.next = 0
+
+    # -- tokens --
+
+    def _tokenize(self) -> None:
+        text, size, tokens = self.text, len(self.text), self.tokens
+        at = self.at
+        while at < size and text[at] == " ":
+            at += 1
+        if at == size:
+            raise _Declined
+        while at < size:
+            char = text[at]
+            if char == " ":
+                at += 1
+                continue
+            ended = tokens[-1][0] in ("value", "ref", ")") if tokens else False  # an operand just ended
+            if char == '"':
+                match = _STRING.match(text, at)
+                if match is None:
+                    raise _Declined
+                tokens.append(("value", Const(match.group()[1:-1].replace('""', '"'))))
+            elif char.isdigit() or char == ".":
+                match = _NUMBER.match(text, at)
+                if match is None:
+                    raise _Declined
+                if match.end() < size and text[match.end()] not in _FOLLOWS and text[match.end()] != " ":
+                    match = self._reference(at)  # 3:5, whole rows
+                else:
+                    tokens.append(("value", Const(float(match.group()))))
+            elif char == "#":
+                match = _ERROR.match(text, at)
+                if match is None:
+                    raise _Declined
+                tokens.append(("value", Const(ExcelError(match.group().upper()))))
+            elif char.isalpha() or char in "_$'":
+                match = self._word(at)
+            elif char in "(),":
+                tokens.append((char, char))
+                at += 1
+                if char == "(" and ended:
+                    raise _Declined  # (1)(2), "a"(1): no formula
+                continue
+            else:
+                match = _OPERATOR.match(text, at)
+                if match is None:
+                    raise _Declined  # { @ ; [ and the like
+                tokens.append(("op", match.group()))
+                at = match.end()
+                continue
+            if ended:
+                raise _Declined  # two operands side by side: an intersection (A1:B2 B1:C3), or no formula
+            at = match.end()
+            if tokens[-1][0] != "call(":
+                self._check_follows(at)
+
+    def _check_follows(self, at: int) -> None:
+        text = self.text
+        while at < len(text) and text[at] == " ":
+            at += 1
+        if at < len(text) and text[at] not in _FOLLOWS:
+            raise _Declined
+
+    def _reference(self, at: int) -> re.Match[str]:
+        match = _REFERENCE.match(self.text, at)
+        if match is None:
+            raise _Declined
+        end = match.end()
+        if end < len(self.text) and (self.text[end].isalnum() or self.text[end] in "_.(!:#$'\"[{\\"):
+            raise _Declined  # A1B, A1:B, A1#, a row's leading zero and the like
+        sheet = match.group("sheet")
+        if sheet is not None and (_R1C1.fullmatch(sheet) or sheet.upper() in ("TRUE", "FALSE")):
+            raise _Declined
+        quoted = match.group("quoted")
+        if quoted is not None:
+            sheet = quoted.replace("''", "'")
+        address = match.group("address")
+        node = reference(sheet, address, match.group())
+        if node.r2 > MAX_ROW or node.c2 > MAX_COL:
+            raise _Declined
+        self.tokens.append(("ref", node))
+        return match
+
+    def _word(self, at: int) -> re.Match[str]:
+        text = self.text
+        word = _WORD.match(text, at)
+        if word is None or text[at] == "$" or text[at] == "'":
+            return self._reference(at)
+        end = word.end()
+        after = text[end] if end < len(text) else ""
+        name = word.group().upper()
+        if after == "(":
+            if name in _OTHERWISE_READ or name.startswith("_XLETA.") or name in ("TRUE", "FALSE") or (
+                    name == "INDIRECT" and text.startswith('"', end + 1)):
+                raise _Declined
+            self.tokens.append(("call(", name))
+            return word
+        if after == "!" or (after == ":" and _REFERENCE.match(text, at)):
+            return self._reference(at)
+        reference_match = _REFERENCE.match(text, at)
+        if reference_match is not None and reference_match.end() >= end:
+            return self._reference(at)  # A1, XFD3, A$1
+        if "." in name or _R1C1.fullmatch(name) or after in ("#", ":", "[", "'", '"', "$"):
+            raise _Declined
+        if name in ("TRUE", "FALSE"):
+            self.tokens.append(("value", Const(name == "TRUE")))
+        else:
+            self.tokens.append(("ref", Ref(None, 0, 0, 0, 0, name=name)))
+        return word
+
+    # -- the tree --
+
+    def tree(self) -> Node:
+        node = self._binary(0)
+        if self.next != len(self.tokens):
+            raise _Declined
+        return node
+
+    def _peek(self) -> tuple[str, Any]:
+        return self.tokens[self.next] if self.next < len(self.tokens) else ("end", None)
+
+    def _binary(self, level: int) -> Node:
+        if level == len(_BINARY):
+            return self._unary()
+        node = self._binary(level + 1)
+        operators = _BINARY[level]
+        while True:
+            kind, value = self._peek()
+            if kind != "op" or value not in operators:
+                return node
+            self.next += 1
+            if value in "+-" and self._peek()[0] == "op" and self._peek()[1] in "+-":
+                raise _Declined  # 1--1: formulas folds a run of signs after + or - into one operator
+            node = Op(value, (node, self._binary(level + 1)))
+
+    def _unary(self) -> Node:
+        kind, value = self._peek()
+        if kind == "op" and value == "-":
+            self.next += 1
+            following = self._peek()
+            if following[0] == "op":
+                raise _Declined  # a run of signs: formulas folds them its own way
+            node: Node = Op("u-", (self._primary(),))  # negation binds tighter than percent: -A1% is (-A1)%
+        else:
+            node = self._primary()
+        kind, value = self._peek()
+        if kind == "op" and value == "%":
+            self.next += 1
+            if self._peek() == ("op", "%"):
+                raise _Declined
+            node = Op("%", (node,))
+        return node
+
+    def _primary(self) -> Node:
+        kind, value = self._peek()
+        self.next += 1
+        if kind in ("value", "ref"):
+            return value  # type: ignore[no-any-return]
+        if kind == "(":
+            node = self._binary(0)
+            if self._peek()[0] != ")":
+                raise _Declined  # a union (A1,B1), or unbalanced
+            self.next += 1
+            return node
+        if kind == "call(":
+            args: list[Node] = []
+            self.next += 1  # the "(" that the name ends with
+            if self._peek()[0] == ")":
+                self.next += 1
+                return Call(value, ())
+            while True:
+                if self._peek()[0] in (",", ")"):
+                    args.append(Const(None))  # an argument left out: =ROUND(A1,)
+                else:
+                    args.append(self._binary(0))
+                kind = self._peek()[0]
+                self.next += 1
+                if kind == ")":
+                    return Call(value, tuple(args))
+                if kind != ",":
+                    raise _Declined
+        raise _Declined
 
 
 def walk(node: Node) -> Any:

@@ -31,6 +31,11 @@ class NotComputed(ExcelError):
     reason: str = ""
 
 
+class CellFailure(Exception):
+    """A formula the engine cannot evaluate; the message says why (the cell is then left
+    :class:`NotComputed` with it)."""
+
+
 @dataclass(frozen=True)
 class InCircle(ExcelError):
     """While computing: a cell in a circular reference Excel does not iterate, or one reading such a

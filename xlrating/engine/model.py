@@ -24,7 +24,7 @@ import math
 import time
 from bisect import bisect_right
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
@@ -33,14 +33,16 @@ from xlrating.sheets.limits import Limits
 
 from .blocks import ARRAY_FUNCTIONS, Block, build_blocks
 from .external import local_name
-from .fallback import CellFailure, Fallback
 from .formula import Call, walk
-from .grid import BOOL, ERROR, ERROR_BY_INDEX, NUMBER, TEXT, Grid, InCircle, NotComputed
+from .function_names import builtin_name, our_function
+from .grid import BOOL, ERROR, ERROR_BY_INDEX, NUMBER, TEXT, CellFailure, Grid, InCircle, NotComputed
 from .package import Package, read_package
-from .registry import builtin_name, our_function
 from .schedule import Cycle, block_order, cell_order
 from .vector import Context, Unsupported, is_text
 from .vector_compile import compile_tree
+
+if TYPE_CHECKING:
+    from .fallback import Fallback
 
 
 class ConversionError(Exception):
@@ -111,19 +113,17 @@ def evaluate_workbook(path: str, *, limits: Limits | None = None) -> Evaluated:
     for number, block in enumerate(blocks):  # ids index the dependency graph: unique across sheets
         block.id = number
     result = Evaluated(package, grid, blocks)
-    evaluator = _Evaluator(result, Fallback(grid, names, package), limits.max_seconds)
-    evaluator.fallback.demand = evaluator.demand
-    evaluator.fallback.formula_text = evaluator.formula_text
-    evaluator.fallback.spill_size = evaluator.spill_size
+    evaluator = _Evaluator(result, names, limits.max_seconds)
     evaluator.run()
     return result
 
 
 class _Evaluator:
-    def __init__(self, result: Evaluated, fallback: Fallback, seconds: float):
+    def __init__(self, result: Evaluated, names: dict[str | None, dict[str, str]], seconds: float):
         self.result = result
         self.grid = result.grid
-        self.fallback = fallback
+        self._names = names
+        self._fallback: Fallback | None = None
         self.deadline = time.monotonic() + seconds
         self.seconds = seconds
         # formula cells by (SHEET, col): sorted first rows and their blocks, for on-demand evaluation
@@ -138,6 +138,19 @@ class _Evaluator:
         self._quiet = False  # inside a loop's passes: reading a cell being computed is expected
         self.circled: list[tuple[str, int, int, int, int]] = []  # cells InCircle, made 0 at the end
         self.not_computed = result.not_computed  # (SHEET, row, col, row, col) of each cell left out
+
+    @property
+    def fallback(self) -> Fallback:
+        """The cell-by-cell path, made when a cell first needs it: it loads ``formulas`` (tens of
+        milliseconds), which a workbook the vectorised path computes whole never does."""
+        if self._fallback is None:
+            from .fallback import Fallback
+
+            self._fallback = Fallback(self.grid, self._names, self.result.package)
+            self._fallback.demand = self.demand
+            self._fallback.formula_text = self.formula_text
+            self._fallback.spill_size = self.spill_size
+        return self._fallback
 
     # --- bookkeeping ----------------------------------------------------------------------------
 
@@ -232,8 +245,7 @@ class _Evaluator:
                 if not self.done[block.id][row - block.first]:
                     self._cell(block, row)
             return
-        ctx = Context(self.grid, block.sheet, rows, block.anchor)
-        ctx.fallback = self.fallback
+        ctx = Context(self.grid, block.sheet, rows, block.anchor, lambda: self.fallback)
         try:
             vec = block.program(ctx)
         except Unsupported:

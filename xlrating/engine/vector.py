@@ -66,15 +66,21 @@ def _numeric(ctx: Context, v: Vec) -> Vec:
 class Context:
     """One evaluation: the rows, the sheet holding the formula, the rows to defer."""
 
-    def __init__(self, grid: Grid, sheet: Sheet, rows: np.ndarray, anchor_row: int):
+    def __init__(self, grid: Grid, sheet: Sheet, rows: np.ndarray, anchor_row: int,
+                 cell_path: Callable[[], Any] | None = None):
         self.grid = grid
         self.sheet = sheet
         self.rows = rows
         self.n = len(rows)
         self.shift = rows - anchor_row  # how far each row is from the row the tree was parsed at
         self.defer = np.zeros(self.n, dtype=bool)
-        # the cell-by-cell path (:class:`.fallback.Fallback`), whose reads the memoised built-ins share
-        self.fallback: Any = None
+        self._cell_path = cell_path
+
+    @property
+    def fallback(self) -> Any:
+        """The cell-by-cell path (:class:`.fallback.Fallback`), whose reads the memoised built-ins
+        share; None where there is none. Made on first use (it loads ``formulas``)."""
+        return None if self._cell_path is None else self._cell_path()
 
 
 Program = Callable[[Context], Any]

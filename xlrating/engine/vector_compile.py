@@ -17,13 +17,12 @@ from operator import itemgetter
 from typing import TYPE_CHECKING, Any
 
 import numpy as np
-from formulas.tokens.operand import XlError
 
 from xlrating.excel_errors import ExcelError
 
 from .formula import Call, Const, Node, Op, Ref
+from .function_names import builtin_name, our_function
 from .grid import ERROR_BY_INDEX, error_index
-from .registry import builtin_name, our_function
 from .rounding import MODES, round_many
 from .vector import (
     _COMPARE,
@@ -162,6 +161,8 @@ ELEMENTWISE = {"DATE": 3, "YEAR": 1, "MONTH": 1, "DAY": 1, "MOD": 2, "INT": 1}
 def _elementwise(name: str, args: tuple[Node, ...], compile_node: Callable[[Node], Program]) -> Program:
     if len(args) != ELEMENTWISE[name] or any(isinstance(a, Const) and a.value is None for a in args):
         raise Unsupported(f"{name} arguments")
+    from formulas.tokens.operand import XlError
+
     from .registry import lookup
 
     implementation = lookup(name)

@@ -1,0 +1,159 @@
+"""The engine's own formula reader: Excel's operator order, the same trees as ``formulas``' tokenizer
+for every formula it takes, the rest left to that tokenizer, and a rating workbook converted without
+loading ``formulas`` at all."""
+
+from __future__ import annotations
+
+import random
+import subprocess
+import sys
+from pathlib import Path
+
+import openpyxl
+import pytest
+
+from xlrating.engine import evaluate_workbook
+from xlrating.engine.formula import Call, Const, Op, Ref, _Declined, _Reader, normalise, parse
+from xlrating.engine.formula_tokens import parse_with_formulas
+
+
+def _read(formula: str) -> object:
+    """The engine reader's tree, or None where it leaves the formula to formulas' tokenizer."""
+    try:
+        return _Reader(normalise(formula)).tree()
+    except _Declined:
+        return None
+
+
+def _cell(row: int, col: int, rel: bool = True) -> Ref:
+    return Ref(None, row, col, row, col, rel, rel)
+
+
+def test_operators_bind_in_excels_order() -> None:
+    a1, b1 = _cell(1, 1), _cell(1, 2)
+    two, three = Const(2.0), Const(3.0)
+    assert _read("=-A1^2") == Op("^", (Op("u-", (a1,)), two))  # negation first: -2^2 is 4
+    assert _read("=-A1%") == Op("%", (Op("u-", (a1,)),))
+    assert _read("=2^3^2") == Op("^", (Op("^", (two, three)), two))  # left to right: 64
+    assert _read("=A1*-B1^2") == Op("*", (a1, Op("^", (Op("u-", (b1,)), two))))
+    assert _read("=1+2*3&A1=B1") == Op("=", (Op("&", (Op("+", (Const(1.0), Op("*", (two, three)))), a1)), b1))
+    assert _read("=2^3%") == Op("^", (two, Op("%", (three,))))
+
+
+def test_references_names_and_constants() -> None:
+    assert _read("='Bob''s'!$A$1:B$2") == Ref("Bob's", 1, 1, 2, 2, False, False)
+    assert _read("=Sheet2!C:C") == Ref("Sheet2", 1, 3, 1_048_576, 3, False, False)
+    assert _read("=$3:5") == Ref(None, 3, 1, 5, 16_384, False, True)
+    assert _read("=Rate_2024+ABCD1") == Op("+", (Ref(None, 0, 0, 0, 0, name="RATE_2024"),
+                                                  Ref(None, 0, 0, 0, 0, name="ABCD1")))
+    assert _read('=IF(,"say ""hi""",#N/A)') == Call("IF", (Const(None), Const('say "hi"'),
+                                                            Const(parse("=#N/A").value)))  # type: ignore[union-attr]
+    assert _read("=_xlfn.XLOOKUP(TRUE,a1:a3,B1:B3)") == Call("_XLFN.XLOOKUP", (
+        Const(True), Ref(None, 1, 1, 3, 1, True, True), Ref(None, 1, 2, 3, 2, True, True)))
+    assert _read("=ROUND(A1, )") == Call("ROUND", (_cell(1, 1), Const(None)))
+    assert _read("=NOW( )") == Call("NOW", ())
+
+
+# What the reader leaves to formulas' tokenizer: array constants, unions and intersections, spill
+# and R1C1 references, other workbooks, LET/LAMBDA, INDIRECT of a constant text, runs of signs
+# after an operator, a space ending the formula, names with a dot or on a sheet.
+LEFT = ["={1,2;3,4}", "=SUM((A1,B1))", "=A1:B2 B1:C3", "=A1#", "=R1C1", "=[1]Sheet1!A1", "=LET(x,1,x+1)",
+        "=LAMBDA(x,x)(1)", '=INDIRECT("B1:B3")', "=1--1", "=1+-1", "=A1 ", "=x.y", "=Sheet1!Rate",
+        "=@A1:A3", "=SUM (A1)", "=1E3", "=A1:B", "=Sheet1!A1:Sheet1!B2", "=XFE1", "=TRUE()", "=10%%"]
+
+
+@pytest.mark.parametrize("formula", LEFT)
+def test_what_the_reader_leaves_goes_to_formulas_tokenizer(formula: str) -> None:
+    assert _read(formula) is None
+    try:
+        expected = parse_with_formulas(normalise(formula))
+    except Exception as exc:  # noqa: BLE001 - then parse fails the same way
+        with pytest.raises(type(exc)):
+            parse.__wrapped__(formula)
+        return
+    assert parse.__wrapped__(formula) == expected
+
+
+_ATOMS = ["1", "2.5", ".5", "1E+3", "0", '"a"', '""', '"x""y"', "TRUE", "false", "#N/A", "#div/0!", "A1", "$B$2",
+          "c$3", "$D4", "A1:B2", "$A$1:$C$9", "A:A", "$B:$C", "1:1", "$2:$3", "Sheet2!A1", "'My Sheet'!B2:C3",
+          "Sheet2!A:A", "name1", "XY", "ZZ9", "AB12", "A1B", "R1", "{1,2}", "A1 B1"]
+_FUNCTIONS = ["SUM", "IF", "round", "F", "_xlfn.XLOOKUP", "N", "STDEV.S", "LOG10"]
+_OPERATORS = ["+", "-", "*", "/", "^", "&", "=", "<>", "<", ">", "<=", ">="]
+
+
+def _random_formula(rng: random.Random, depth: int = 0) -> str:
+    def space() -> str:
+        return rng.choice(["", "", "", " ", "  "])
+
+    r = rng.random()
+    if depth > 3 or r < 0.35:
+        return rng.choice(_ATOMS)
+    if r < 0.55:
+        return (_random_formula(rng, depth + 1) + space() + rng.choice(_OPERATORS) + space()
+                + _random_formula(rng, depth + 1))
+    if r < 0.65:
+        return "-" + space() + _random_formula(rng, depth + 1)
+    if r < 0.72:
+        return _random_formula(rng, depth + 1) + "%"
+    if r < 0.8:
+        return "(" + space() + _random_formula(rng, depth + 1) + space() + ")"
+    if r < 0.84:
+        return rng.choice(["+", "--", "-+", "+-", "- -"]) + _random_formula(rng, depth + 1)
+    args = [rng.choice([_random_formula(rng, depth + 1), "", " "]) for _ in range(rng.randint(0, 3))]
+    return rng.choice(_FUNCTIONS) + "(" + space() + ("," + space()).join(args) + space() + ")"
+
+
+def test_every_formula_the_reader_takes_reads_as_formulas_tokenizer_reads_it() -> None:
+    rng = random.Random(20261201)
+    taken = 0
+    for _ in range(3000):
+        formula = normalise("=" + rng.choice(["", " "]) + _random_formula(rng) + rng.choice(["", "", " "]))
+        tree = _read(formula)
+        if tree is None:
+            continue
+        taken += 1
+        assert tree == parse_with_formulas(formula), formula
+    assert taken > 1500  # the reader takes most of them: the comparison is not vacuous
+
+
+def test_precedence_computes_excels_values(tmp_path: Path) -> None:
+    wb = openpyxl.Workbook()
+    ws = wb.active
+    ws["A1"], ws["B1"] = 2, 50
+    formulas = ["=-A1^2", "=2^3^2", "=-B1%", "=2*-A1^2", "=1+2*3&4", '=5-3&"x"', "=A1^-1", "=10-2-3", "=12/2/3",
+                "=1<2=TRUE", "=(1+2)*3"]
+    for col, formula in enumerate(formulas, start=1):
+        ws.cell(2, col, formula)
+    wb.save(tmp_path / "book.xlsx")
+    sheet = evaluate_workbook(str(tmp_path / "book.xlsx")).grid.sheet("Sheet")
+    assert sheet is not None
+    assert [sheet.get(2, col) for col in range(1, len(formulas) + 1)] == [
+        4.0, 64.0, -0.5, 8.0, "74", "2x", 0.5, 5.0, 2.0, True, 9.0]
+
+
+_LOADED = """
+import sys
+from xlrating.engine import convert_file
+convert_file(sys.argv[1], sys.argv[2])
+print(sorted(name for name in ("formulas", "schedula", "regex") if name in sys.modules))
+"""
+
+
+def test_a_rating_workbook_converts_without_loading_formulas(tmp_path: Path) -> None:
+    # Every formula is read by the engine's reader and computed whole columns at a time: loading
+    # formulas' tokenizer (tens of milliseconds of every conversion) is left to workbooks needing it.
+    wb = openpyxl.Workbook()
+    ws = wb.active
+    for row in range(1, 21):
+        ws.append([10 + row, 1 + row % 3, 1 + row % 7, 40 + row, f"=DIPPOUCH_PERCENTILE(A{row},C{row})",
+                   f"=DIPPOUCH_VALUE(A{row},B{row})", f"=DIPPOUCH_NEW_RATING(D{row},E{row},F{row})",
+                   f"=G{row}-D{row}", f"=RANK(G{row},G$1:G$20)"])
+    ws["J1"], ws["J2"], ws["J3"] = "=SUM(H1:H20)", "=AVERAGE(G1:G20)", "=MAX(I1:I20)"
+    wb.save(tmp_path / "book.xlsx")
+    done = subprocess.run([sys.executable, "-c", _LOADED, str(tmp_path / "book.xlsx"), str(tmp_path / "out.xlsx")],
+                          capture_output=True, text=True, timeout=120, check=True)
+    assert done.stdout.strip().splitlines()[-1] == "[]"
+    values = openpyxl.load_workbook(tmp_path / "out.xlsx", data_only=True).active
+    assert values["E1"].value == pytest.approx((11 + 0.5 - 2) / 11 * 100)
+    assert sorted(values.cell(row, 9).value for row in range(1, 21)) == list(range(1, 21))
+    assert values["J3"].value == 20
