@@ -64,6 +64,8 @@ def expand_inputs(patterns: tuple[str, ...] | list[str]) -> list[Path]:
 
 @dataclass(frozen=True)
 class Job:
+    """One workbook to convert: where from, where to, in which format."""
+
     source: Path
     target: Path
     fmt: str
@@ -100,6 +102,8 @@ def plan(sources: list[Path], out: str, fmt: str | None, values_only: bool) -> l
 
 @dataclass(frozen=True)
 class Outcome:
+    """How one job went: written files, or the message of its failure; its cell warnings."""
+
     job: Job
     ok: bool
     message: str

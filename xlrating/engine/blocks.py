@@ -43,6 +43,9 @@ ARRAY_EXTENT = (MAX_ROW, 64)
 
 @dataclass
 class Block:
+    """Consecutive formula cells of one column computed together: one formula filled down (one tree
+    for them all), or a single cell."""
+
     id: int
     sheet: Sheet
     col: int

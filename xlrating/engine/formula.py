@@ -38,6 +38,8 @@ class ExternalReference(FormulaSyntaxError):
 
 @dataclass(frozen=True)
 class Const:
+    """A constant of the formula."""
+
     value: Any  # float, str, bool, ExcelError, or None for an omitted argument
 
 
@@ -65,12 +67,16 @@ class Ref:
 
 @dataclass(frozen=True)
 class Op:
+    """An operator applied to its operands."""
+
     op: str  # + - * / ^ & = <> < > <= >= u- u+ % and ':' ' ' (range operators)
     args: tuple[Any, ...]
 
 
 @dataclass(frozen=True)
 class Call:
+    """A function call."""
+
     name: str  # as written, upper case
     args: tuple[Any, ...]
 

@@ -216,6 +216,8 @@ class _Invalid(Exception):
 
 @dataclass(frozen=True)
 class _Specifier:
+    """The items of a structured reference's brackets: special items and a column range."""
+
     specials: frozenset[str]  # normalised special items ("#data", "#this row", ...)
     first: str | None  # first column name (unescaped), None for every column
     last: str | None  # last column of a range; equal to first for one column

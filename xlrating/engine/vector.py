@@ -36,6 +36,9 @@ class Unsupported(Exception):
 
 @dataclass
 class Vec:
+    """The values of a column of rows: numbers, with errors, empty cells, text and logical values
+    marked where there are any."""
+
     num: np.ndarray
     err: np.ndarray | None = None  # int8 error index per row, 0 = no error
     empty: np.ndarray | None = None  # rows that are a reference to an empty cell
