@@ -7,6 +7,7 @@ import json
 import zipfile
 from pathlib import Path
 
+import numpy as np
 import openpyxl
 import pytest
 from engine_books import engine_values, native_book, same
@@ -270,8 +271,8 @@ def test_the_bulk_writers_templates_give_the_cell_by_cell_paths_xml(tmp_path: Pa
                                                                       monkeypatch: pytest.MonkeyPatch) -> None:
     """The bulk writer's "%" templates, piece by piece: pieces whose formula cells all end alike (the
     same old value, one as long as the slot too) and pieces where they differ; "%" in formulas and
-    in text results, and pieces without; columns of few distinct numbers (their texts made once,
-    0.0 and -0.0 apart); pieces with text, error and not computed results among the numbers, pieces
+    in text results, and pieces without; columns of few distinct numbers (0.0 and -0.0 apart);
+    pieces with text, error and not computed results among the numbers, pieces
     of numbers only, pieces without formulas. The same XML as the general paths, with many small
     pieces and with the usual ones, and in the written package."""
     from xlrating.engine import evaluate_workbook, writer
@@ -301,8 +302,6 @@ def test_the_bulk_writers_templates_give_the_cell_by_cell_paths_xml(tmp_path: Pa
         bulk = writer._bulk_chunks(cells.xml, writer._SheetEdit(evaluated, "S", False), cells)
         assert bulk is not None
         assert "".join(bulk) == expected
-    has, _, table = writer._ColumnValues(writer._SheetEdit(evaluated, "S", False)).texts()
-    assert has.tolist()[:3] == [False, True, True] and not has[4] and {"0.0", "-0.0"} <= set(table)  # C:E, G
     assert '<c r="F2" t="str"><f>"p"&amp;MOD(A2,4)&amp;"%"</f><v>p2%</v></c>' in expected
     assert '<c r="H7" t="e"><f>1/(A7-7)</f><v>#DIV/0!</v></c>' in expected
     assert '<c r="I7"><f>WEBSERVICE("x")</f></c>' in expected  # not computed: no value
@@ -312,3 +311,100 @@ def test_the_bulk_writers_templates_give_the_cell_by_cell_paths_xml(tmp_path: Pa
     writer.write_xlsx(evaluated, tmp_path / "out.xlsx")
     with zipfile.ZipFile(tmp_path / "out.xlsx") as z:  # deflated by ISA-L, inflated by zlib
         assert z.testzip() is None and z.read("xl/worksheets/sheet1.xml").decode() == expected
+
+
+def _doubles() -> np.ndarray:
+    """Finite doubles of every kind: random bit patterns (subnormals, huge and tiny, both signs),
+    short decimals at every scale, and the edges: zero and -0.0, 2**53 and past it, the smallest
+    subnormal and normal, the largest double, and each side of repr's and orjson's exponent limits."""
+    rng = np.random.default_rng(7)
+    bits = rng.integers(-(2**63), 2**63 - 1, size=20_000, dtype=np.int64).view(np.float64)
+    scale = 10.0 ** rng.integers(-330, 309, size=5_000).astype(np.float64)
+    with np.errstate(over="ignore", under="ignore"):
+        decimals = np.round(rng.random(5_000) * 1000, 3) * scale
+    edges = [0.0, -0.0, 2.0**53, 2.0**53 + 2, -(2.0**53), 5e-324, -5e-324, 2.2250738585072014e-308,
+             1.7976931348623157e308, -1.7976931348623157e308, 1e15, 1e16, 1e-4, 9.999999999999999e-5, 1e-5,
+             -1.5e-5, 9.99e-6, 1e-6, 1.2345e-7, -1e-9, 1e-10, 1e21, 1e22, 0.1, 1 / 3, 123456789012345.6]
+    values = np.concatenate([bits, decimals, edges])
+    return values[np.isfinite(values)]
+
+
+def _same_double(text: str, value: float) -> bool:
+    return np.float64(float(text)).view(np.int64) == np.float64(value).view(np.int64)
+
+
+def test_numbers_are_written_by_orjson_or_repr_with_the_same_text_that_reads_back_exactly() -> None:
+    """A sheet of many formula cells has its numbers formatted by orjson, a small one by repr (orjson's
+    import costs more than it saves): the same texts, each the shortest one reading back to the very
+    double (-0.0 kept); exponents as orjson writes them ("1e-7", "0.00001", "1e+16"). The cell-by-cell
+    paths and CSV write a fraction with the same text (number_text). NaN and infinities, never a
+    number cell's value, are never written as orjson's null."""
+    from xlrating.engine import writer
+
+    values = _doubles()
+    quick, plain = writer._number_texts(values, True), writer._number_texts(values, False)
+    assert quick == plain
+    assert all(_same_double(text, value) for text, value in zip(quick, values.tolist()))
+    spelt = dict(zip(values.tolist()[-26:], quick[-26:]))
+    assert (spelt[1e-5], spelt[-1.5e-5], spelt[9.99e-6], spelt[1.2345e-7], spelt[1e-10], spelt[1e16]) == (
+        "0.00001", "-0.000015", "9.99e-6", "1.2345e-7", "1e-10", "1e+16")
+    assert (spelt[2.0**53], spelt[5e-324], spelt[-0.0]) == ("9007199254740992.0", "5e-324", "-0.0")
+    fractions = [v for v in values.tolist() if not v.is_integer()]
+    assert [writer.number_text(v) for v in fractions] == writer._number_texts(np.array(fractions), True)
+    assert writer._number_texts(np.array([1.5, np.nan, -np.inf]), True) == ["1.5", "nan", "-inf"]
+    assert writer._number_texts(np.array([]), True) == writer._number_texts(np.array([]), False) == []
+
+
+def test_every_number_written_reads_back_as_the_engines_double(tmp_path: Path) -> None:
+    """A sheet of formulas over numbers of every kind (tiny and huge, -0.0, 2**53, subnormals) written
+    by the bulk path and the values-only path, with orjson's texts and with repr's: the same sheet
+    XML either way, and each formula cell's <v> reads back as the very double the engine computed."""
+    import re
+
+    from xlrating.engine import evaluate_workbook, writer
+    from xlrating.engine.formula import column_letters
+    from xlrating.engine.package import cell_position
+
+    values = _doubles()[-3000:]
+    rows = [f'<row r="{r}"><c r="A{r}"><v>{v!r}</v></c><c r="B{r}"><f>A{r}*1</f><v>0</v></c>'
+            f'<c r="C{r}"><f>-A{r}</f></c></row>' for r, v in enumerate(values.tolist(), start=1)]
+    book = tmp_path / "numbers.xlsx"
+    _bulk_book(book, rows)
+    evaluated = evaluate_workbook(str(book))
+    cells = evaluated.package.sheets[0]
+    assert cells.bulk and cells.xml is not None
+    grid = evaluated.grid.sheet("S")
+    assert grid is not None
+    written: dict[tuple[bool, bool], str] = {}
+    for quick in (True, False):
+        for values_only in (False, True):
+            edit = writer._SheetEdit(evaluated, "S", values_only)
+            edit.columns = writer._ColumnValues(edit)
+            edit.columns.quick = quick
+            chunks = writer._edited_chunks(cells.xml, edit) if values_only else \
+                writer._bulk_chunks(cells.xml, edit, cells)
+            assert chunks is not None
+            written[(quick, values_only)] = "".join(chunks)
+    assert written[(True, False)] == written[(False, False)] and written[(True, True)] == written[(False, True)]
+    for xml in (written[(True, False)], written[(True, True)]):
+        found = re.findall(r'<c r="([BC]\d+)">(?:<f>[^<]*</f>)?<v>([^<]*)</v></c>', xml)
+        assert len(found) == 2 * len(values)
+        for address, text in found:
+            assert _same_double(text, grid.get(*cell_position(address))), (address, text)
+    assert any("e-" in text for _, text in found) and any("e+" in text for _, text in found)
+    zero = len(values) - 24  # the row of -0.0
+    assert f'<c r="B{zero}"><f>A{zero}*1</f><v>-0.0</v></c>' in written[(True, False)]
+    writer.write_xlsx(evaluated, tmp_path / "out.xlsx")
+    sheet = openpyxl.load_workbook(tmp_path / "out.xlsx", data_only=True)["S"]
+    for r, value in enumerate(values.tolist(), start=1):
+        for col, want in ((2, value * 1), (3, -value)):
+            assert _same_double(str(sheet[f"{column_letters(col)}{r}"].value), want), (r, col)
+
+
+def test_a_small_workbook_is_written_without_importing_orjson(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    import sys
+
+    book = native_book(tmp_path / "book.xlsx")
+    monkeypatch.delitem(sys.modules, "orjson", raising=False)
+    convert_file(book, tmp_path / "out.xlsx")
+    assert "orjson" not in sys.modules
