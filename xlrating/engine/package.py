@@ -37,6 +37,7 @@ from xlrating.sheets.package_guard import PackageCheck, Refused
 from xlrating.sheets.safe_open import UnreadableWorkbook, open_package
 
 from . import bulk_cells
+from .character_set import WINDOWS, of_application
 from .external import LinkedSheet, read_links, rewrite
 from .tables import Table, read_tables, resolve_structured
 
@@ -88,6 +89,8 @@ class Package:
     calc: CalcSettings = field(default_factory=lambda: CalcSettings())
     every_sheet: list[str] = field(default_factory=list)  # all sheet names in order, chart sheets too
     linked: list[LinkedSheet] = field(default_factory=list)  # cached sheets of other workbooks
+    # the character set of the Excel that saved the workbook, for CHAR and CODE (:mod:`.character_set`)
+    character_set: str = WINDOWS
 
 
 @dataclass(frozen=True)
@@ -114,6 +117,24 @@ def _calc_settings(root: Any) -> CalcSettings:
 
     return CalcSettings(element.get("iterate", "0").lower() in ("1", "true"),
                         max(1, min(int(number("iterateCount", 100)), 32_767)), number("iterateDelta", 0.001))
+
+
+APP_PROPERTIES = "docProps/app.xml"  # the extended properties: <Application> names who saved the file
+
+
+def _character_set(archive: zipfile.ZipFile) -> str:
+    """The character set of the Excel that saved the package, from the <Application> of its
+    docProps/app.xml (:func:`.character_set.of_application`). Windows' when the part is missing,
+    names another producer or none, or cannot be read: it never stops the workbook from being read.
+    (The part was checked with every other by the package gate before this reads it.)"""
+    if APP_PROPERTIES not in archive.namelist():
+        return WINDOWS
+    try:
+        root = _xml(archive, APP_PROPERTIES)
+    except (etree.LxmlError, zipfile.BadZipFile, KeyError, ValueError, OSError):
+        return WINDOWS
+    application = root.find("{*}Application")
+    return of_application(application.text if application is not None else None)
 
 
 def _parser() -> Any:
@@ -629,4 +650,5 @@ def _read(path: str, check: PackageCheck) -> Package:
             names = {key: rewrite(text, cached) for key, text in names.items()}
     except (zipfile.BadZipFile, KeyError, etree.XMLSyntaxError, ValueError, IndexError) as exc:
         raise UnreadableWorkbook(path, f"damaged workbook package ({type(exc).__name__}: {exc})") from None
-    return Package(path, sheets, names, workbook_part, check.data, _calc_settings(root), every_sheet, linked)
+    return Package(path, sheets, names, workbook_part, check.data, _calc_settings(root), every_sheet, linked,
+                   _character_set(archive))

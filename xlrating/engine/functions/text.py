@@ -19,6 +19,7 @@ numbers and errors as they are. Any other format is #VALUE! (a fraction is trunc
 
 from __future__ import annotations
 
+import collections
 import datetime
 import functools
 import math
@@ -30,12 +31,13 @@ from typing import Any
 import numpy as np
 import schedula as sh
 from formulas.errors import RangeValueError
-from formulas.functions import get_error, parse_ranges, wrap_ufunc
+from formulas.functions import COMPILING, get_error, parse_ranges, wrap_impure_func, wrap_ufunc
 from formulas.functions import text as formulas_text
 from formulas.functions.date import _text2datetime
 from formulas.tokens.operand import Error, XlError
 
-from .arguments import is_omitted, number
+from ..character_set import CHARACTER_SET, MAC, WINDOWS
+from .arguments import elementwise, is_omitted, number
 
 _VALUE: XlError = Error.errors["#VALUE!"]
 _NUM: XlError = Error.errors["#NUM!"]
@@ -360,6 +362,62 @@ for _name, _after in (("TEXTAFTER", True), ("TEXTBEFORE", False)):
     FUNCTIONS[_name] = wrap_ufunc(functools.partial(_text_around, _after), input_parser=lambda *a: a,
                                   args_parser=lambda *a: a, excluded={1, 5}, check_nan=False,
                                   check_error=lambda *a: None)
+
+
+# --- CHAR and CODE ----------------------------------------------------------------------------------
+# CHAR(number) and CODE(text) (Microsoft, "CHAR function", "CODE function") number characters by "the
+# character set used by your computer": ANSI on Windows (code page 1252 for Western languages), the
+# Macintosh character set on the Mac (Mac OS Roman). A workbook is computed with the character set
+# of the Excel that saved it (:mod:`xlrating.engine.character_set`, from its docProps/app.xml),
+# Windows' when that is not known. Workbooks each saved show every number 1 to 255 (IronCalc's
+# TEXT_CHAR.xlsx, Excel for Windows: CHAR(128) is "€", and 129, 141, 143, 144 and 157, which 1252
+# leaves unassigned, give the control character of the same number; formulas' test.xlsx, Excel for
+# the Mac: CHAR(128) is "Ä", CHAR(219) "€", CHAR(240) the Apple logo U+F8FF); Python's cp1252 and
+# mac_roman codecs give exactly those. CHAR takes 1 to 255, a fraction truncated, its argument read
+# as any numeric one (:func:`.arguments.number`; test.xlsx: CHAR(65.8) "A", CHAR(TRUE) CHAR(1), 0, -1,
+# an empty cell and "ciao" #VALUE!); anything else is #VALUE!. CODE is the inverse for the first
+# character of the text, a number or logical value read as the text Excel makes of it (test.xlsx:
+# CODE(-1) 45, CODE(1.9) 49, CODE(TRUE) 84, an empty cell #VALUE!); an empty text is #VALUE!; a
+# character the set lacks is 63, the "?" it becomes (reported of Excel for Windows; no workbook here
+# shows it). ``formulas`` numbered both by Mac OS Roman only.
+
+
+def _character(number: int, character_set: str) -> str:
+    try:
+        return bytes([number]).decode(character_set)
+    except UnicodeDecodeError:  # unassigned in 1252: the control character of that number
+        return chr(number)
+
+
+_CHARACTERS = {name: {number: _character(number, name) for number in range(1, 256)} for name in (WINDOWS, MAC)}
+_CODES = {name: {character: number for number, character in table.items()} for name, table in _CHARACTERS.items()}
+_LACKING = 63  # "?"
+
+
+def _char(number: float) -> Any:
+    return _CHARACTERS[CHARACTER_SET.get()].get(math.trunc(number), _VALUE)
+
+
+def _code(text: Any) -> Any:
+    written = value_text(text)
+    if isinstance(written, XlError):  # #NUM! for an infinity
+        return written
+    if isinstance(written, sh.Token) or not isinstance(written, str) or not written:  # an empty cell or text
+        return _VALUE
+    return _CODES[CHARACTER_SET.get()].get(written[0], _LACKING)
+
+
+def _per_workbook(implementation: Any) -> dict[str, Any]:
+    """``implementation`` as a function ``formulas`` never computes while compiling a formula (its
+    "impure" functions, RAND's kind). ``formulas`` computes a formula of constants as it compiles it,
+    and the engine keeps compiled formulas for every workbook it computes (:func:`.fallback.
+    compile_formula`): CHAR(128) would be the answer for the first workbook in every later one."""
+    return {"extra_inputs": collections.OrderedDict([(COMPILING, False)]),
+            "function": wrap_impure_func(implementation)}
+
+
+FUNCTIONS["CHAR"] = _per_workbook(elementwise(_char))
+FUNCTIONS["CODE"] = _per_workbook(elementwise(_code, numbers=False))
 
 
 # --- TEXT -------------------------------------------------------------------------------------------
