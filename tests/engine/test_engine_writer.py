@@ -6,6 +6,7 @@ import datetime as dt
 import json
 import zipfile
 from pathlib import Path
+from xml.etree import ElementTree
 
 import numpy as np
 import openpyxl
@@ -15,6 +16,7 @@ from openpyxl.styles import Font, PatternFill
 
 from xlrating.engine import convert_file
 from xlrating.engine.date_cells import as_date
+from xlrating.engine.package import ooxml_text
 from xlrating.engine.registry import excel_serial
 
 
@@ -49,6 +51,18 @@ def test_text_boolean_and_error_results_are_typed_cells(tmp_path: Path) -> None:
     assert '<c r="A1" t="str"><f>"a"&amp;"&lt;b&gt;"</f><v>a&lt;b&gt;</v></c>' in sheet_xml
     assert '<c r="A2" t="b"><f>1&gt;0</f><v>1</v></c>' in sheet_xml
     assert '<c r="A3" t="e"><f>NA()</f><v>#N/A</v></c>' in sheet_xml
+
+
+def test_a_carriage_return_in_a_text_is_written_as_excel_writes_it_and_reads_back(tmp_path: Path) -> None:
+    # XML reads a raw CR back as a line feed; Excel stores CHAR(13) as _x000D_
+    wb = openpyxl.Workbook()
+    wb.active["A1"] = '="a"&CHAR(13)&"b"&CHAR(10)&"c"'
+    wb.save(tmp_path / "cr.xlsx")
+    convert_file(tmp_path / "cr.xlsx", tmp_path / "out.xlsx")
+    sheet_xml = zipfile.ZipFile(tmp_path / "out.xlsx").read("xl/worksheets/sheet1.xml").decode()
+    assert "<v>a_x000D_b\nc</v>" in sheet_xml
+    cached = ElementTree.fromstring(sheet_xml).findtext(".//{*}c[@r='A1']/{*}v")
+    assert cached is not None and ooxml_text(cached) == "a\rb\nc"  # a raw CR would have come back as "\n"
 
 
 def test_styles_defined_names_and_other_sheets_pass_through(tmp_path: Path) -> None:

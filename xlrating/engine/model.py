@@ -32,6 +32,7 @@ from xlrating.excel_errors import ExcelError
 from xlrating.sheets.limits import Limits
 
 from .blocks import ARRAY_FUNCTIONS, Block, build_blocks
+from .character_set import CHARACTER_SET
 from .external import local_name
 from .formula import Call, walk
 from .function_names import builtin_name, our_function
@@ -94,6 +95,7 @@ def evaluate_workbook(path: str, *, limits: Limits | None = None) -> Evaluated:
     """
     limits = limits or Limits()
     package = read_package(path, limits=limits)
+    CHARACTER_SET.set(package.character_set)  # CHAR and CODE as the Excel that saved the workbook
     grid = Grid()
     names = _names(package)
     blocks: list[Block] = []

@@ -48,7 +48,9 @@ MACRO_MAIN = "application/vnd.ms-excel.sheet.macroEnabled.main+xml"
 XLSX_MAIN = "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet.main+xml"
 
 
-_CONTROL = re.compile(r"[\x00-\x08\x0b\x0c\x0e-\x1f\ufffe\uffff]|_(?=x[0-9A-Fa-f]{4}_)")
+# Characters written as _xHHHH_: those XML cannot hold, and the carriage return, which XML reads back
+# as a line feed (Excel writes CHAR(13) as _x000D_)
+_CONTROL = re.compile(r"[\x00-\x08\x0b-\x1f\ufffe\uffff]|_(?=x[0-9A-Fa-f]{4}_)")
 
 
 def _control(match: re.Match[str]) -> str:
@@ -58,7 +60,8 @@ def _control(match: re.Match[str]) -> str:
 
 def escape(text: str) -> str:
     """XML character data: &, < and > escaped (xml.sax.saxutils would import urllib at start-up);
-    characters XML cannot hold (``CHAR(1)``) written as Excel writes them, ``_x0001_``."""
+    characters XML cannot hold (``CHAR(1)``) and the carriage return written as Excel writes them,
+    ``_x0001_``, ``_x000D_``."""
     text = _CONTROL.sub(_control, text)
     return text.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;")
 

@@ -208,7 +208,6 @@ def _book(path: Path, application: str | None) -> Path:
 EXTENDED = "http://schemas.openxmlformats.org/officeDocument/2006/extended-properties"
 
 
-@pytest.mark.xfail(strict=True, reason="needs evaluate_workbook (model.py) to set CHARACTER_SET from the package")
 def test_each_workbook_is_computed_with_the_character_set_of_the_excel_that_saved_it(tmp_path: Path) -> None:
     # one process, one workbook after another: the constant CHAR(128) is not remembered from the last one
     books = {"mac": _book(tmp_path / "mac.xlsx", "Microsoft Macintosh Excel"),
