@@ -112,9 +112,12 @@ def test_a_streamed_entry_too_large_for_its_header_is_an_error_and_no_file_is_le
     assert not path.exists()
 
 
-def test_a_failure_while_streaming_leaves_no_output(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+@pytest.mark.parametrize("threaded", [True, False])
+def test_a_failure_while_streaming_leaves_no_output(tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+                                                     threaded: bool) -> None:
     """A piece of the sheet failing half way: the error reaches the caller and the target is gone,
-    not a package that opens with its sheet cut short (or an existing output overwritten in part)."""
+    not a package that opens with its sheet cut short (or an existing output overwritten in part);
+    whether the part is deflated by a thread of its own (a large sheet) or not (a small one)."""
     from test_engine_writer import _bulk_book
 
     from xlrating.engine import evaluate_workbook, writer
@@ -132,6 +135,7 @@ def test_a_failure_while_streaming_leaves_no_output(tmp_path: Path, monkeypatch:
             yield piece
 
     monkeypatch.setattr(writer, "_PIECE", 4096)
+    monkeypatch.setattr(writer, "_ALONE", 0 if threaded else 1 << 40)
     monkeypatch.setattr(writer, "_bulk_pieces", failing)
     target = tmp_path / "out.xlsx"
     target.write_bytes(b"an earlier output")

@@ -550,21 +550,31 @@ def read_package(path: str, *, limits: Limits | None = None) -> Package:
     return package
 
 
+# Bytes of a part below which its well-formedness is checked after the read, in this thread: starting
+# a thread costs more than the overlap saves on a small part (a folder of small workbooks)
+_ALONE = 1 << 16
+
+
 class _Alongside(threading.Thread):
-    """``function(argument)`` in a thread of its own; :meth:`result` waits for it."""
+    """``function(argument)`` in a thread of its own (for an argument of :data:`_ALONE` bytes or
+    more); :meth:`result` waits for it, or calls it then."""
 
     def __init__(self, function: Callable[[bytes], bool], argument: bytes):
         super().__init__(daemon=True)
         self._call = (function, argument)
         self._result = False
-        self.start()
+        if len(argument) >= _ALONE:
+            self.start()
 
     def run(self) -> None:
         function, argument = self._call
         self._result = function(argument)
 
     def result(self) -> bool:
-        self.join()
+        if self.ident is None:
+            self.run()
+        else:
+            self.join()
         return self._result
 
 

@@ -464,10 +464,21 @@ def _bulk_pieces(xml: str, edit: _SheetEdit, rows: np.ndarray, which: np.ndarray
 _BATCH = 1 << 22
 
 
+# Characters of sheet XML below which a part is deflated without a thread of its own (see _write_streamed)
+_ALONE = 1 << 16
+
+
 def _write_streamed(out: ZipWriter, info: zipfile.ZipInfo, pieces: Iterator[str], size_hint: int) -> None:
     """Write the part ``info`` from text pieces while they are being made: a thread feeds the zip
     entry, whose checksum and compression run without the GIL, so deflating overlaps building the
-    next piece."""
+    next piece. A part of less than :data:`_ALONE` characters is written in this thread: starting a
+    thread and handing it the pieces costs more than the overlap saves (a folder of small workbooks)."""
+    if size_hint < _ALONE:
+        stream = out.stream(info, size_hint)
+        for piece in pieces:
+            stream.write(piece.encode("utf-8"))
+        stream.close()
+        return
     queue: Queue[bytes | None] = Queue(maxsize=2)
     failed: list[BaseException] = []
 
