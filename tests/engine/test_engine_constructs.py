@@ -279,6 +279,24 @@ def test_characters_excel_escapes_in_the_file_are_read_back(tmp_path: Path) -> N
     assert _values(tmp_path / "escaped.xlsx", "Sheet", ["A1", "B1", "B2"]) == ["\x01\x02a_x0041_", 1.0, 2.0]
 
 
+def test_xml_references_in_texts_and_formulas_are_read_as_xml_defines_them(tmp_path: Path) -> None:
+    # &#128; is the character U+0080 (HTML would read the euro sign); the five entities; hexadecimal
+    import zipfile
+
+    wb = openpyxl.Workbook()
+    wb.active["A1"] = "placeholder"
+    wb.active["B1"] = '=UNICODE(MID(A1,2,1))+0*LEN("x")'
+    wb.active["B2"] = "=LEN(A1)"
+    wb.save(tmp_path / "plain.xlsx")
+    with zipfile.ZipFile(tmp_path / "plain.xlsx") as old, zipfile.ZipFile(tmp_path / "refs.xlsx", "w") as new:
+        for item in old.infolist():
+            data = old.read(item.filename)
+            data = data.replace(b">placeholder<", b">a&#128;&amp;&lt;&gt;&quot;&apos;&#x41;&#66;<")
+            data = data.replace(b'LEN("x")', b"LEN(&quot;&#x78;&quot;)")
+            new.writestr(item, data)
+    assert _values(tmp_path / "refs.xlsx", "Sheet", ["A1", "B1", "B2"]) == ["a\x80&<>\"'AB", 128.0, 9.0]
+
+
 def test_subtotal_leaves_out_other_subtotals_as_in_a_tables_totals_row(tmp_path: Path) -> None:
     wb = openpyxl.Workbook()
     ws = wb.active

@@ -2,14 +2,33 @@
 
 Used where a workbook's formulas are renamed without parsing the sheet: ``xlrating convert`` writes
 LibreOffice's names for our functions as Excel's, and ``xlrating libreoffice templates`` the other
-way round. Light on purpose (only ``re`` and ``html``): the command line imports it.
+way round. Light on purpose (only ``re``): the command line imports it.
 """
 
 from __future__ import annotations
 
-import html
 import re
 from collections.abc import Callable
+
+# XML's references (XML 1.0, section 4.1 and 4.6): the five predefined entities and character
+# references, the only ones a well-formed part without a DTD can hold
+_REFERENCE = re.compile(r"&(?:#([0-9]+)|#x([0-9A-Fa-f]+)|(lt|gt|amp|quot|apos));")
+_ENTITIES = {"lt": "<", "gt": ">", "amp": "&", "quot": '"', "apos": "'"}
+
+
+def _referenced(match: re.Match[str]) -> str:
+    decimal, hexadecimal, entity = match.groups()
+    if entity:
+        return _ENTITIES[entity]
+    return chr(int(decimal) if decimal else int(hexadecimal, 16))
+
+
+def unescape_xml(text: str) -> str:
+    """The character data of an XML element as written (``&lt;``, ``&#128;``) as its characters.
+    Unlike ``html.unescape``, a character reference is the character of that number (``&#128;`` is
+    U+0080, not HTML's euro sign); anything else is left as it is."""
+    return _REFERENCE.sub(_referenced, text) if "&" in text else text
+
 
 _FORMULA_ELEMENT = re.compile(r"(<(?:\w+:)?f(?:\s[^>]*)?>)([^<]*)(</(?:\w+:)?f>)")
 
@@ -19,7 +38,7 @@ def rewrite_formulas(xml: str, change: Callable[[str], str]) -> str:
     quotes may be written ``&quot;``); an element ``change`` leaves alone keeps its bytes."""
 
     def one(match: re.Match[str]) -> str:
-        text = html.unescape(match.group(2))
+        text = unescape_xml(match.group(2))
         changed = change(text)
         if changed == text:
             return match.group(0)

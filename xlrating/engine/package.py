@@ -16,7 +16,6 @@ Formulas are kept as text with their kind: ordinary, the master or a follower of
 
 from __future__ import annotations
 
-import html
 import math
 import posixpath
 import re
@@ -39,6 +38,7 @@ from xlrating.sheets.safe_open import UnreadableWorkbook, open_package
 from . import bulk_cells
 from .character_set import WINDOWS, of_application
 from .external import LinkedSheet, read_links, rewrite
+from .formula_xml import unescape_xml
 from .tables import Table, read_tables, resolve_structured
 
 MAIN = "http://schemas.openxmlformats.org/spreadsheetml/2006/main"
@@ -377,13 +377,13 @@ def _bulk_chunk(cells: bulk_cells.Cells, strings: list[str], numbers: list[Any],
     if formula_mask.any():
         found_texts = cells.contents(bulk_cells.FORMULA, "=")
         if "&" in "".join(found_texts):
-            found_texts = [html.unescape(t) if "&" in t else t for t in found_texts]
+            found_texts = [unescape_xml(t) if "&" in t else t for t in found_texts]
         formulas.append((rows[formula_mask], cols[formula_mask], found_texts))
     text_mask = ~(number_mask | formula_mask)
     if text_mask.any():
         written = cells.contents(bulk_cells.INLINE)
         if "&" in "".join(written) or "_x" in "".join(written):
-            written = [ooxml_text(html.unescape(t) if "&" in t else t) for t in written]
+            written = [ooxml_text(unescape_xml(t) if "&" in t else t) for t in written]
         shared = [strings[int(index)] for index in cells.contents(bulk_cells.SHARED)]
         if shared and written:  # both kinds: back into document order
             merged = np.empty(len(shared) + len(written), dtype=object)
@@ -437,7 +437,7 @@ def _read_sheet_fast(text: str, sheet: SheetCells, strings: list[str], checking:
             rows = np.array([c[1] for c in simple]).astype(np.int64)
             cols = np.fromiter((columns[x] for x in letters_of), dtype=np.int64, count=len(simple))
             texts = ["=" + b[3:b.find("</f>")] for _, _, _, b in simple]
-            texts = [html.unescape(t) if "&" in t else t for t in texts]
+            texts = [unescape_xml(t) if "&" in t else t for t in texts]
             sheet.simple = (rows, cols, texts)
             max_row, max_col = max(max_row, int(rows.max())), max(max_col, int(cols.max()))
             min_row = min(min_row, int(rows.min()))
@@ -458,7 +458,7 @@ def _read_sheet_fast(text: str, sheet: SheetCells, strings: list[str], checking:
             f = _F_PARTS.search(body)
             if f is not None and (f.group(2) or " t=" in f.group(1)):  # an empty <f/> keeps its cached value
                 fattrs = dict(_F_ATTR.findall(f.group(1)))
-                formula_text = html.unescape(f.group(2)) if f.group(2) else None
+                formula_text = unescape_xml(f.group(2)) if f.group(2) else None
                 fkind = fattrs.get("t", "normal")
                 cell = FormulaCell(row, col, "=" + formula_text if formula_text else None, kind=fkind)
                 if fkind == "shared":
@@ -471,7 +471,7 @@ def _read_sheet_fast(text: str, sheet: SheetCells, strings: list[str], checking:
         if not body:
             continue
         if kind == "inlineStr":
-            values.append((row, col, ooxml_text(html.unescape("".join(_T_TEXT.findall(body))))))
+            values.append((row, col, ooxml_text(unescape_xml("".join(_T_TEXT.findall(body))))))
             continue
         v = _V_TEXT.search(body)
         if v is None:
@@ -488,7 +488,7 @@ def _read_sheet_fast(text: str, sheet: SheetCells, strings: list[str], checking:
         elif kind == "e":
             values.append((row, col, ExcelError(raw.strip())))
         else:
-            values.append((row, col, html.unescape(raw)))
+            values.append((row, col, unescape_xml(raw)))
     sheet.max_row, sheet.max_col, sheet.min_row = max_row, max_col, min(min_row, max_row)
     return True
 
