@@ -87,6 +87,66 @@ def test_ceiling_and_floor_math_and_precise_keep_the_sign_of_a_negative_number()
     assert _call("FLOOR.MATH", -5.5, 2.0, -1.0) == -4.0
 
 
+# The values below are those Excel cached in IronCalc's calc_tests MATH_AND_TRIGONOMETRY_FLOOR_CEILING.xlsx.
+
+def test_ceiling_and_floor_round_the_quotient_at_15_digits_and_keep_the_double_product() -> None:
+    # 7.1 / 0.1 is the double 70.99999999999999: Excel takes it as 71 and answers 71 * 0.1, unrounded
+    assert _call("FLOOR", 7.1, 0.1) == 7.1000000000000005  # was 7.0
+    assert _call("FLOOR", -7.1, -0.1) == -7.1000000000000005
+    assert _call("FLOOR.PRECISE", 7.1, 0.1) == 7.1000000000000005
+    assert _call("FLOOR.MATH", 7.1, -0.1) == 7.1000000000000005
+    assert _call("FLOOR", 7.9, 1e-12) == 7.8999999999999995
+    # the quotient -7900000000000.001 is -7900000000000 at 15 digits: not one multiple further down
+    assert _call("FLOOR", -7.9, 1e-12) == -7.8999999999999995  # not -7.900000000001
+    assert _call("FLOOR", -7.9, 0.21) == -7.9799999999999995
+    # a quotient beyond 2^52 is still multiplied back: 7.1E+307 * 1E-307
+    assert _call("CEILING", 7.1, 1e-307) == 7.099999999999999
+    assert _call("CEILING.MATH", -7.9, 1e-307) == -7.899999999999999
+    assert _call("CEILING", 10.0, 0.21) == 10.08
+    assert _call("FLOOR", 10.0, math.pi) == 9.42477796076938
+
+
+def test_floor_of_zero_is_zero_even_with_a_zero_significance() -> None:
+    assert _call("FLOOR", 0.0, 0.0) == 0.0  # was #DIV/0!
+    assert _call("FLOOR", False, 0.0) == 0.0
+    assert _call("FLOOR", "0", "0") == 0.0
+    assert _call("FLOOR", 10.0, 0.0) == ExcelError("#DIV/0!")
+    assert _call("CEILING", 10.0, 0.0) == 0.0
+
+
+def test_ceiling_and_floor_read_text_as_excel_does() -> None:
+    assert _call("FLOOR", 10.0, " 10 ") == 10.0
+    assert _call("FLOOR", 10.0, "7.0e0") == 7.0
+    assert _call("FLOOR", "8", 1.0) == 8.0
+    assert _call("CEILING", 10.0, "2024-01-10") == 45301.0
+    # formulas' date reader took these as dates (8 January of this year, 10 January 2024)
+    assert _call("FLOOR", "--8", 1.0) == VALUE
+    assert _call("FLOOR", 10.0, " 2024-01-10 ") == VALUE
+    assert _call("CEILING.MATH", "@", 1.0) == VALUE
+    assert _call("FLOOR.MATH", 10.0, 1.0, "one") == VALUE
+
+
+def test_ceiling_and_floor_answer_the_first_bad_argument() -> None:
+    # text that is no number in the first argument is #VALUE! before the second argument's error
+    div0 = XlError("#DIV/0!")
+    assert _call("FLOOR", "eight", div0) == VALUE  # was #DIV/0!
+    assert _call("CEILING.PRECISE", "", XlError("#N/A")) == VALUE
+    assert _call("FLOOR", div0, "eight") == ExcelError("#DIV/0!")
+    assert _call("ISO.CEILING", 10.0, div0) == ExcelError("#DIV/0!")
+
+
+def test_ceiling_and_floor_in_a_workbook_read_empty_cells_and_text_cells(tmp_path: Path) -> None:
+    wb = openpyxl.Workbook()
+    ws = wb.active
+    ws.append([None, '=""', "=1/0", "--8", 7.1, 0.1])
+    ws.append(["=FLOOR(A1,0)", "=FLOOR(B1,C1)", "=CEILING(A1,C1)", "=FLOOR(D1,1)", "=FLOOR(E1,F1)",
+               "=_xlfn.CEILING.MATH(A1)"])
+    wb.save(tmp_path / "floor.xlsx")
+    sheet = evaluate_workbook(str(tmp_path / "floor.xlsx")).grid.sheet("Sheet")
+    assert [sheet.get(2, col) for col in range(1, 7)] == [
+        0.0, VALUE, ExcelError("#DIV/0!"), VALUE, 7.1000000000000005, 0.0]
+
+
 def test_even_and_odd_of_extreme_numbers() -> None:
     assert _call("EVEN", 1.5) == 2.0
     assert _call("EVEN", -1.0) == -2.0

@@ -16,6 +16,11 @@ What ``formulas`` 1.3 gets wrong here, and the rule followed instead (Microsoft'
   (``formulas`` rounded half to even: 1.2 and 7.0). MROUND(6.05, 0.1) stays 6.0, as Microsoft notes.
 - CEILING.MATH, FLOOR.MATH, CEILING.PRECISE, FLOOR.PRECISE, ISO.CEILING without a significance
   dropped the sign of a negative number: CEILING.PRECISE(-4.3) was 5 (Excel: -4).
+- CEILING, FLOOR and the five above took the double quotient as it came (FLOOR(7.1, 0.1) was 7.0;
+  Excel: 7.1000000000000005, the quotient at 15 digits, 71, times 0.1), gave FLOOR(0, 0) #DIV/0!
+  (Excel: 0), answered the second argument's error before the first's unreadable text
+  (FLOOR("eight", 1/0): Excel #VALUE!) and read " 2024-01-10 " and "--8" as dates (Excel: #VALUE!).
+  The rules, with the workbook Excel saved that shows them, are at "CEILING & FLOOR" below.
 - BASE was missing. DECIMAL read " 11", "1_1", "-11" and "0x1F" as numbers (Python's ``int``), took
   radix 0, and read a number from a cell as "111.0" (#NUM!).
 - RANDBETWEEN returned fractions (``bottom + (top - bottom) * rand()``); Excel returns a whole number.
@@ -34,13 +39,13 @@ from typing import Any
 
 import numpy as np
 import schedula as sh
-from formulas.functions import wrap_func
+from formulas.functions import wrap_func, wrap_ufunc
 from formulas.tokens.operand import Error, XlError
 
 from ..library import formulas_function
 from ..rounding import excel_round
 from . import criteria
-from .arguments import elementwise, number, quiet, scalar
+from .arguments import as_objects, elementwise, number, quiet, scalar, text_number
 
 _NUM: XlError = Error.errors["#NUM!"]
 _VALUE: XlError = Error.errors["#VALUE!"]
@@ -99,23 +104,93 @@ def _mround(number: float, multiple: float) -> Any:
 
 
 # --- CEILING & FLOOR --------------------------------------------------------------------------------
+#
+# What Excel does, found in the workbook Excel saved for IronCalc's tests
+# (calc_tests/MATH_AND_TRIGONOMETRY_FLOOR_CEILING.xlsx: a grid of numbers x significances for each of
+# the seven functions, 11,201 cells); every rule below reproduces all of its cached values:
+#
+# - The quotient number / significance is taken at Excel's precision, 15 significant digits, before
+#   it is rounded up or down, and the result is that whole quotient times the significance, the
+#   double product, not rounded again: FLOOR(7.1, 0.1) is 71 * 0.1 = 7.1000000000000005 (7.1 / 0.1
+#   is the double 70.99999999999999, whose floor would give 7.0); FLOOR(-7.9, 1E-12) is
+#   -7.8999999999999995 (the quotient -7900000000000.001 is -7900000000000 at 15 digits);
+#   CEILING(7.1, 1E-307) is 7.099999999999999 (quotient 7.1E+307 times 1E-307: a quotient beyond
+#   2^52 is rounded and multiplied all the same, not answered with the number).
+# - FLOOR of 0 is 0 whatever the significance, 0 included (FLOOR(0, 0), FLOOR(FALSE, 0), FLOOR("0", 0),
+#   FLOOR(<empty>, 0): 0); FLOOR of another number with significance 0 stays #DIV/0! (Microsoft,
+#   "FLOOR function").
+# - The arguments are read in order, and the first that is an error or text that is no number stops
+#   the function with that: FLOOR("eight", 1/0), FLOOR("", NA()) are #VALUE!, not the second
+#   argument's error.
+# - Text is a number when it reads as one, spaces around it allowed (" 10 " is 10, "7.0e0" is 7), or
+#   when it is a date as typed ("2024-01-10" is 45301); a date text with spaces around it
+#   (" 2024-01-10 ") or text starting with a sign or separator that is no number ("--8") is #VALUE!
+#   (the same in that workbook's neighbours: EXP, SIGN, GCD, LCM, MROUND, TRUNC, INT, COT of
+#   " 2024-01-10 " and "--8" are #VALUE!, of " 10 " a number). ``formulas``' date reader took both as
+#   dates ("--8" as 8 January of the current year).
+
+
+def _rounding_argument(value: Any) -> Any:
+    """One argument of CEILING & co. as a number, or the error it stops the function with (above)."""
+    value = scalar(value)
+    if isinstance(value, XlError):
+        return value
+    if isinstance(value, str) and value is not sh.EMPTY:  # an empty cell (a str too) is 0
+        return _text_argument(value)
+    read = number(value)
+    if read is None:
+        return _VALUE
+    return read if math.isfinite(read) else _NUM
+
+
+def _text_argument(text: str) -> Any:
+    """Text as CEILING & co. read it: a number written out, spaces around it allowed (" 10 ", "-8",
+    "7.0e0"; not Python's "1_000", "inf"), or a date typed as text that starts and ends with a letter
+    or digit ("2024-01-10", not " 2024-01-10 " or "--8"); anything else #VALUE!."""
+    if "_" in text:
+        return _VALUE
+    try:
+        read = float(text)
+    except ValueError:
+        if not (text[:1].isalnum() and text[-1:].isalnum()):
+            return _VALUE
+        date = text_number(text)
+        return _VALUE if date is None else date
+    return read if math.isfinite(read) else _VALUE
+
+
+def _in_order(func: Callable[..., Any]) -> Any:
+    """``func`` of numbers as a ``formulas`` implementation, entry by entry over arrays, its arguments
+    read one after the other: the first error or unreadable argument is the answer."""
+    def call(*args: Any) -> Any:
+        numbers = []
+        for arg in args:
+            read = _rounding_argument(arg)
+            if isinstance(read, XlError):
+                return read
+            numbers.append(read)
+        return func(*numbers)
+    call.__name__ = func.__name__
+    return quiet(wrap_ufunc(call, input_parser=lambda *a: a, args_parser=as_objects, check_error=lambda *a: None))
+
 
 def _to_multiple(number: float, significance: float, up: bool) -> Any:
-    """``number`` rounded up (towards +infinity) or down to a multiple of ``significance`` (> 0 or < 0);
-    #NUM! when the quotient overflows."""
+    """``number`` rounded up (towards +infinity) or down to a multiple of ``significance`` (> 0 or < 0):
+    the quotient at 15 significant digits rounded, times ``significance``; #NUM! when the quotient
+    or the result overflows."""
     quotient = number / significance
     if not math.isfinite(quotient):
         return _NUM
-    if abs(quotient) >= _WHOLE:
-        return number
-    return _shown((math.ceil(quotient) if up else math.floor(quotient)) * significance)
+    quotient = _shown(quotient)
+    result = (math.ceil(quotient) if up else math.floor(quotient)) * significance
+    return result if math.isfinite(result) else _NUM
 
 
 def _ceiling(number: float, significance: float) -> Any:
     """CEILING: ``number`` rounded up, away from zero, to a multiple of ``significance``; a negative
     number with a positive significance rounds towards zero; a positive number with a negative
     significance is #NUM!; a significance of 0 gives 0 (Microsoft, "CEILING function")."""
-    if significance == 0:
+    if significance == 0 or number == 0:
         return 0.0
     if significance < 0 < number:
         return _NUM
@@ -125,7 +200,10 @@ def _ceiling(number: float, significance: float) -> Any:
 def _floor(number: float, significance: float) -> Any:
     """FLOOR: ``number`` rounded down, towards zero, to a multiple of ``significance``; a negative number
     with a positive significance rounds away from zero; a positive number with a negative
-    significance is #NUM!; a significance of 0 is #DIV/0! (Microsoft, "FLOOR function")."""
+    significance is #NUM!; a significance of 0 is #DIV/0! (Microsoft, "FLOOR function") unless the
+    number is 0: FLOOR(0, 0) is 0 (the workbook above)."""
+    if number == 0:
+        return 0.0
     if significance == 0:
         return _DIV0
     if significance < 0 < number:
@@ -308,13 +386,13 @@ FUNCTIONS: dict[str, Any] = {
     "EVEN": elementwise(_even),
     "ODD": elementwise(_odd),
     "MROUND": elementwise(_mround),
-    "CEILING": elementwise(_ceiling),
-    "FLOOR": elementwise(_floor),
-    "CEILING.MATH": elementwise(_math_rounding(up=True)),
-    "FLOOR.MATH": elementwise(_math_rounding(up=False)),
-    "CEILING.PRECISE": elementwise(_precise_rounding(up=True)),
-    "ISO.CEILING": elementwise(_precise_rounding(up=True)),
-    "FLOOR.PRECISE": elementwise(_precise_rounding(up=False)),
+    "CEILING": _in_order(_ceiling),
+    "FLOOR": _in_order(_floor),
+    "CEILING.MATH": _in_order(_math_rounding(up=True)),
+    "FLOOR.MATH": _in_order(_math_rounding(up=False)),
+    "CEILING.PRECISE": _in_order(_precise_rounding(up=True)),
+    "ISO.CEILING": _in_order(_precise_rounding(up=True)),
+    "FLOOR.PRECISE": _in_order(_precise_rounding(up=False)),
     "FACT": elementwise(_fact),
     "FACTDOUBLE": elementwise(_factdouble),
     "BASE": elementwise(_base),
