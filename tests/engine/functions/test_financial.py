@@ -1,8 +1,10 @@
 """VDB against Microsoft's examples and limits and the values Excel saved in xlcalculator's VDB test
-workbook (the switch to straight line, fractional periods), directly and in a workbook."""
+workbook (the switch to straight line, fractional periods), directly and in a workbook; ACCRINT
+against the values Excel saved in IronCalc's ACCRINT test workbooks (matched bit for bit)."""
 
 from __future__ import annotations
 
+import datetime
 import time
 from pathlib import Path
 from typing import Any
@@ -99,3 +101,116 @@ def test_vdb_in_a_workbook(tmp_path: Path) -> None:
     assert sheet.get(3, 3) == pytest.approx(0.06872629045468406, rel=1e-12)
     assert sheet.get(3, 4) == pytest.approx(0.03436314522734203, rel=1e-12)
     assert sheet.get(3, 5) == NUM
+
+
+# --- ACCRINT: the values Excel saved in IronCalc's ACCRINT test workbooks ------------------------
+
+def _date(year: int, month: int, day: int) -> float:
+    return float((datetime.date(year, month, day) - datetime.date(1899, 12, 30)).days)
+
+
+def _accrint(*args: Any) -> Any:
+    """ACCRINT's value for one set of arguments (an error as ExcelError)."""
+    value = np.asarray(FUNCTIONS["ACCRINT"](*args), dtype=object).ravel()[0]
+    return ExcelError(str(value)) if isinstance(value, XlError) else value
+
+
+def _by_basis(issue: float, first: float, settlement: float, rate: float, par: float, frequency: float,
+              calc_method: bool) -> list[Any]:
+    return [_accrint(issue, first, settlement, rate, par, frequency, float(basis), calc_method) for basis in range(5)]
+
+
+def test_accrint_microsoft_example() -> None:
+    # Microsoft's example (and the workbooks): 1 March 2008, 31 August 2008, 1 May 2008, 10%, 1000, semiannual
+    assert _accrint(39508.0, 39691.0, 39569.0, 0.1, 1000.0, 2.0, 0.0) == 16.666666666666664
+    assert _accrint(39508.0, 39691.0, 39569.0, 0.1, 1000.0, 2.0) == 16.666666666666664
+
+
+def test_accrint_each_basis_both_calc_methods_settlement_before_first_interest() -> None:
+    # Excel's FALSE drops the whole quasi-period 1 Dec 2020 - 1 Jun 2021 from TRUE's sum and counts
+    # from 1 June 2021, the quasi-coupon date before first_interest: a negative amount
+    args = (_date(2020, 12, 1), _date(2021, 12, 1), _date(2021, 3, 1), 0.075, 100.0, 2.0)
+    assert _by_basis(*args, True) == [1.875, 1.8647540983606556, 1.8333333333333335, 1.8595890410958902, 1.875]
+    assert _by_basis(*args, False) == [-1.875, -1.8852459016393444, -1.9166666666666665, -1.8904109589041098,
+                                       -1.875]
+    # quarterly, issue mid-period: 2017-01-01, 2017-12-01, 2017-04-01 (IronCalc's ACCRINT_ACCRINTM book)
+    args = (_date(2017, 1, 1), _date(2017, 12, 1), _date(2017, 4, 1), 0.33, 3000.0, 4.0)
+    assert _by_basis(*args, True)[1:] == [241.12362637362637, 236.5, 240.04109589041096, 247.49999999999997]
+    assert _by_basis(*args, False)[1:] == [-253.8763736263736, -258.49999999999994, -254.95890410958904, -247.5]
+
+
+def test_accrint_settlement_after_first_interest() -> None:
+    # FALSE accrues from the quasi-coupon date before first_interest (1 June 2021): 273 actual days
+    # over 180 for actual/360 (94.79), not from first_interest; actual/actual's period length is the
+    # quasi-period ending at first_interest (183 days), TRUE's too (90/183 past 1 December 2021)
+    args = (_date(2021, 6, 1), _date(2021, 12, 1), _date(2022, 3, 1), 0.025, 5000.0, 2.0)
+    assert _by_basis(*args, True) == [93.75, 93.23770491803279, 93.75, 93.32191780821918, 93.75]
+    assert _by_basis(*args, False) == [93.75, 93.23770491803279, 94.79166666666666, 93.4931506849315, 93.75]
+    # settlement on a quasi-coupon date: TRUE's period is the one before it (1 July 2020 - 1 January 2021)
+    args = (_date(2020, 1, 1), _date(2020, 7, 1), _date(2021, 1, 1), 0.025, 5000.0, 2.0)
+    assert _by_basis(*args, True) == [125.0, 125.68681318681318, 126.38888888888889, 125.513698630137, 125.0]
+    assert _by_basis(*args, False) == [125.0, 125.68681318681318, 127.08333333333333, 125.34246575342468, 125.0]
+
+
+def test_accrint_month_ends_and_february() -> None:
+    # first_interest a month end: every quasi-coupon date is a month end (28/29 February, 31 August)
+    args = (_date(2022, 8, 31), _date(2024, 2, 29), _date(2023, 5, 1), 0.075, 100.0, 2.0)
+    assert _by_basis(*args, True) == [5.020833333333334, 4.986263736263737, 4.958333333333333, 4.993150684931507,
+                                      5.020833333333334]
+    assert _by_basis(*args, False) == [-2.4791666666666665, -2.5137362637362637, -2.541666666666667,
+                                       -2.5068493150684934, -2.4791666666666665]
+    # US 30/360 counts 29 February as the 30th when it starts a period, European 30/360 does not
+    args = (_date(2020, 2, 29), _date(2020, 8, 31), _date(2020, 5, 1), 0.05, 1000.0, 2.0)
+    assert _by_basis(*args, True) == [8.472222222222223, 8.423913043478262, 8.61111111111111, 8.493150684931507,
+                                      8.61111111111111]
+    args = (_date(2020, 10, 31), _date(2021, 7, 31), _date(2021, 2, 15), 0.025, 5000.0, 4.0)
+    assert _by_basis(*args, True) == [36.45833333333333, 37.36413043478261, 36.80555555555556, 37.157534246575345,
+                                      36.45833333333333]
+    assert _by_basis(*args, False) == [-26.041666666666668, -25.13586956521739, -25.694444444444443,
+                                       -25.34246575342466, -26.041666666666668]
+
+
+def test_accrint_over_years_and_truncated_arguments() -> None:
+    issue, first, settlement = _date(2020, 2, 3), _date(2023, 12, 1), _date(2023, 4, 12)
+    assert _accrint(issue, first, settlement, 0.33, 3000.0, 1.0, 1.0, True) == 3154.912643161913
+    assert _accrint(issue, first, settlement, 0.33, 3000.0, 1.0, 1.0, False) == 1174.9126431619134
+    assert _accrint(issue, first, settlement, 0.33, 3000.0, 2.0, 0.0, False) == 189.75
+    # a frequency of 4.3 is 4, a basis of 2.7 is 2
+    assert _accrint(issue, first, settlement, 0.33, 3000.0, 4.3, 1.0, True) == 3152.225274725275
+    assert _accrint(issue, first, settlement, 0.33, 3000.0, 4.3, 1.0, False) == -312.77472527472526
+    assert _accrint(issue, first, settlement, 0.33, 3000.0, 4.0, 2.7, True) == 3148.7500000000005
+    assert _accrint(issue, first, settlement, 0.33, 3000.0, 4.0, 2.7, False) == -316.25
+    # a date's time of day is dropped
+    assert _accrint(39508.75, 39691.5, 39569.25, 0.1, 1000.0, 2.0, 0.0) == 16.666666666666664
+
+
+def test_accrint_errors() -> None:
+    issue, first, settlement = _date(2008, 3, 1), _date(2008, 9, 1), _date(2008, 5, 1)
+    for rate, par, frequency, basis in [(0.0, 1000.0, 2.0, 0.0), (-0.05, 1000.0, 2.0, 0.0), (0.1, 0.0, 2.0, 0.0),
+                                        (0.1, -100.0, 2.0, 0.0), (0.1, 1000.0, 3.0, 0.0), (0.1, 1000.0, 5.0, 0.0),
+                                        (0.1, 1000.0, 0.0, 0.0), (0.1, 1000.0, 2.0, -1.0), (0.1, 1000.0, 2.0, 5.0)]:
+        assert _accrint(issue, first, settlement, rate, par, frequency, basis) == NUM
+    # issue on or after settlement
+    assert _accrint(_date(2008, 9, 1), _date(2009, 3, 1), settlement, 0.1, 1000.0, 2.0, 0.0) == NUM
+    assert _accrint(settlement, first, settlement, 0.1, 1000.0, 2.0, 0.0) == NUM
+    assert _accrint(issue, first, 2958466.0, 0.1, 1000.0, 2.0, 0.0) == NUM  # after 31 December 9999
+    assert _accrint("issue", first, settlement, 0.1, 1000.0, 2.0, 0.0) == VALUE
+
+
+def test_accrint_in_a_workbook(tmp_path: Path) -> None:
+    wb = openpyxl.Workbook()
+    ws = wb.active
+    ws.append([datetime.datetime(2020, 2, 3), datetime.datetime(2023, 12, 1), datetime.datetime(2023, 4, 12), 0.33,
+               3000, 4, 1, False])
+    ws["A2"] = "=ACCRINT(A1,B1,C1,D1,E1,F1,G1,H1)"
+    ws["B2"] = "=ACCRINT(A1,B1,C1,D1,E1,F1,G1)"
+    ws["C2"] = "=ACCRINT(DATE(2017,1,1),DATE(2017,12,1),DATE(2017,4,1),0.33,3000,4,4,FALSE)"
+    ws["D2"] = "=ACCRINT(39508,39691,39569,0.1,1000,2)"
+    ws["E2"] = "=ACCRINT(DATE(2008,5,1),DATE(2008,9,1),DATE(2008,5,1),0.1,1000,2,0)"
+    wb.save(tmp_path / "accrint.xlsx")
+    sheet = evaluate_workbook(str(tmp_path / "accrint.xlsx")).grid.sheet("Sheet")
+    assert sheet.get(2, 1) == -312.77472527472526  # Excel's values (IronCalc's ACCRINT_extended book)
+    assert sheet.get(2, 2) == 3152.225274725275
+    assert sheet.get(2, 3) == -247.5
+    assert sheet.get(2, 4) == 16.666666666666664
+    assert sheet.get(2, 5) == NUM

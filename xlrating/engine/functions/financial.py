@@ -176,9 +176,10 @@ def _month_end(date: _Date) -> bool:
 def _quasi_coupon(first: _Date, months: int, month_end: bool) -> _Date:
     """The quasi-coupon date ``months`` months from first_interest: its day of the month, or the last
     day of a shorter month; the last day of every month when first_interest is a month's last day.
-    Each date is counted from first_interest, not from its neighbour, so the day of a 31st does not
-    wear down to the 28th after a February (the coupon schedule of Excel's COUPPCD/COUPNCD, which
-    keeps the maturity's day the same way)."""
+    Each date is counted from first_interest, not from its neighbour, so a 30th does not wear down
+    to the 28th after a February. The workbooks do not tell the two apart (no first_interest on a
+    29th or 30th); counting from the anchor is how LibreOffice and Gnumeric, written to match
+    Excel, lay out coupon dates from a maturity."""
     year, month = divmod(first[0] * 12 + first[1] - 1 + months, 12)
     last = _days_in_month(year, month + 1)
     return year, month + 1, last if month_end else min(first[2], last)
@@ -188,8 +189,8 @@ def _us_30_360(start: _Date, end: _Date) -> int:
     """Days by the US (NASD) 30/360 convention, with its end-of-February rules, as YEARFRAC's basis 0
     counts them (the last day of February as a start is the 30th; as an end too when the start is
     one; the 31st as an end is the 30th when the start is the 30th or 31st). The workbooks pin the
-    start rules: DAYS360's rule without the February one misses 8 of Excel's values, the European
-    count 8."""
+    February start (DAYS360's rule, without it, misses 8 of Excel's values, the European count 8,
+    adjusting the end whatever the start 6); no case has a February end after a February start."""
     (y1, m1, d1), (y2, m2, d2) = start, end
     if m1 == 2 and d1 == _days_in_month(y1, 2):
         if m2 == 2 and d2 == _days_in_month(y2, 2):
@@ -228,12 +229,16 @@ def _accrint(issue: float, first_interest: float, settlement: float, rate: float
       periods for issue 1 June 2021, first_interest 1 December 2021, settlement 1 March 2022).
     * The sum starts with the days from the later of issue and P to settlement (negative when
       settlement is before P) over the normal length of a period: 360 / frequency for the 30/360
-      bases and actual/360, 365 / frequency for actual/365, and for actual/actual the actual days of
-      the quasi-period that ends at first_interest, even when settlement lies in a later one
-      (issue 1 June 2021, settlement 1 March 2022: 90/183 of a period past 1 December, not 90/182).
+      bases and actual/360, 365 / frequency for actual/365 (the lengths COUPDAYS gives: Microsoft's
+      "normal length" of a quasi-coupon period), and for actual/actual the actual days of the
+      quasi-period that ends at first_interest, even when settlement lies in a later one (issue
+      1 June 2021, settlement 1 March 2022: 90/183 of a period past 1 December, not 90/182; the
+      365-day year instead misses 35 of Excel's values).
     * Then each quasi-period from P back to issue adds 1 with calc_method TRUE and 0 with FALSE,
       but the period holding issue adds its days from issue to its end over its normal length
-      (for actual/actual, its own actual days).
+      (for actual/actual, its own actual days; actual/360 counting the period's actual days
+      instead misses 26 of Excel's values). Where a 30/360 period is not 30 days a month (a 28
+      February cut from a 30th), no workbook tells 360 / frequency from the period's own count.
     """
     dates = [math.trunc(issue), math.trunc(first_interest), math.trunc(settlement)]
     frequency, basis = math.trunc(frequency), math.trunc(basis)
