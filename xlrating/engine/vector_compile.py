@@ -222,6 +222,22 @@ def _elementwise(name: str, args: tuple[Node, ...], compile_node: Callable[[Node
 # is one parse and one call per distinct key). Arguments must be references or constants; a result
 # that is not one number, text or error (an array, an empty cell, TRUE/FALSE) sends the row cell by cell.
 MEMOISED = frozenset(("VLOOKUP", "HLOOKUP", "MATCH", "COUNTIF", "COUNTIFS", "SUMIF", "SUMIFS", "SUMPRODUCT"))
+# Excel's functions of single values (text, numbers, dates) with one result that depends on nothing
+# but the arguments (not the cell's position, the time or chance), computed the same way: a column of
+# ROMAN($A2,J$1) or LEFT(B2,3) is one call per distinct row of arguments instead of one parse,
+# compile and dispatch per cell through formulas (40,000 cells of ROMAN and ARABIC: 100 s -> seconds).
+SCALAR = frozenset((
+    "LEFT", "RIGHT", "MID", "LEN", "UPPER", "LOWER", "PROPER", "TRIM", "CLEAN", "SUBSTITUTE", "REPLACE", "REPT",
+    "FIND", "SEARCH", "TEXT", "VALUE", "FIXED", "DOLLAR", "CHAR", "CODE", "UNICHAR", "UNICODE", "CONCATENATE",
+    "SQRT", "EXP", "LN", "LOG", "LOG10", "POWER", "SIGN", "TRUNC", "EVEN", "ODD", "FACT", "FACTDOUBLE", "COMBIN",
+    "PERMUT", "QUOTIENT", "MROUND", "CEILING", "FLOOR", "CEILING.MATH", "FLOOR.MATH", "CEILING.PRECISE",
+    "FLOOR.PRECISE", "ISO.CEILING", "ROMAN", "ARABIC", "BASE", "DECIMAL", "DEGREES", "RADIANS", "SIN", "COS",
+    "TAN", "ASIN", "ACOS", "ATAN", "ATAN2", "SINH", "COSH", "TANH",
+    "EDATE", "EOMONTH", "WEEKDAY", "WEEKNUM", "ISOWEEKNUM", "DATEVALUE", "TIMEVALUE", "TIME", "HOUR", "MINUTE",
+    "SECOND", "DAYS", "DATEDIF", "YEARFRAC",
+    "BIN2DEC", "DEC2BIN", "HEX2DEC", "DEC2HEX", "OCT2DEC", "DEC2OCT", "BIN2HEX", "HEX2BIN", "BIN2OCT", "OCT2BIN",
+    "HEX2OCT", "OCT2HEX",
+))
 
 
 def _token_value(value: Any) -> Any:
@@ -508,7 +524,7 @@ def compile_tree(tree: Node) -> Program:
                 return _abs(node.args, compile_node)
             if name in ELEMENTWISE:
                 return _elementwise(name, node.args, compile_node)
-            if name in MEMOISED:
+            if name in MEMOISED or name in SCALAR:
                 return _memoised(name, node.name, node.args)
             raise Unsupported(f"function {name}")
         raise Unsupported(type(node).__name__)
