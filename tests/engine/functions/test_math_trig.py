@@ -258,3 +258,29 @@ def test_gcd_and_lcm_truncate_skip_empty_cells_and_refuse_negatives(tmp_path: Pa
     sheet = evaluate_workbook(str(tmp_path / "gcd.xlsx")).grid.sheet("Sheet")
     assert [[sheet.get(row, col) for col in (4, 5)] for row in range(1, 5)] == [
         [28.0, 1.0], [30.0, 1.0], [ExcelError("#NUM!"), ExcelError("#NUM!")], [0.0, 5.0]]
+
+
+def test_combin_combina_and_quotient_give_excels_values(tmp_path: Path) -> None:
+    # Excel's cached values (IronCalc's COMBIN_COMBINA and MOD_QUOTIENT books): arguments truncated,
+    # TRUE as 1 in COMBIN/COMBINA but #VALUE! in QUOTIENT, text numbers read, results beyond the
+    # doubles' range #NUM! at once
+    assert [_call("COMBIN", n, k) for n, k in [(5, 2), (10, 10), (3, 10), (-10, 2), (10, -3), (0, 0), (3.576, 2),
+                                                (10.9, 3.9), (5, 0.9), ("12", 2), (20, True)]] == [
+        10, 1, NUM, NUM, NUM, 1, 3, 120, 1, 66, 20]
+    assert _call("COMBIN", 1000, 200) == pytest.approx(6.617155560659313e+215, rel=1e-12)
+    assert _call("COMBIN", 1e15, 5e14) == NUM
+    assert [_call("COMBINA", n, k) for n, k in [(5, 2), (10, 10), (3, 10), (0, 5), (0, 0), (False, 3), (True, 3),
+                                                 (-10, 2), ("12", 2)]] == [15, 92378, 66, NUM, 1, NUM, 1, NUM, 78]
+    assert _call("COMBINA", 20, 19) == pytest.approx(35345263799.999985, rel=1e-12)
+    assert [_call("QUOTIENT", n, d) for n, d in [(5, 2), (-5, 2), (-5, -2), (-34.1234, 12), (-7.8, -2.3),
+                                                  (10.0000000001, 0.1), (5, 1e-10), ("16", "7"), (0, 3)]] == [
+        2, -2, 2, -2, 3, 100, 50000000000, 2, 0]
+    assert [_call("QUOTIENT", n, d) for n, d in [(3, 0), (True, True), (False, True), ("eight", 1)]] == [
+        ExcelError("#DIV/0!"), VALUE, VALUE, VALUE]
+    wb = openpyxl.Workbook()
+    ws = wb.active
+    ws["A1"], ws["B1"] = 4, "=1/0"
+    ws["C1"], ws["D1"], ws["E1"], ws["F1"] = "=COMBIN(A1,A2)", "=_xlfn.COMBINA(A1,2)", "=QUOTIENT(A1,A2)", "=QUOTIENT(B1,0)"
+    wb.save(tmp_path / "book.xlsx")
+    sheet = evaluate_workbook(str(tmp_path / "book.xlsx")).grid.sheet("Sheet")
+    assert [sheet.get(1, col) for col in range(3, 7)] == [1.0, 10.0, ExcelError("#DIV/0!"), ExcelError("#DIV/0!")]

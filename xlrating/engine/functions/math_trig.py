@@ -159,12 +159,15 @@ def _text_argument(text: str) -> Any:
     return read if math.isfinite(read) else _VALUE
 
 
-def _in_order(func: Callable[..., Any]) -> Any:
+def _in_order(func: Callable[..., Any], logical: bool = True) -> Any:
     """``func`` of numbers as a ``formulas`` implementation, entry by entry over arrays, its arguments
-    read one after the other: the first error or unreadable argument is the answer."""
+    read one after the other: the first error or unreadable argument is the answer (without
+    ``logical``, TRUE or FALSE is one: #VALUE!)."""
     def call(*args: Any) -> Any:
         numbers = []
         for arg in args:
+            if not logical and isinstance(scalar(arg), (bool, np.bool_)):
+                return _VALUE
             read = _rounding_argument(arg)
             if isinstance(read, XlError):
                 return read
@@ -257,6 +260,52 @@ def _factdouble(number: float) -> Any:
     if number < -1 or number >= _FACTDOUBLE_LIMIT + 1:
         return _NUM
     return float(math.prod(range(int(number), 0, -2)))
+
+
+# --- COMBIN, COMBINA, QUOTIENT ----------------------------------------------------------------------
+# (``formulas`` has none of the three.) COMBIN(number, number_chosen): the number of combinations,
+# both truncated; #NUM! when either is negative or number < number_chosen (Microsoft, "COMBIN
+# function"). COMBINA: combinations with repetitions, COMBIN(number + number_chosen - 1,
+# number_chosen); #NUM! for a negative argument, and (Excel's cached values: COMBINA(0, 5),
+# COMBINA(FALSE, 3)) for number 0 with number_chosen above 0; COMBINA(0, 0) is 1. Both read their
+# arguments as CEILING & co. do, a logical value as 1 or 0 (COMBIN(20, TRUE) is 20). QUOTIENT: the
+# integer part of the division, towards zero (QUOTIENT(-5.3, 2) is -2); #DIV/0! for a 0 or empty
+# denominator; TRUE or FALSE is #VALUE! (QUOTIENT(TRUE, TRUE) in Excel's cached values).
+
+_LOG_MAX = math.log(1.7976931348623157e308)  # the largest double's natural logarithm
+
+
+def _binomial(n: int, k: int) -> Any:
+    """C(n, k) as the nearest double, #NUM! beyond the doubles' range (estimated with lgamma first,
+    so that a huge n never builds a huge integer)."""
+    k = min(k, n - k)
+    if k > 0 and math.lgamma(n + 1) - math.lgamma(k + 1) - math.lgamma(n - k + 1) > _LOG_MAX + 1:
+        return _NUM
+    try:
+        return float(math.comb(n, k))
+    except OverflowError:
+        return _NUM
+
+
+def _combin(number: float, chosen: float) -> Any:
+    n, k = math.trunc(number), math.trunc(chosen)
+    if n < 0 or k < 0 or n < k:
+        return _NUM
+    return _binomial(n, k)
+
+
+def _combina(number: float, chosen: float) -> Any:
+    n, k = math.trunc(number), math.trunc(chosen)
+    if n < 0 or k < 0 or (n == 0 and k > 0):
+        return _NUM
+    return _binomial(n + k - 1, k) if k else 1.0
+
+
+def _quotient(numerator: float, denominator: float) -> Any:
+    if denominator == 0:
+        return _DIV0
+    quotient = numerator / denominator
+    return float(math.trunc(quotient)) if math.isfinite(quotient) else _NUM
 
 
 # --- BASE, DECIMAL ---------------------------------------------------------------------------------
@@ -396,6 +445,9 @@ FUNCTIONS: dict[str, Any] = {
     "FACT": elementwise(_fact),
     "FACTDOUBLE": elementwise(_factdouble),
     "BASE": elementwise(_base),
+    "COMBIN": _in_order(_combin),
+    "COMBINA": _in_order(_combina),
+    "QUOTIENT": _in_order(_quotient, logical=False),
     "DECIMAL": elementwise(_decimal, numbers=False),
     "RANDBETWEEN": elementwise(_randbetween),
     **{name: _checked(name) for name in ("PRODUCT", "SUMSQ", "SUMX2MY2", "SUMX2PY2", "SUMXMY2")},
