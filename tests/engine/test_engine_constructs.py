@@ -262,39 +262,39 @@ def test_ordinary_formulas_give_a_single_value_as_excel_legacy_formulas_do(tmp_p
         -20.0, ExcelError("#VALUE!"), 7.0, None, 1.0, 2.0, "R[2]C[3]", 1.0, 30.0]
 
 
-def test_characters_excel_escapes_in_the_file_are_read_back(tmp_path: Path) -> None:
+def _written_as(path: Path, formulas: dict[str, str], replacements: dict[bytes, bytes]) -> Path:
+    """A workbook whose A1 holds the text "placeholder" and ``formulas``, saved by openpyxl, then with
+    each part's bytes replaced as ``replacements`` says (text as another producer writes it)."""
     import zipfile
 
     wb = openpyxl.Workbook()
     wb.active["A1"] = "placeholder"
-    wb.active["B1"] = "=CODE(A1)"
-    wb.active["B2"] = "=LEN(A1)-LEN(CLEAN(A1))"
-    wb.save(tmp_path / "plain.xlsx")
-    with zipfile.ZipFile(tmp_path / "plain.xlsx") as old, zipfile.ZipFile(tmp_path / "escaped.xlsx", "w") as new:
+    for ref, formula in formulas.items():
+        wb.active[ref] = formula
+    plain = path.with_name("plain.xlsx")
+    wb.save(plain)
+    with zipfile.ZipFile(plain) as old, zipfile.ZipFile(path, "w") as new:
         for item in old.infolist():
             data = old.read(item.filename)
-            # what Excel writes for CHAR(1)&CHAR(2)&"a_x0041_" (a shared or an inline string)
-            data = data.replace(b">placeholder<", b">_x0001__x0002_a_x005F_x0041_<")
+            for before, after in replacements.items():
+                data = data.replace(before, after)
             new.writestr(item, data)
-    assert _values(tmp_path / "escaped.xlsx", "Sheet", ["A1", "B1", "B2"]) == ["\x01\x02a_x0041_", 1.0, 2.0]
+    return path
+
+
+def test_characters_excel_escapes_in_the_file_are_read_back(tmp_path: Path) -> None:
+    # what Excel writes for CHAR(1)&CHAR(2)&"a_x0041_" (a shared or an inline string)
+    book = _written_as(tmp_path / "escaped.xlsx", {"B1": "=CODE(A1)", "B2": "=LEN(A1)-LEN(CLEAN(A1))"},
+                       {b">placeholder<": b">_x0001__x0002_a_x005F_x0041_<"})
+    assert _values(book, "Sheet", ["A1", "B1", "B2"]) == ["\x01\x02a_x0041_", 1.0, 2.0]
 
 
 def test_xml_references_in_texts_and_formulas_are_read_as_xml_defines_them(tmp_path: Path) -> None:
     # &#128; is the character U+0080 (HTML would read the euro sign); the five entities; hexadecimal
-    import zipfile
-
-    wb = openpyxl.Workbook()
-    wb.active["A1"] = "placeholder"
-    wb.active["B1"] = '=UNICODE(MID(A1,2,1))+0*LEN("x")'
-    wb.active["B2"] = "=LEN(A1)"
-    wb.save(tmp_path / "plain.xlsx")
-    with zipfile.ZipFile(tmp_path / "plain.xlsx") as old, zipfile.ZipFile(tmp_path / "refs.xlsx", "w") as new:
-        for item in old.infolist():
-            data = old.read(item.filename)
-            data = data.replace(b">placeholder<", b">a&#128;&amp;&lt;&gt;&quot;&apos;&#x41;&#66;<")
-            data = data.replace(b'LEN("x")', b"LEN(&quot;&#x78;&quot;)")
-            new.writestr(item, data)
-    assert _values(tmp_path / "refs.xlsx", "Sheet", ["A1", "B1", "B2"]) == ["a\x80&<>\"'AB", 128.0, 9.0]
+    book = _written_as(tmp_path / "refs.xlsx", {"B1": '=UNICODE(MID(A1,2,1))+0*LEN("x")', "B2": "=LEN(A1)"},
+                       {b">placeholder<": b">a&#128;&amp;&lt;&gt;&quot;&apos;&#x41;&#66;<",
+                        b'LEN("x")': b"LEN(&quot;&#x78;&quot;)"})
+    assert _values(book, "Sheet", ["A1", "B1", "B2"]) == ["a\x80&<>\"'AB", 128.0, 9.0]
 
 
 def test_subtotal_leaves_out_other_subtotals_as_in_a_tables_totals_row(tmp_path: Path) -> None:

@@ -240,7 +240,6 @@ class _Reader:
         if not formula.startswith("=") or "\n" in formula or formula.endswith(" "):
             raise _Declined
         self.text = formula
-        self.at = 1
         self.tokens: list[tuple[str, Any]] = []  # (kind, value): value, name or reference node
         self._tokenize()
         self.next = 0
@@ -249,7 +248,7 @@ class _Reader:
 
     def _tokenize(self) -> None:
         text, size, tokens = self.text, len(self.text), self.tokens
-        at = self.at
+        at = 1  # after the "="
         while at < size and text[at] == " ":
             at += 1
         if at == size:
@@ -329,7 +328,7 @@ class _Reader:
     def _word(self, at: int) -> re.Match[str]:
         text = self.text
         word = _WORD.match(text, at)
-        if word is None or text[at] == "$" or text[at] == "'":
+        if word is None:  # $A$1, 'My sheet'!A1
             return self._reference(at)
         end = word.end()
         after = text[end] if end < len(text) else ""
@@ -340,11 +339,9 @@ class _Reader:
                 raise _Declined
             self.tokens.append(("call(", name))
             return word
-        if after == "!" or (after == ":" and _REFERENCE.match(text, at)):
-            return self._reference(at)
         reference_match = _REFERENCE.match(text, at)
-        if reference_match is not None and reference_match.end() >= end:
-            return self._reference(at)  # A1, XFD3, A$1
+        if after == "!" or (reference_match is not None and reference_match.end() >= end):
+            return self._reference(at)  # Sheet1!A1, A1, XFD3, A$1, A:C
         if "." in name or _R1C1.fullmatch(name) or after in ("#", ":", "[", "'", '"', "$"):
             raise _Declined
         if name in ("TRUE", "FALSE"):

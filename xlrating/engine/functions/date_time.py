@@ -115,8 +115,10 @@ def _last_of_february(year: int, month: int, day: int) -> bool:
     return month == 2 and day == (29 if _leap(year) else 28)
 
 
-def _us_30_360(start: tuple[int, int, int], end: tuple[int, int, int]) -> int:
-    """Days between two dates by the US (NASD) 30/360 convention as YEARFRAC's basis 0 counts them."""
+def us_30_360(start: tuple[int, int, int], end: tuple[int, int, int]) -> int:
+    """Days between two dates by the US (NASD) 30/360 convention as YEARFRAC's basis 0 counts them
+    (the last day of February as a start is the 30th; as an end too when the start is one; the 31st
+    as an end is the 30th when the start is the 30th or 31st). ACCRINT's basis 0 counts the same."""
     (y1, m1, d1), (y2, m2, d2) = start, end
     if _last_of_february(y1, m1, d1):
         if _last_of_february(y2, m2, d2):
@@ -129,7 +131,8 @@ def _us_30_360(start: tuple[int, int, int], end: tuple[int, int, int]) -> int:
     return 360 * (y2 - y1) + 30 * (m2 - m1) + (d2 - d1)
 
 
-def _european_30_360(start: tuple[int, int, int], end: tuple[int, int, int]) -> int:
+def european_30_360(start: tuple[int, int, int], end: tuple[int, int, int]) -> int:
+    """Days between two dates by the European 30/360 convention: a 31st is the 30th."""
     (y1, m1, d1), (y2, m2, d2) = start, end
     return 360 * (y2 - y1) + 30 * (m2 - m1) + (min(d2, 30) - min(d1, 30))
 
@@ -180,8 +183,8 @@ def yearfrac(start_date: Any, end_date: Any, basis: Any = 0) -> Any:
         return (last - first) / 365
     start, end = _int2date(first), _int2date(last)
     if basis_number == 0:
-        return _us_30_360(start, end) / 360
-    return _european_30_360(start, end) / 360
+        return us_30_360(start, end) / 360
+    return european_30_360(start, end) / 360
 
 
 FUNCTIONS: dict[str, Any] = {

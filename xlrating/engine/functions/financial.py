@@ -38,6 +38,7 @@ from formulas.functions.date import _int2date
 from formulas.tokens.operand import Error, XlError
 
 from .arguments import elementwise
+from .date_time import european_30_360, us_30_360
 
 _NUM: XlError = Error.errors["#NUM!"]
 _VALUE: XlError = Error.errors["#VALUE!"]
@@ -185,31 +186,16 @@ def _quasi_coupon(first: _Date, months: int, month_end: bool) -> _Date:
     return year, month + 1, last if month_end else min(first[2], last)
 
 
-def _us_30_360(start: _Date, end: _Date) -> int:
-    """Days by the US (NASD) 30/360 convention, with its end-of-February rules, as YEARFRAC's basis 0
-    counts them (the last day of February as a start is the 30th; as an end too when the start is
-    one; the 31st as an end is the 30th when the start is the 30th or 31st). The workbooks pin the
-    February start (DAYS360's rule, without it, misses 8 of Excel's values, the European count 8,
-    adjusting the end whatever the start 6); no case has a February end after a February start."""
-    (y1, m1, d1), (y2, m2, d2) = start, end
-    if m1 == 2 and d1 == _days_in_month(y1, 2):
-        if m2 == 2 and d2 == _days_in_month(y2, 2):
-            d2 = 30
-        d1 = 30
-    elif d1 == 31:
-        d1 = 30
-    if d2 == 31 and d1 == 30:
-        d2 = 30
-    return 360 * (y2 - y1) + 30 * (m2 - m1) + (d2 - d1)
-
-
 def _accrued_days(basis: int, start: _Date, end: _Date) -> int:
     """The days accrued from ``start`` to ``end`` (negative when ``end`` comes first): 30/360 for
-    bases 0 (US) and 4 (European: a 31st is the 30th), the actual days for 1, 2 and 3."""
+    bases 0 (US, as YEARFRAC counts it) and 4 (European), the actual days for 1, 2 and 3. The
+    workbooks pin basis 0's February start: DAYS360's rule, without it, misses 8 of Excel's values,
+    the European count 8, adjusting the end whatever the start 6; no case has a February end after a
+    February start."""
     if basis == 0:
-        return _us_30_360(start, end)
+        return us_30_360(start, end)
     if basis == 4:
-        return 360 * (end[0] - start[0]) + 30 * (end[1] - start[1]) + min(end[2], 30) - min(start[2], 30)
+        return european_30_360(start, end)
     return _serial(end) - _serial(start)
 
 
