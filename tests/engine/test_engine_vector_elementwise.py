@@ -69,3 +69,28 @@ def test_a_filled_down_date_column_is_compiled_once(tmp_path: Path, monkeypatch:
     sheet = evaluate_workbook(str(tmp_path / "column.xlsx")).grid.order[0]
     assert compiled == []  # nothing went cell by cell
     assert sheet.get(1, 2) == 37165.0  # DATE(2001, 10, 1)
+
+
+@pytest.mark.parametrize(("arguments", "expected"), [
+    ((2008, 14, 2), 39846.0),  # Microsoft's example: month 14 of 2008 is February 2009
+    ((2008, 1, -15), 39432.0),  # 16 December 2007: days before the first count back
+    ((108, 1, 2), 39449.0),  # a year 0..1899 is 1900 more: 2 January 2008
+    ((1900, 3, 0), 60.0),  # the day before 1 March 1900 is Excel's 29 February 1900
+    ((1900, 1, 0), 0.0),  # 0 January 1900, the serial 0
+    ((9999, 12, 31), 2958465.0),
+    ((1900, 1, -1), "#NUM!"),  # before serial 0
+    ((-1, 1, 1), "#NUM!"),  # Microsoft: a year below 0 is #NUM!, whatever the months add
+    ((-100, 2000, 1), "#NUM!"),
+    ((10000, 1, 1), "#NUM!"),
+    ((9999, 13, 1), "#NUM!"),
+])
+def test_date_follows_excels_rules_in_both_paths(tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+                                                 arguments: tuple[int, int, int], expected: object) -> None:
+    book = openpyxl.Workbook()
+    for r in (1, 2):
+        book.active.append([*arguments, f"=DATE(A{r},B{r},C{r})"])
+    book.save(tmp_path / "date.xlsx")
+    for elementwise in (vector_compile.ELEMENTWISE, {}):  # a column at a time, then cell by cell
+        monkeypatch.setattr(vector_compile, "ELEMENTWISE", elementwise)
+        value = evaluate_workbook(str(tmp_path / "date.xlsx")).grid.order[0].get(1, 4)
+        assert (value if isinstance(value, float) else value.code) == expected

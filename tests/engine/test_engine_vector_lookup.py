@@ -31,6 +31,12 @@ FORMULAS = [
     "IF(COUNTIF($K$1:$K$20,A{r})>1,\"many\",MATCH(A{r},$K$1:$K$20,0))", "VLOOKUP(\"cherry\",$K$1:$M$20,2,FALSE)",
     "VLOOKUP(A{r},$K$1:$M$20,2,FALSE)+1", "COUNTIF(Other!$A$1:$A$5,A{r})", "MATCH(\"a\"\"b\",$K$1:$K$20,0)",
     "COUNTIF(A{r},\">5\")", "SUMPRODUCT(A{r})", "SUMPRODUCT(A{r},A{r})",
+    # over ascending numbers (P) and a table of numbers and plain texts only (P:Q)
+    "VLOOKUP(A{r},$P$1:$Q$8,2)", "VLOOKUP(A{r},$P$1:$Q$12,2,TRUE)", "MATCH(A{r},$P$1:$P$8,1)",
+    "HLOOKUP(A{r},$K$30:$Z$31,2)", "VLOOKUP(A{r},$K:$M,3,FALSE)", "MATCH(A{r}&\"\",$K$1:$K$20,0)",
+    "COUNTIF($P$1:$Q$8,A{r})", "COUNTIF($K$1:$K$20,\">=b\")", "COUNTIF($K$1:$K$20,\"<apple\")",
+    "COUNTIF($L$1:$L$20,\"<>5\")", "COUNTIF($P$1:$Q$8,\"<>one\")", "COUNTIF($P$1:$Q$8,\"<=2.5\")",
+    "COUNTIF($P$1:$P$8,\"=inf\")", "SUMPRODUCT($P$1:$P$8,$P$1:$P$8)", "SUMPRODUCT($K$1:$M$3,$K$4:$M$6)",
 ]
 
 
@@ -47,6 +53,10 @@ def _book(path: Path, seed: int) -> tuple[Path, int]:
         sheet.cell(r, 11, key)
         sheet.cell(r, 12, rng.choice([rng.randint(-5, 20), rng.random() * 10, "t", None, True, "=1/0"]))
         sheet.cell(r, 13, rng.choice([rng.randint(-5, 20), "text", None, False, "=NA()", "a\"b"]))
+    for r, (p, q) in enumerate([(-3, "minus"), (0, "zero"), (1, "one"), (2.5, "two and a half"), (7, 7), (8, "Eight"),
+                                (20, 1e300), (1e9, "big")], start=1):
+        sheet.cell(r, 16, p)
+        sheet.cell(r, 17, q)
     for j in range(16):  # a table across for HLOOKUP
         sheet.cell(30, 11 + j, TABLE[j])
         sheet.cell(31, 11 + j, f"h{j}")

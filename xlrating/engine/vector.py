@@ -79,6 +79,11 @@ class Context:
         self.defer = np.zeros(self.n, dtype=bool)
         self._cell_path = cell_path
 
+    def subset(self, rows: np.ndarray) -> Context:
+        """The same evaluation for some of its rows (indices into :attr:`rows`), nothing deferred yet."""
+        anchor = int(self.rows[0] - self.shift[0])
+        return Context(self.grid, self.sheet, self.rows[rows], anchor, self._cell_path)
+
     @property
     def fallback(self) -> Any:
         """The cell-by-cell path (:class:`.fallback.Fallback`), whose reads the memoised built-ins

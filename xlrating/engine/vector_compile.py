@@ -49,6 +49,7 @@ from .vector import (
     _with_error,
     is_text,
 )
+from .vector_builtins import NUMERIC, fixed_range
 
 if TYPE_CHECKING:
     from xlrating.functions import ExcelFunction
@@ -152,34 +153,18 @@ def _abs(args: tuple[Node, ...], compile_node: Callable[[Node], Program]) -> Pro
 
 
 # Excel's elementwise built-ins of numbers that filled-down columns use most (dates and integer
-# arithmetic). Each row is computed by the engine's own implementation of the function (the one the
-# cell-by-cell path calls), once per distinct row of arguments: a column of DATE(A2,B2,1) is one
-# parse and one compile, not one per cell. Rows with a text, empty or boolean argument go cell by cell.
+# arithmetic). Each row is computed by :data:`.vector_builtins.NUMERIC` (the cores the cell-by-cell
+# path wraps too; no ``formulas``), once per distinct row of arguments: a column of DATE(A2,B2,1) is
+# one parse and one compile, not one per cell. Rows with a text, empty or boolean argument go cell by cell.
 ELEMENTWISE = {"DATE": 3, "YEAR": 1, "MONTH": 1, "DAY": 1, "MOD": 2, "INT": 1}
 
 
 def _elementwise(name: str, args: tuple[Node, ...], compile_node: Callable[[Node], Program]) -> Program:
     if len(args) != ELEMENTWISE[name] or any(isinstance(a, Const) and a.value is None for a in args):
         raise Unsupported(f"{name} arguments")
-    from formulas.tokens.operand import XlError
-
-    from .registry import lookup
-
-    implementation = lookup(name)
-    if implementation is None:
-        raise Unsupported(f"function {name}")
+    value_of = NUMERIC[name]
     parts = [compile_node(a) for a in args]
-    memo: dict[tuple[float, ...], tuple[float, int] | None] = {}
-
-    def value_of(key: tuple[float, ...]) -> tuple[float, int] | None:
-        """(number, 0) or (0, error index) from the implementation; None for any other result."""
-        result = np.asarray(implementation(*key), dtype=object).ravel()
-        found = result[0] if result.size == 1 else None
-        if isinstance(found, XlError):
-            return 0.0, error_index(str(found))
-        if isinstance(found, (int, float, np.integer, np.floating)) and not isinstance(found, (bool, np.bool_)):
-            return float(found), 0
-        return None
+    memo: dict[tuple[float, ...], tuple[float, int]] = {}
 
     def run(ctx: Context) -> Vec:
         vecs = [_numeric(ctx, part(ctx)) for part in parts]
@@ -204,12 +189,8 @@ def _elementwise(name: str, args: tuple[Node, ...], compile_node: Callable[[Node
         for row in np.flatnonzero(todo).tolist():
             key = tuple(column[row] for column in columns)
             if key not in memo:
-                memo[key] = value_of(key)
-            found = memo[key]
-            if found is None:
-                ctx.defer[row] = True
-            else:
-                num[row], err[row] = found
+                memo[key] = value_of(*key)
+            num[row], err[row] = memo[key]
         return Vec(num, err if err.any() else None)
     return run
 
@@ -525,7 +506,12 @@ def compile_tree(tree: Node) -> Program:
             if name in ELEMENTWISE:
                 return _elementwise(name, node.args, compile_node)
             if name in MEMOISED or name in SCALAR:
-                return _memoised(name, node.name, node.args)
+                def memoised(name: str = name, node: Call = node) -> Program:
+                    return _memoised(name, node.name, node.args)
+                try:
+                    return fixed_range(name, node.args, compile_node, memoised)
+                except Unsupported:
+                    return memoised()
             raise Unsupported(f"function {name}")
         raise Unsupported(type(node).__name__)
 

@@ -37,7 +37,7 @@ NAMES: dict[str, frozenset[str]] = {module: frozenset(names.split()) for module,
     "information": "N ISNUMBER",
     "lookup": "INDEX CHOOSE LOOKUP XLOOKUP XMATCH ROW COLUMN ROWS COLUMNS",
     "logical": "IF SWITCH SCAN MAP",
-    "date_time": "DAY MONTH YEAR DATEVALUE TIMEVALUE YEARFRAC",
+    "date_time": "DATE DAY MONTH YEAR DATEVALUE TIMEVALUE YEARFRAC",
     "statistical": "LINEST LOGEST TREND GROWTH COUNTIF COUNTIFS AVERAGEIF AVERAGEIFS MAXIFS MINIFS",
 }.items()}
 

@@ -19,6 +19,8 @@ from formulas.functions import wrap_ufunc
 from formulas.functions.date import _int2date, _text2datetime, xdate, xdatevalue, xday, xtimevalue
 from formulas.tokens.operand import Error, XlError
 
+from . import plain_numbers
+
 FIRST_YEAR, LAST_YEAR = 1900, 9999
 
 
@@ -187,7 +189,14 @@ def yearfrac(start_date: Any, end_date: Any, basis: Any = 0) -> Any:
     return european_30_360(start, end) / 360
 
 
+def _date(year: int, month: int, day: int) -> Any:
+    found = plain_numbers.date(year, month, day)
+    return Error.errors[found] if isinstance(found, str) else found
+
+
 FUNCTIONS: dict[str, Any] = {
+    # arguments read as formulas' DATE reads them (text that is a number, TRUE as 1), then Excel's rules
+    "DATE": wrap_ufunc(_date, input_parser=lambda *a: (math.floor(float(v)) for v in a)),
     "DAY": wrap_ufunc(functools.partial(day_part, part=2), input_parser=lambda *a: a),
     "MONTH": wrap_ufunc(functools.partial(day_part, part=1), input_parser=lambda *a: a),
     "YEAR": wrap_ufunc(functools.partial(day_part, part=0), input_parser=lambda *a: a),

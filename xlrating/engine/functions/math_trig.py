@@ -46,13 +46,13 @@ from ..library import formulas_function
 from ..rounding import excel_round
 from . import criteria
 from .arguments import as_objects, elementwise, number, quiet, scalar, text_number
+from .plain_numbers import WHOLE, integer
 
 _NUM: XlError = Error.errors["#NUM!"]
 _VALUE: XlError = Error.errors["#VALUE!"]
 _DIV0: XlError = Error.errors["#DIV/0!"]
 
 _DIGITS = "0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZ"
-_WHOLE = 2.0 ** 52  # from here on every double is a whole number
 
 
 # --- arguments ----------------------------------------------------------------------------------
@@ -64,11 +64,6 @@ def _shown(number: float) -> float:
 
 
 # --- INT, TRUNC, EVEN, ODD, MROUND ------------------------------------------------------------
-
-def _int(number: float) -> float:
-    """INT: ``number`` rounded down to the nearest integer (Microsoft, "INT function")."""
-    return float(math.floor(number)) if abs(number) < _WHOLE else number
-
 
 def _trunc(number: float, num_digits: float | None = None) -> Any:
     """TRUNC: ``number`` truncated to ``num_digits`` decimals (0 if omitted), the same as ROUNDDOWN
@@ -100,7 +95,7 @@ def _mround(number: float, multiple: float) -> Any:
     quotient = number / multiple
     if not math.isfinite(quotient):
         return _NUM
-    return _shown(math.floor(quotient + 0.5) * multiple) if quotient < _WHOLE else number
+    return _shown(math.floor(quotient + 0.5) * multiple) if quotient < WHOLE else number
 
 
 # --- CEILING & FLOOR --------------------------------------------------------------------------------
@@ -406,7 +401,7 @@ def _whole_numbers(args: tuple[Any, ...]) -> list[int] | XlError:
             read = number(value)
             if read is None:
                 return _VALUE
-            if read < 0 or read >= _WHOLE * 2:
+            if read < 0 or read >= WHOLE * 2:
                 return _NUM
             numbers.append(int(read))
     return numbers
@@ -430,7 +425,7 @@ def _lcm(*args: Any) -> Any:
 FUNCTIONS: dict[str, Any] = {
     "GCD": wrap_func(_gcd),
     "LCM": wrap_func(_lcm),
-    "INT": elementwise(_int),
+    "INT": elementwise(integer),
     "TRUNC": elementwise(_trunc),
     "EVEN": elementwise(_even),
     "ODD": elementwise(_odd),
