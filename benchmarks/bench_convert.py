@@ -1,6 +1,6 @@
 """Headless recalculation: ``xlrating convert`` against IronCalc, Formualizer, LibreOffice and plain formulas.
 
-    python benchmarks/bench_convert.py [--rows 10000] [--runs 3] [--million] [--small] [--only-small]
+    python benchmarks/bench_convert.py [--rows 10000] [--runs 3] [--million] [--small] [--only-small] [--baseline REV]
 
 Builds a rating workbook of ``rows`` x 5 formula cells: DIPPOUCH_PERCENTILE, DIPPOUCH_VALUE,
 DIPPOUCH_NEW_RATING, a difference and a fifth column, plus SUM/AVERAGE/MAX summary cells; and the
@@ -31,14 +31,17 @@ relative, text and errors exactly, a missing value differs). Peers not installed
 ``--million``: 200,000 rows (1,000,000 formula cells), ours with the safety limits raised by
 XLRATING_MAX_* variables (target under 5 s), and IronCalc on the native version if it finishes
 within 60 s. ``--small``: a folder of 1,000 small workbooks of ordinary Excel functions with
-``--jobs 2`` (target 0.6 s per 240), and one alone (target under 0.3 s; best and median of
-``--runs``) against IronCalc; ``--only-small``: that alone, without the two tables.
+``--jobs 2`` (target: no slower than when the speed issue was filed; ``--baseline REV`` converts
+the same folder with the package as at git revision REV, 138b3c1 for that day, in the same run),
+and one alone (target under 0.3 s; best and median of ``--runs``) against IronCalc;
+``--only-small``: that alone, without the two tables.
 """
 
 from __future__ import annotations
 
 import argparse
 import importlib.util
+import io
 import math
 import os
 import random
@@ -47,6 +50,7 @@ import shutil
 import statistics
 import subprocess
 import sys
+import tarfile
 import tempfile
 import zipfile
 from pathlib import Path
@@ -153,13 +157,14 @@ def write_package(path: Path, sheet_name: str, dimension: str, sheet_data: str) 
 # --- running one engine as a fresh process ------------------------------------------------------------
 
 def measure(command: list[str], runs: int, env: dict[str, str] | None = None,
-            walls: list[float] | None = None) -> tuple[float, float]:
+            walls: list[float] | None = None, cwd: Path | None = None) -> tuple[float, float]:
     """Best wall time (s) and the peak RSS (MB) of that run, from /usr/bin/time -v; every run's wall
     time is appended to ``walls`` when given. Raises RuntimeError with the program's last line of
     error output (never its whole output)."""
     best = (math.inf, 0.0)
     for _ in range(runs):
-        done = subprocess.run(["/usr/bin/time", "-v", *command], capture_output=True, text=True, env=env, check=False)
+        done = subprocess.run(["/usr/bin/time", "-v", *command], capture_output=True, text=True, env=env, check=False,
+                              cwd=cwd)
         if done.returncode != 0:
             lines = [x for x in (done.stdout + done.stderr.split("\tCommand being timed:")[0]).splitlines()
                      if x.strip() and not x.startswith(("Unexpected type", "Command exited"))]  # IronCalc: 1/cell
@@ -403,16 +408,33 @@ def bench_million(work: Path) -> None:
         print(f"1M: IronCalc skipped: did not finish within 60 s ({exc})")
 
 
-def bench_small(work: Path, runs: int) -> None:
+def baseline_tree(work: Path, revision: str) -> Path:
+    """The ``xlrating`` package as it was at a git revision of this repository, byte-compiled, in
+    ``work``: run with PYTHONPATH set to it (and a working directory outside the checkout)."""
+    tree = work / f"xlrating_at_{revision}"
+    tree.mkdir()
+    archive = subprocess.run(["git", "-C", str(Path(__file__).resolve().parent.parent), "archive", "--format=tar",
+                              revision, "xlrating"], capture_output=True, check=True).stdout
+    with tarfile.open(fileobj=io.BytesIO(archive)) as tar:
+        tar.extractall(tree, filter="data")
+    subprocess.run([sys.executable, "-m", "compileall", "-q", str(tree)], check=True)
+    return tree
+
+
+def bench_small(work: Path, runs: int, baseline: str | None = None) -> None:
     py = sys.executable
     folder = work / "small"
     folder.mkdir()
     cells = sum(build_small_workbook(folder / f"book{i:04d}.xlsx", i) for i in range(1000))
-    wall, rss = measure([py, "-m", "xlrating", "convert", "-q", str(folder), "-o", str(work / "small_out"),
-                         "--jobs", "2"], runs)
+    convert = [py, "-m", "xlrating", "convert", "-q", str(folder), "--jobs", "2", "-o"]
+    wall, rss = measure([*convert, str(work / "small_out")], runs)
     print(f"\n1,000 small workbooks ({cells // 1000} formula cells each), xlrating convert FOLDER --jobs 2: "
-          f"{wall:.2f} s wall, {wall * 0.24:.2f} s per 240 workbooks (target at most 0.6), {rss:.0f} MB peak "
-          "(largest process)")
+          f"{wall:.2f} s wall, {wall * 0.24:.2f} s per 240 workbooks, {rss:.0f} MB peak (largest process)")
+    if baseline:  # the issue's target: no slower than the code was; that code, on this machine, in this run
+        env = {**os.environ, "PYTHONPATH": str(baseline_tree(work, baseline))}
+        then, _ = measure([*convert, str(work / "small_out_then")], min(runs, 3), env=env, cwd=work)
+        print(f"the same folder, xlrating as at {baseline}: {then:.2f} s wall, {then * 0.24:.2f} s per 240 "
+              f"(now/then {wall / then:.2f})")
     one = folder / "book0001.xlsx"
     walls: list[float] = []
     wall, rss = measure([py, "-m", "xlrating", "convert", "-q", str(one), "-o", str(work / "one.xlsx")], runs,
@@ -436,6 +458,8 @@ def main() -> None:
     parser.add_argument("--million", action="store_true", help="also convert 1,000,000 formula cells")
     parser.add_argument("--small", action="store_true", help="also convert 1,000 small workbooks")
     parser.add_argument("--only-small", action="store_true", help="only the small workbooks (no 50k tables)")
+    parser.add_argument("--baseline", metavar="REV", help="also convert the small workbooks with xlrating as at this "
+                        "git revision (e.g. 138b3c1, when the speed issue was filed)")
     args = parser.parse_args()
 
     package = Path(importlib.util.find_spec("xlrating").origin).parent  # type: ignore[arg-type, union-attr]
@@ -459,7 +483,7 @@ def main() -> None:
         if args.million and not args.only_small:
             bench_million(work)
         if args.small or args.only_small:
-            bench_small(work, args.runs)
+            bench_small(work, args.runs, args.baseline)
     finally:
         shutil.rmtree(work, ignore_errors=True)
 
