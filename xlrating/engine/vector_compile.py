@@ -3,8 +3,8 @@
 :func:`compile_tree` maps each node of a block's tree to a program from :mod:`.vector` (values,
 operators, IF) or from here: SUM/AVERAGE/MIN/MAX/COUNT over ranges and per-row windows, RANK,
 ROUND/ROUNDUP/ROUNDDOWN (:mod:`.rounding`), ABS, DATE/YEAR/MONTH/DAY/MOD/INT and the lookups and
-conditional counts over fixed ranges (each distinct row once, by the cell-by-cell path's own
-implementation), and xlrating's broadcasting functions (numpy
+conditional counts over fixed ranges (each distinct row once: by :mod:`.vector_builtins` where its
+cases cover the row, else by the cell-by-cell path's own implementation), and xlrating's broadcasting functions (numpy
 kernels where the core's checks pass, otherwise :func:`xlrating.functions.call` per row, memoised
 on the argument tuple since rating columns repeat the same arguments). Anything else raises :class:`~.vector.Unsupported` and the
 block goes cell by cell through ``formulas``.
@@ -202,6 +202,8 @@ def _elementwise(name: str, args: tuple[Node, ...], compile_node: Callable[[Node
 # distinct row of values of its moving cell arguments (a column of VLOOKUP(A2,$F$2:$H$99,3,FALSE)
 # is one parse and one call per distinct key). Arguments must be references or constants; a result
 # that is not one number, text or error (an array, an empty cell, TRUE/FALSE) sends the row cell by cell.
+# VLOOKUP, HLOOKUP, MATCH, COUNTIF and SUMPRODUCT first try :func:`.vector_builtins.fixed_range`,
+# which computes their common cases without ``formulas`` and hands this path only the other rows.
 MEMOISED = frozenset(("VLOOKUP", "HLOOKUP", "MATCH", "COUNTIF", "COUNTIFS", "SUMIF", "SUMIFS", "SUMPRODUCT"))
 # Excel's functions of single values (text, numbers, dates) with one result that depends on nothing
 # but the arguments (not the cell's position, the time or chance), computed the same way: a column of
