@@ -60,7 +60,7 @@ def test_everyday_formulas_convert_without_loading_formulas(tmp_path: Path) -> N
     ws = wb.active
     for r, (item, price, units, day) in enumerate([("pen", 2.5, 4, 3), ("ink", 7.0, 1, 9), ("pad", 3.2, 10, 28)], 1):
         ws.append([item, price, units, day, f"=DATE(2024,MOD({r},12)+1,D{r})", f"=ROUND(B{r}*C{r},2)",
-                   f'=IF(F{r}>20,"big","small")', f'=VLOOKUP("ink",$A$1:$C$3,2,FALSE)'])
+                   f'=IF(F{r}>20,"big","small")', '=VLOOKUP("ink",$A$1:$C$3,2,FALSE)'])
     ws.append(["=SUMPRODUCT(B1:B3,C1:C3)", '=COUNTIF(G1:G3,"big")', "=YEAR(E1)+MONTH(E3)",
                '=IFERROR(VLOOKUP("none",A1:C3,2,FALSE),-1)', "=MATCH(9,D1:D3,1)"])
     wb.save(tmp_path / "book.xlsx")

@@ -166,6 +166,12 @@ CASES: list[tuple[str, Any]] = [
     # sum_range in the criteria range's shape from its top-left cell (Microsoft's SUMIF: A1:A5 with B1:K5 sums
     # B1:B5)
     ('SUMIF($BB$2:$BB$5, ">50", $BB$2:$BC$9)', 215.0),
+    # A whole column is every one of its 1,048,576 cells, the empty ones past the used area included
+    # (ic COUNTIF Rows R2: COUNTIF($G:$G, "<>" & a value found once) is 1048575; ic COUNTIFS H2 likewise)
+    ('COUNTIF($G:$G, "<>hey")', 1048575.0),
+    ('COUNTIF($G:$G, "")', 1048568.0),  # all but the 8 values of G2:G9 (G12's "" matches too)
+    ('COUNTIFS($G:$G, "<>hey", $A:$A, "<>23")', 1048574.0),  # rows 2 (A2 23) and 7 (G7 "hey") left out
+    ('COUNTIFS($G:$G, "<>hey", $A$2:$A$8, "<>23")', ExcelError("#VALUE!")),  # ranges of different sizes
 ]
 
 

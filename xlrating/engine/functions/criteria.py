@@ -323,12 +323,25 @@ def _least(values: list[float]) -> float:
     return min(values, default=0.0)
 
 
+_EMPTY_CELL = Cells(np.asarray([[sh.EMPTY]], dtype=object))
+
+
+def _count(tests: Sequence[Cells], values: Sequence[Any], beyond: int) -> float:
+    """The cells every criterion matches, plus the ``beyond`` empty cells of whole columns or rows
+    past the sheet's used area when every criterion matches an empty cell."""
+    count = int(np.count_nonzero(_mask(tests, values)))
+    if beyond and all(matches(_EMPTY_CELL, criterion(value))[0] for value in values):
+        count += beyond
+    return float(count)
+
+
 def _if(reduce: Reduce | None) -> Callable[..., Any]:
-    """COUNTIF (``reduce`` None), SUMIF or AVERAGEIF: (range, criterion, [sum_range])."""
-    def function(test_range: Any, condition: Any = sh.EMPTY, sum_range: Any = None) -> Any:
+    """COUNTIF (``reduce`` None), SUMIF or AVERAGEIF: (range, criterion, [sum_range]); ``beyond``:
+    COUNTIF's empty cells past what was read of a whole column or row (:func:`_count`)."""
+    def function(test_range: Any, condition: Any = sh.EMPTY, sum_range: Any = None, *, beyond: int = 0) -> Any:
         tested = cells(test_range)
         if reduce is None:
-            return _each([condition], lambda values: float(np.count_nonzero(_mask([tested], values))))
+            return _each([condition], lambda values: _count([tested], values, beyond))
         summed = tested if is_omitted(sum_range) else cells(_same_range(sum_range, tested.shape))
         return _each([condition], lambda values: _value(reduce, summed, _mask([tested], values)))
     return function
@@ -342,8 +355,9 @@ def _same_range(sum_range: Any, shape: tuple[int, ...]) -> Any:
 
 
 def _ifs(reduce: Reduce | None) -> Callable[..., Any]:
-    """COUNTIFS (``reduce`` None: range, criterion pairs) or SUMIFS & co. (values, then pairs)."""
-    def function(*args: Any) -> Any:
+    """COUNTIFS (``reduce`` None: range, criterion pairs) or SUMIFS & co. (values, then pairs);
+    ``beyond`` as for COUNTIF."""
+    def function(*args: Any, beyond: int = 0) -> Any:
         summed: Cells | None = None
         if reduce is not None:
             if not args:
@@ -356,7 +370,7 @@ def _ifs(reduce: Reduce | None) -> Callable[..., Any]:
         if any(t.shape != shape for t in tests):
             raise _fail("#VALUE!")
         if summed is None or reduce is None:
-            return _each(args[1::2], lambda values: float(np.count_nonzero(_mask(tests, values))))
+            return _each(args[1::2], lambda values: _count(tests, values, beyond))
         total, reducer = summed, reduce
         return _each(args[1::2], lambda values: _value(reducer, total, _mask(tests, values)))
     return function

@@ -26,13 +26,16 @@ and MINIFS answered #VALUE!.
 
 from __future__ import annotations
 
+import math
 from typing import Any
 
 import numpy as np
 import schedula as sh
-from formulas.functions import Array, wrap_func
+from formulas.errors import RangeValueError
+from formulas.functions import Array, parse_ranges, wrap_func
 from formulas.tokens.operand import Error, XlError
 
+from ..fallback import Area
 from . import criteria
 from .arguments import is_omitted
 
@@ -251,13 +254,41 @@ def growth(known_y: Any, known_x: Any = None, new_x: Any = None, const: Any = sh
     return _trend(known_y, known_x, new_x, const, exponential=True)
 
 
+def _asked(argument: Any, value: Any) -> tuple[int, ...]:
+    """The (rows, columns) a range argument asks for: a whole column is 1,048,576 rows though the
+    engine reads it only as far as the sheet is used (:class:`~..fallback.Area`); else its shape."""
+    if isinstance(argument, Area) and len(argument.ranges) == 1:
+        return tuple(argument.size)
+    return tuple(criteria.grid(value).shape)
+
+
+def _whole_ranges(count: Any, ranges: slice) -> Any:
+    """COUNTIF or COUNTIFS given its ranges as references: Excel counts every cell of a whole column
+    or row (COUNTIF(G:G,"<>x") is 1048575 when one cell holds x, as the workbooks Excel saved show),
+    so the cells past the part read are counted as empty cells (``beyond``). Ranges asking for
+    different sizes are #VALUE!, as in Excel."""
+    def counted(*arguments: Any) -> Any:
+        try:
+            values, _ = parse_ranges(*arguments)
+        except RangeValueError:
+            return sh.bypass(sh.NONE)
+        asked = [_asked(a, v) for a, v in zip(arguments[ranges], values[ranges])]
+        if any(size != asked[0] for size in asked):
+            return VALUE
+        beyond = math.prod(asked[0]) - criteria.grid(values[ranges][0]).size if asked else 0
+        return count(*values, beyond=beyond)
+
+    counted.__name__ = count.__name__
+    return wrap_func(counted, ranges=True)
+
+
 FUNCTIONS: dict[str, Any] = {
     "LINEST": wrap_func(linest),
     "LOGEST": wrap_func(logest),
     "TREND": wrap_func(trend),
     "GROWTH": wrap_func(growth),
-    "COUNTIF": wrap_func(criteria.countif),
-    "COUNTIFS": wrap_func(criteria.countifs),
+    "COUNTIF": _whole_ranges(criteria.countif, slice(0, 1)),
+    "COUNTIFS": _whole_ranges(criteria.countifs, slice(0, None, 2)),
     "AVERAGEIF": wrap_func(criteria.averageif),
     "AVERAGEIFS": wrap_func(criteria.averageifs),
     "MAXIFS": wrap_func(criteria.maxifs),
