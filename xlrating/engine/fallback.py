@@ -31,7 +31,7 @@ from formulas.tokens.operand import Error as ErrorToken
 
 from xlrating.excel_errors import ExcelError
 
-from .formula import MAX_COL, MAX_ROW, Call, FormulaSyntaxError, Ref, column_letters, normalise, parse
+from .formula import Call, FormulaSyntaxError, Ref, column_letters, normalise, parse
 from .grid import CellFailure, Grid, InCircle, NotComputed, Sheet
 from .names import expand_names
 from .registry import EngineParser, UnknownFunction, from_host, to_host
@@ -190,10 +190,7 @@ class Fallback:
     def read(self, target: Sheet, r1: int, c1: int, r2: int, c2: int, seen_from: Sheet) -> Ranges:
         """The area as a ``formulas`` reference holding its values (computed first where needed)."""
         rows_asked, cols_asked = r2, c2
-        if r2 >= MAX_ROW:  # whole columns: only the rows the sheet uses
-            r2 = max(r1, min(r2, target.size - 2))
-        if c2 >= MAX_COL:  # whole rows: only the columns the sheet uses
-            c2 = max(c1, min(c2, max(target.columns, default=c1)))
+        r2, c2 = target.used_part(r1, c1, r2, c2)
         if self.demand is not None:
             try:
                 self.demand(target.name.upper(), r1, c1, r2, c2)

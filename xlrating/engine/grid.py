@@ -13,6 +13,8 @@ import numpy as np
 
 from xlrating.excel_errors import ERROR_CODES, ExcelError
 
+from .formula import MAX_COL, MAX_ROW
+
 EMPTY, NUMBER, TEXT, BOOL, ERROR = 0, 1, 2, 3, 4
 
 # error code <-> small integer for the vectorised path (0 means no error)
@@ -172,6 +174,15 @@ class Sheet:
             if numbers.any():
                 column.num[rows[numbers]] = [v for (_, v), n in zip(cells, numbers.tolist()) if n]
             column.other.update((row, v) for (row, v), n in zip(cells, numbers.tolist()) if not n and v is not None)
+
+    def used_part(self, r1: int, c1: int, r2: int, c2: int) -> tuple[int, int]:
+        """The last row and column of an area as far as it is read: whole columns (rows) only down
+        to the last row (across to the last column) the sheet uses."""
+        if r2 >= MAX_ROW:
+            r2 = max(r1, min(r2, self.size - 2))
+        if c2 >= MAX_COL:
+            c2 = max(c1, min(c2, max(self.columns, default=c1)))
+        return r2, c2
 
     def block(self, r1: int, c1: int, r2: int, c2: int) -> list[list[Any]]:
         """Values of a rectangle as a list of rows (clipped to the used area, padded with None)."""

@@ -65,20 +65,22 @@ Cell = tuple[float, int, str | None] | None  # (number, error index, text), or N
 
 
 def _keys(ctx: Context, v: Vec) -> list[tuple[str, Any]]:
-    kinds: list[tuple[str, Any]] = [("n", x) for x in v.num.tolist()]
+    """Each row's value as a key: ("n", number), ("t", text), ("e", error index), or ("?", None)
+    for an empty cell or TRUE/FALSE (delegated)."""
     if v.is_bool:
         return [("?", None)] * ctx.n
+    keys: list[tuple[str, Any]] = [("n", x) for x in v.num.tolist()]
     if v.text is not None:
         for i, text in enumerate(v.text.tolist()):
             if text is not None:
-                kinds[i] = ("t", text)
+                keys[i] = ("t", text)
     if v.empty is not None:
         for i in np.flatnonzero(v.empty).tolist():
-            kinds[i] = ("?", None)
+            keys[i] = ("?", None)
     if v.err is not None:
         for i in np.flatnonzero(v.err).tolist():
-            kinds[i] = ("e", int(v.err[i]))
-    return kinds
+            keys[i] = ("e", int(v.err[i]))
+    return keys
 
 
 def _area(ref: Ref) -> bool:
@@ -111,13 +113,8 @@ class _Table:
         sheet = _resolve_sheet(ctx, ref.sheet)
         if sheet is None:
             raise Unsupported("reference to a missing sheet")
-        r2, c2 = ref.r2, ref.c2
-        self.whole = r2 >= MAX_ROW or c2 >= MAX_COL
-        if r2 >= MAX_ROW:
-            r2 = max(ref.r1, min(r2, sheet.size - 2))
-        if c2 >= MAX_COL:
-            c2 = max(ref.c1, min(c2, max(sheet.columns, default=ref.c1)))
-        self.rows = sheet.block(ref.r1, ref.c1, r2, c2)
+        self.whole = ref.r2 >= MAX_ROW or ref.c2 >= MAX_COL
+        self.rows = sheet.block(ref.r1, ref.c1, *sheet.used_part(ref.r1, ref.c1, ref.r2, ref.c2))
         self.ready = not any(isinstance(v, (NotComputed, InCircle)) for row in self.rows for v in row)
 
     def flat(self) -> list[Any]:
