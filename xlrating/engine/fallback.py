@@ -35,6 +35,7 @@ from .formula import Call, FormulaSyntaxError, Ref, column_letters, normalise, p
 from .grid import CellFailure, Grid, InCircle, NotComputed, Sheet
 from .names import expand_names
 from .registry import EngineParser, UnknownFunction, from_host, to_host
+from .row_visibility import Rows, rows_of
 
 
 class Area(Ranges):
@@ -152,6 +153,15 @@ class Fallback:
         self._reads: list[tuple[int, int, int, int, int, int]] = []
         # (SHEET, formula text) -> the text normalised and with its defined names written out
         self._prepared: dict[tuple[str, str], str] = {}
+        self._rows: dict[str, Rows] = {}  # SHEET -> its hidden and filtered rows, read when first asked
+
+    def rows_of(self, sheet: Sheet) -> Rows:
+        """The rows of ``sheet`` hidden in Excel, and those an AutoFilter filtered out (for SUBTOTAL)."""
+        key = sheet.name.upper()
+        if key not in self._rows:
+            cells = next((c for c in getattr(self.package, "sheets", ()) if c.name.upper() == key), None)
+            self._rows[key] = rows_of(self.package, cells) if cells is not None else Rows(frozenset(), frozenset())
+        return self._rows[key]
 
     def compile(self, formula: str, row: int, col: int) -> Any:
         if needs_cell(formula):

@@ -91,6 +91,7 @@ class Package:
     linked: list[LinkedSheet] = field(default_factory=list)  # cached sheets of other workbooks
     # the character set of the Excel that saved the workbook, for CHAR and CODE (:mod:`.character_set`)
     character_set: str = WINDOWS
+    tables: list[Table] = field(default_factory=list)  # the workbook's tables (structured references, filters)
 
 
 @dataclass(frozen=True)
@@ -661,4 +662,4 @@ def _read(path: str, check: PackageCheck) -> Package:
     except (zipfile.BadZipFile, KeyError, etree.XMLSyntaxError, ValueError, IndexError) as exc:
         raise UnreadableWorkbook(path, f"damaged workbook package ({type(exc).__name__}: {exc})") from None
     return Package(path, sheets, names, workbook_part, check.data, _calc_settings(root), every_sheet, linked,
-                   _character_set(archive))
+                   _character_set(archive), tables)

@@ -378,9 +378,10 @@ def subtotal(position: Position, function_num: Any, *references: Any) -> Any:
     """SUBTOTAL(function_num, ref1, ...): AVERAGE, COUNT, COUNTA, MAX, MIN, PRODUCT, STDEV, STDEVP,
     SUM, VAR or VARP (1-11, or 101-111) of the referenced cells, leaving out cells that are
     themselves SUBTOTAL or AGGREGATE formulas (a table's totals row), so subtotals are not counted
-    twice. Rows hidden in Excel are not known to the engine: 101-111 count them too."""
+    twice. Rows an AutoFilter filtered out are left out; with 101-111 every hidden row is
+    (:mod:`.row_visibility`); hidden columns are not."""
     number = int(_number(function_num))
-    kind = _SUBTOTALS.get(number % 100 if number > 100 else number)
+    kind = _SUBTOTALS.get(number - 100 if number > 100 else number)  # 1-11 or 101-111 only (205: #VALUE!)
     if kind is None or not references:
         raise _Failed("#VALUE!")
     values: list[Any] = []
@@ -395,7 +396,11 @@ def subtotal(position: Position, function_num: Any, *references: Any) -> Any:
             r2, c2 = int(area["r2"]) or MAX_ROW, int(area["n2"]) or MAX_COL
             block = _read(position, sheet, r1, c1, r2, c2)
             cells = np.atleast_2d(np.asarray(block.value, dtype=object))
+            shown = position.fallback.rows_of(sheet)
+            left_out = shown.hidden if number > 100 else shown.filtered
             for i, row in enumerate(cells.tolist()):
+                if r1 + i in left_out:
+                    continue
                 for j, value in enumerate(row):
                     text = position.fallback.formula_text(sheet.name.upper(), r1 + i, c1 + j)
                     if text is not None and re.search(r"\b(?:SUBTOTAL|AGGREGATE)\s*\(", text, re.IGNORECASE):

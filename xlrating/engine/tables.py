@@ -67,6 +67,9 @@ class Table:
     header_rows: int = 1
     totals_rows: int = 0
     columns: tuple[str, ...] = ()
+    # the rows of its AutoFilter when a filter is applied (a filterColumn): hidden rows there are
+    # filtered out, which SUBTOTAL 1-11 leaves out too (:mod:`.row_visibility`)
+    filtered_rows: tuple[int, int] | None = None
 
     @property
     def data_r1(self) -> int:
@@ -179,7 +182,23 @@ def _read_table(archive: zipfile.ZipFile, part: str, sheet: str) -> Table | None
                     if _local(element.tag) == "tableColumn")
     return Table(name, sheet, min(ra, rb), min(ca, cb), max(ra, rb), max(ca, cb),
                  header_rows=_count(root.get("headerRowCount"), 1),
-                 totals_rows=_count(root.get("totalsRowCount"), 0), columns=columns)
+                 totals_rows=_count(root.get("totalsRowCount"), 0), columns=columns,
+                 filtered_rows=_filtered_rows(root, (min(ra, rb), max(ra, rb))))
+
+
+def _filtered_rows(root: Any, rows: tuple[int, int]) -> tuple[int, int] | None:
+    """The first and last row of a table's AutoFilter when it filters (has a filterColumn)."""
+    for element in root:
+        if _local(element.tag) != "autoFilter":
+            continue
+        if not any(_local(child.tag) == "filterColumn" for child in element):
+            return None
+        try:
+            ends = [_cell(end) for end in (element.get("ref") or "").split(":")]
+        except ValueError:
+            return rows
+        return min(e[0] for e in ends), max(e[0] for e in ends)
+    return None
 
 
 def read_tables(archive: zipfile.ZipFile, sheet_parts: dict[str, str]) -> list[Table]:
