@@ -214,3 +214,34 @@ def test_accrint_in_a_workbook(tmp_path: Path) -> None:
     assert sheet.get(2, 3) == -247.5
     assert sheet.get(2, 4) == 16.666666666666664
     assert sheet.get(2, 5) == NUM
+
+
+# --- MIRR: the values Excel saved in IronCalc's FINANCIAL_MIRR workbook --------------------------
+
+@pytest.mark.parametrize(("values", "finance_rate", "reinvest_rate", "expected"), [
+    ([-120000, 39000, 30000, 21000, 37000, 46000], 0.1, 0.12, 0.1260941303659051),  # Microsoft's example
+    ([-5, 2, 4], 0.2, 0.2, 0.13137084989847603),
+    ([-5, 4], -1, 0.2, -0.19999999999999996),  # a finance rate of -1: the value at time 0 is not discounted
+    ([-50, 25, 30], 12, -0.4, -0.05131670194948612),
+    ([-30, -20, -10, 5, 5, 5], -0.999999, 2, -0.994211280608657),
+    ([-6, -1, -2], 0.1, 0.2, -1.0),  # nothing positive
+    ([5, 6, 6], 0.1, 0.2, "#DIV/0!"),  # nothing negative
+    ([-50, 25, 30], 0.5, -12, "#NUM!"),  # the reinvested values' total is negative
+    ([-25, 30, 20, 30, 20, 30], "=NA()", 2, "#N/A"),
+    ([-20, "text", True, 5, 5, 5], 0.1, 0.2, -0.030947891656649906),  # text, TRUE left out (Microsoft's MIRR page)
+])
+def test_mirr_as_excel_saved_it(tmp_path: Path, values: list[Any], finance_rate: Any, reinvest_rate: Any,
+                                expected: Any) -> None:
+    wb = openpyxl.Workbook()
+    ws = wb.active
+    ws.append([*values, finance_rate, reinvest_rate])
+    n = len(values)
+    last = openpyxl.utils.get_column_letter(n)
+    rates = openpyxl.utils.get_column_letter(n + 1), openpyxl.utils.get_column_letter(n + 2)
+    ws["A2"] = f"=MIRR(A1:{last}1,{rates[0]}1,{rates[1]}1)"
+    wb.save(tmp_path / "mirr.xlsx")
+    got = evaluate_workbook(str(tmp_path / "mirr.xlsx")).grid.sheet("Sheet").get(2, 1)
+    if isinstance(expected, str):
+        assert isinstance(got, ExcelError) and got.code == expected
+    else:
+        assert got == pytest.approx(expected, rel=1e-12)

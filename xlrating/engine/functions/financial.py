@@ -24,6 +24,13 @@ settlement before, on and after first_interest, month ends and 29 February), and
 
 ``formulas`` 1.3 missed 226 of them: calc_method FALSE, actual/actual periods, a settlement on a
 coupon date after first_interest, the 30/360 month ends.
+
+MIRR (Microsoft, "MIRR function"): ``(-FV(positive values, reinvest_rate) / PV(negative values,
+finance_rate)) ^ (1 / (n - 1)) - 1`` over the n numbers of ``values``, the first at time 0: a
+negative value at time 0 is not discounted, so finance_rate -1 still gives a result; without a
+positive value MIRR is -1; without a negative one #DIV/0!; a negative ratio (a reinvest rate below
+-1) #NUM!. These are the values Excel saved in IronCalc's MIRR workbook; ``formulas`` (through
+numpy-financial) gave #DIV/0! for the first two and a number for the last.
 """
 
 from __future__ import annotations
@@ -34,7 +41,9 @@ import math
 from dataclasses import dataclass
 from typing import Any
 
+from formulas.functions import convert2float, raise_errors, wrap_ufunc
 from formulas.functions.date import _int2date
+from formulas.functions.financial import mirr_args_parser
 from formulas.tokens.operand import Error, XlError
 
 from .arguments import elementwise
@@ -42,6 +51,7 @@ from .date_time import european_30_360, us_30_360
 
 _NUM: XlError = Error.errors["#NUM!"]
 _VALUE: XlError = Error.errors["#VALUE!"]
+_DIV0: XlError = Error.errors["#DIV/0!"]
 
 
 # --- arguments ----------------------------------------------------------------------------------
@@ -260,7 +270,29 @@ def _accrint(issue: float, first_interest: float, settlement: float, rate: float
     return par * rate / frequency * periods
 
 
+# --- MIRR ---------------------------------------------------------------------------------------------
+
+def _mirr(values: tuple[Any, ...], finance_rate: float, reinvest_rate: float) -> Any:
+    raise_errors(finance_rate, reinvest_rate, values)
+    numbers = [float(v) for v in values]
+    last = len(numbers) - 1
+    try:
+        gained = math.fsum(v * (1 + reinvest_rate) ** (last - i) for i, v in enumerate(numbers) if v > 0)
+        paid = math.fsum(v / (1 + finance_rate) ** i for i, v in enumerate(numbers) if v < 0)
+        if paid == 0 or last < 1:
+            return _DIV0
+        ratio = -gained / paid
+        return ratio ** (1 / last) - 1 if ratio >= 0 else _NUM
+    except ZeroDivisionError:
+        return _DIV0
+    except OverflowError:
+        return _NUM
+
+
 FUNCTIONS: dict[str, Any] = {
+    # values read as formulas reads them (the numbers of the range, errors raised; text and TRUE/FALSE left out)
+    "MIRR": wrap_ufunc(_mirr, args_parser=mirr_args_parser, check_error=lambda *a: None, excluded={0},
+                       input_parser=lambda values, *rates: (values, *convert2float(*rates))),
     "VDB": elementwise(_vdb),
     "ACCRINT": elementwise(_accrint),
 }
