@@ -245,3 +245,26 @@ def test_mirr_as_excel_saved_it(tmp_path: Path, values: list[Any], finance_rate:
         assert isinstance(got, ExcelError) and got.code == expected
     else:
         assert got == pytest.approx(expected, rel=1e-12)
+
+
+# --- IPMT: the values Excel saved in IronCalc's FINANCIAL_IPMT_PPMT workbook --------------------
+
+@pytest.mark.parametrize(("formula", "expected"), [
+    ("IPMT(0.1,3.9,3,8000,10,1)", -26.866364667656377),  # a fraction of a period past the last is allowed
+    ("IPMT(0.01,1.0001,36,8000,0,1)", -79.2077378295619),
+    ("IPMT(0.1,3,3,8000)", -292.44712990936563),
+    ("IPMT(0.1,4,3,8000,10,1)", "#NUM!"),  # per >= nper + 1
+    ("IPMT(0.1,3,2,8000)", "#NUM!"),
+    ("IPMT(0.01,0.99999,36,8000)", "#NUM!"),  # per < 1
+    ("IPMT(0.1,0,36,8000,0,1)", "#NUM!"),
+    ("IPMT(0.1,-3,36,8000)", "#NUM!"),
+])
+def test_ipmt_periods_as_excel_saved_them(tmp_path: Path, formula: str, expected: Any) -> None:
+    wb = openpyxl.Workbook()
+    wb.active["A1"] = "=" + formula
+    wb.save(tmp_path / "ipmt.xlsx")
+    got = evaluate_workbook(str(tmp_path / "ipmt.xlsx")).grid.sheet("Sheet").get(1, 1)
+    if isinstance(expected, str):
+        assert isinstance(got, ExcelError) and got.code == expected
+    else:
+        assert got == pytest.approx(expected, rel=1e-12)

@@ -43,7 +43,7 @@ from typing import Any
 
 from formulas.functions import convert2float, raise_errors, wrap_ufunc
 from formulas.functions.date import _int2date
-from formulas.functions.financial import mirr_args_parser
+from formulas.functions.financial import _npf, mirr_args_parser
 from formulas.tokens.operand import Error, XlError
 
 from .arguments import elementwise
@@ -270,6 +270,17 @@ def _accrint(issue: float, first_interest: float, settlement: float, rate: float
     return par * rate / frequency * periods
 
 
+# --- IPMT ---------------------------------------------------------------------------------------------
+
+def _ipmt(rate: float, per: float, nper: float, pv: float, fv: float = 0.0, type_: float = 0.0) -> Any:
+    """IPMT: #NUM! for a period before the first or past the last (per < 1 or per >= nper + 1: 3.9
+    of 3 periods is allowed, 4 is not), as PPMT and the values Excel saved in IronCalc's IPMT_PPMT
+    workbook; otherwise ``formulas``' IPMT (numpy-financial's)."""
+    if per < 1 or per >= nper + 1:
+        return _NUM
+    return _npf("ipmt", rate, per, nper, pv, fv, type_, freturn=lambda x: _NUM if x > 0 else x)
+
+
 # --- MIRR ---------------------------------------------------------------------------------------------
 
 def _mirr(values: tuple[Any, ...], finance_rate: float, reinvest_rate: float) -> Any:
@@ -290,6 +301,7 @@ def _mirr(values: tuple[Any, ...], finance_rate: float, reinvest_rate: float) ->
 
 
 FUNCTIONS: dict[str, Any] = {
+    "IPMT": wrap_ufunc(_ipmt, input_parser=convert2float),
     # values read as formulas reads them (the numbers of the range, errors raised; text and TRUE/FALSE left out)
     "MIRR": wrap_ufunc(_mirr, args_parser=mirr_args_parser, check_error=lambda *a: None, excluded={0},
                        input_parser=lambda values, *rates: (values, *convert2float(*rates))),
