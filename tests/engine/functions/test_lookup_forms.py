@@ -156,3 +156,14 @@ def test_wide_range_and_last_match_idiom_in_a_workbook(tmp_path: Path) -> None:
         "F5": "=INDEX(A1:D3,-1,0)", "F6": "=INDEX(A1:D3,9,-1)", "F7": "=INDEX(A1:D3,9,1)",
     })
     assert [sheet.get(r, 6) for r in range(1, 8)] == ["plugh", 0, 30, NA, VALUE, VALUE, REF]
+
+
+def test_index_of_a_single_row_takes_the_lone_number_as_the_column(tmp_path: Path) -> None:
+    # Microsoft: the row_num of a single row is optional; Excel saved INDEX({1,2,3},2) as 2 and
+    # INDEX(D52:F52,2) as the second cell (IronCalc's LOOKUP_AND_REFERENCE_INDEX, formulas' test.xlsx)
+    sheet = recalculated(tmp_path, [[10, 20, 30], [40, 50, 60]], {
+        "E1": "=INDEX({1,2,3},2)", "E2": "=INDEX(A1:C1,3)", "E3": "=INDEX(A1:C1,4)", "E4": "=INDEX(A1:A2,2)",
+        "E5": "=INDEX({1,2,3},1,0,2)",  # an array is one area: area 2 is #REF!
+        "E6": "=SUM(INDEX(A2:C2,2))",  # the reference B2
+    })
+    assert [sheet.get(r, 5) for r in range(1, 7)] == [2.0, 30.0, REF, 40.0, REF, 50.0]

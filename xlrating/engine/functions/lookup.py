@@ -223,10 +223,24 @@ def choose(index: Any, *values: Any) -> Any:
     return values[number - 1]
 
 
+def _one_row(array: Any) -> bool:
+    """Whether ``array`` (a reference to one area, or an array) is a single row of several cells."""
+    if isinstance(array, Ranges):
+        if len(array.ranges) != 1:
+            return False
+        area = array.ranges[0]
+        return int(area["r1"]) == int(area["r2"]) and int(area["n2"]) > int(area["n1"])
+    if isinstance(array, np.ndarray):
+        return array.ndim == 2 and array.shape[0] == 1 and array.shape[1] > 1
+    return False
+
+
 def index(array: Any, row_num: Any, col_num: Any = None, area_num: Any = 1) -> Any:
     """INDEX(array, row_num, [column_num], [area_num]): a row_num or column_num of 0 is the whole
     column or row (a reference stays a reference: ``SUM(INDEX(B1:D5, 0, 2))`` adds C1:C5), which
-    ``formulas`` answered with the first cell; everything else as ``formulas`` computes it.
+    ``formulas`` answered with the first cell; of a single row, a lone row_num picks the column
+    (Microsoft: the argument of a single row or column is optional), where ``formulas`` gave #REF!;
+    everything else as ``formulas`` computes it.
 
     Wrong indexes, as Microsoft documents them and the workbook Excel saved shows: a row_num or
     column_num that is not a number or is negative is #VALUE!, even when the other one is beyond the
@@ -237,6 +251,12 @@ def index(array: Any, row_num: Any, col_num: Any = None, area_num: Any = 1) -> A
 
     row_ok, row = single(row_num)
     col_ok, col = single(col_num) if col_num is not None else (True, None)
+    area_ok, area_number = single(area_num)
+    if not isinstance(array, Ranges) and area_ok and isinstance(area_number, (int, float)) \
+            and not isinstance(area_number, bool) and int(area_number) > 1:
+        return Error.errors["#REF!"]  # an array is one area (INDEX({1,2,3},1,0,2))
+    if col_num is None and row_ok and not isinstance(row, XlError) and _one_row(array):
+        return index(array, 1, row_num, area_num)  # INDEX({2,3,4}, 2) is 3: the n-th cell of a single row
     whole = row_ok and col_ok and (row == 0 or col == 0) and not isinstance(row, XlError) \
         and not isinstance(col, XlError) and not (isinstance(array, Ranges) and len(array.ranges) != 1)
     if not whole:
