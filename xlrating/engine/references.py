@@ -409,6 +409,39 @@ def subtotal(position: Position, function_num: Any, *references: Any) -> Any:
     return _subtotal_of(kind, values)
 
 
+def span(position: Position, left: Any, right: Any) -> Any:
+    """The range operator ``:`` between two references: the smallest area holding both, read whole
+    through the engine. ``formulas`` filled in only the cells of either operand, leaving the cells
+    between them empty (SUM(OFFSET(A1,0,0):OFFSET(A1,1,1)) missed A2 and B1). Errors pass on; areas on
+    two sheets are #VALUE!; anything else (several areas) as ``formulas`` spans it."""
+    for operand in (left, right):
+        if isinstance(operand, XlError):
+            return operand
+    if not (isinstance(left, Ranges) and isinstance(right, Ranges)) or len(left.ranges) != 1 \
+            or len(right.ranges) != 1:
+        return left + right
+    first, second = _area(left, position), _area(right, position)
+    if first[0] is not second[0]:
+        raise _Failed("#VALUE!")
+    return _read(position, first[0], min(first[1], second[1]), min(first[2], second[2]),
+                 max(first[3], second[3]), max(first[4], second[4]))
+
+
+def _range_operator(left: Any, right: Any) -> Any:
+    """``:`` as compiled: spanned through the cell being computed; while ``formulas`` compiles (a
+    constant A1:B2 is joined once, before any cell), or for references not read yet, its own."""
+    position = CURRENT.get(None)
+    if position is None or not all(getattr(operand, "values", True) for operand in (left, right)):
+        return left + right
+    try:
+        return span(position, left, right)
+    except _Failed as failed:
+        return _error(failed.error)
+
+
+RANGE_OPERATOR = wrap_func(_range_operator, ranges=True)
+
+
 def _with_position(function: Any) -> dict[str, Any]:
     """Registered as impure: ``formulas`` would otherwise compute a call with constant arguments
     once, while compiling, away from any cell (``=SHEET()``)."""

@@ -167,3 +167,13 @@ def test_index_of_a_single_row_takes_the_lone_number_as_the_column(tmp_path: Pat
         "E6": "=SUM(INDEX(A2:C2,2))",  # the reference B2
     })
     assert [sheet.get(r, 5) for r in range(1, 7)] == [2.0, 30.0, REF, 40.0, REF, 50.0]
+
+
+def test_the_range_operator_spans_every_cell_between_computed_references(tmp_path: Path) -> None:
+    # A1:B2 as OFFSET(A1,0,0):OFFSET(A1,1,1) is all four cells (formulas left A2 and B1 out: 60)
+    sheet = recalculated(tmp_path, [[10, 20, 30], [40, 50, 60]], {
+        "E1": "=SUM(OFFSET(A1,0,0):OFFSET(A1,1,1))", "E2": "=SUM(INDEX(A1:C2,1,1):INDEX(A1:C2,2,2))",
+        "E3": "=SUM(A1:INDEX(A1:C2,2,2))", "E4": "=COUNT(OFFSET(A1,1,2):OFFSET(A1,0,0))",
+        "E5": '=SUM(INDIRECT("A1"):B2)', "E6": "=SUM(A1:B2)", "E7": "=SUM(OFFSET(A1,0,0):NA())",
+    })
+    assert [sheet.get(r, 5) for r in range(1, 8)] == [120.0, 120.0, 120.0, 6.0, 120.0, 120.0, NA]
