@@ -172,13 +172,47 @@ def _signs(match: re.Match[str]) -> str:
     return match.group(3) + ("0+" if count % 2 == 0 else "-")
 
 
+# a cell reference right after "):" (the call before the colon is found by counting parentheses)
+_CELL_AFTER_CALL = re.compile(r"\s*:\s*((?:'(?:[^']|'')+'!|[A-Za-z_][\w.]*!)?\$?[A-Za-z]{1,3}\$?[0-9]{1,7})(?![\w(!:])")
+_CALL_NAME = re.compile(r"[A-Za-z_][\w.]*$")
+
+
+def _reference_first(formula: str) -> str:
+    """``FUNC(...):A1`` written ``A1:FUNC(...)``, the same area (``:`` spans its operands either way):
+    ``formulas``' tokenizer reads ``:A1`` after a parenthesis as a reference of its own."""
+    opened: list[int] = []
+    quote = ""
+    i = 0
+    while i < len(formula):
+        char = formula[i]
+        if quote:
+            quote = "" if char == quote else quote
+        elif char in "\"'":
+            quote = char
+        elif char == "(":
+            opened.append(i)
+        elif char == ")" and opened:
+            start = opened.pop()
+            cell = _CELL_AFTER_CALL.match(formula, i + 1)
+            name = _CALL_NAME.search(formula, 0, start)
+            if cell and name:
+                call = formula[name.start():i + 1]
+                formula = f"{formula[:name.start()]}{cell.group(1)}:{call}{formula[cell.end():]}"
+                i = name.start() + len(cell.group(1)) + len(call)
+        i += 1
+    return formula
+
+
 def normalise(formula: str) -> str:
-    """``formula`` as the parser should read it: on one line (:func:`one_line`), and with its unary
+    """``formula`` as the parser should read it: on one line (:func:`one_line`), a function call
+    before ``:`` and a cell after it swapped (:func:`_reference_first`), and with its unary
     signs as Excel means them where an operand starts (at the start, after ``(``, a comma, a
     comparison or ``&``, where ``+`` binds as tightly as the sign would): a unary plus changes
     nothing (``=+D6`` keeps TRUE as TRUE) and a double negation ``--x`` is the number ``0+x``.
     ``formulas``' tokenizer folds ``--`` into a unary plus that turns TRUE into 1."""
     formula = one_line(formula)
+    if "):" in formula or ") :" in formula:
+        formula = _reference_first(formula)
     if "-" not in formula and "+" not in formula:
         return formula
     return _SIGNS.sub(_signs, formula)

@@ -175,5 +175,7 @@ def test_the_range_operator_spans_every_cell_between_computed_references(tmp_pat
         "E1": "=SUM(OFFSET(A1,0,0):OFFSET(A1,1,1))", "E2": "=SUM(INDEX(A1:C2,1,1):INDEX(A1:C2,2,2))",
         "E3": "=SUM(A1:INDEX(A1:C2,2,2))", "E4": "=COUNT(OFFSET(A1,1,2):OFFSET(A1,0,0))",
         "E5": '=SUM(INDIRECT("A1"):B2)', "E6": "=SUM(A1:B2)", "E7": "=SUM(OFFSET(A1,0,0):NA())",
+        # a call before the colon and a cell after it (formulas' tokenizer read ":A1" as a reference)
+        "E8": "=SUM(INDEX(A1:C2,2,2):A1)", "E9": "=ROWS(OFFSET(A2,0,1):C2)*10+COLUMNS(OFFSET(A2,0,1):C2)",
     })
-    assert [sheet.get(r, 5) for r in range(1, 8)] == [120.0, 120.0, 120.0, 6.0, 120.0, 120.0, NA]
+    assert [sheet.get(r, 5) for r in range(1, 10)] == [120.0, 120.0, 120.0, 6.0, 120.0, 120.0, NA, 120.0, 12.0]
