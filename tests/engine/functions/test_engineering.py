@@ -146,3 +146,30 @@ def test_the_decimal_number_is_truncated_before_its_range_is_checked() -> None:
     assert _call("DEC2BIN", -512.5) == "1000000000"
     assert _call("DEC2OCT", 536870911.9) == "3777777777"
     assert _call("DEC2BIN", 512.0) == NUM
+
+
+# BESSELI and BESSELK: the values Excel saved in IronCalc's ENGINEERING_BESSEL workbook and formulas'
+# test.xlsx (Abramowitz and Stegun's approximations, not the exact functions: I0(1) is 1.26606587775)
+@pytest.mark.parametrize(("formula", "expected"), [
+    ("BESSELI(1,0)", 1.2660658480342601), ("BESSELI(0.2,0)", 1.0100250221205638),
+    ("BESSELI(0.2,1)", 0.10050083385903322), ("BESSELI(0.2,7)", 1.9866085100212153e-11),
+    ("BESSELI(2.9,0)", 4.502748672676067), ("BESSELI(2.9,10)", 1.3686046214390991e-05),
+    ("BESSELI(-0.5,1)", -0.25789430328903556), ("BESSELI(-0.5,7)", -1.2205089484117688e-08),
+    ("BESSELI(-32,0)", 5590908218797.506), ("BESSELI(-32,7)", -2576524402069.303),
+    ("BESSELI(-32,10)", 1158284935385.1838), ("BESSELI(0,0)", 1.0), ("BESSELI(0,7)", 0.0),
+    ("BESSELK(0.2,0)", 1.752703846153972), ("BESSELK(0.2,1)", 4.775972548422616),
+    ("BESSELK(0.2,7)", 3594005998.103765), ("BESSELK(2.9,0)", 0.03900623482074935),
+    ("BESSELK(2.9,1)", 0.04528642314892744), ("BESSELK(2.9,10)", 3507.65358228027),
+    ("BESSELK(0.2,7.9)", 3594005998.103765),  # the order truncated
+    ("BESSELI(0.2,-1)", "#NUM!"), ("BESSELK(0,0)", "#NUM!"), ("BESSELK(-0.5,1)", "#NUM!"),
+    ("BESSELI(1000,0)", "#NUM!"), ("BESSELI(TRUE,0)", "#VALUE!"), ('BESSELK("a",0)', "#VALUE!"),
+])
+def test_besseli_and_besselk_as_excel_computes_them(tmp_path: Path, formula: str, expected: Any) -> None:
+    wb = openpyxl.Workbook()
+    wb.active["A1"] = "=" + formula
+    wb.save(tmp_path / "bessel.xlsx")
+    got = evaluate_workbook(str(tmp_path / "bessel.xlsx")).grid.sheet("Sheet").get(1, 1)
+    if isinstance(expected, str):
+        assert isinstance(got, ExcelError) and got.code == expected, got
+    else:
+        assert got == pytest.approx(expected, rel=1e-12, abs=1e-300)

@@ -18,6 +18,8 @@ What ``formulas`` 1.3 gets wrong here, and the rule followed instead (Microsoft'
   not 2^30 bytes) and multiplies factors in floating point (CONVERT(6,"ft","in") = 72.00000000000001,
   CONVERT(68,"F","C") = 20.000000000000057). Here each conversion is computed exactly from the
   decimal unit factors and rounded once, so the documented CONVERT(68,"F","C") is 20.
+- BESSELI, BESSELK: ``formulas`` computed the functions exactly (scipy); Excel computes Abramowitz and
+  Stegun's approximations, different from the eighth digit on (:mod:`.bessel`).
 """
 
 from __future__ import annotations
@@ -315,6 +317,27 @@ def _rounded(exact: Fraction) -> float | XlError:
         return _NUM
 
 
+def _modified_bessel(name: str) -> Any:
+    """BESSELI(x, n) or BESSELK(x, n): arguments read as ``formulas`` reads them (n truncated, TRUE or
+    FALSE #VALUE!); n below 0, K of x <= 0 and results past the doubles are #NUM!."""
+    from formulas.functions.eng import _parse_x_n
+
+    from . import bessel
+
+    def modified_bessel(x: Any, n: Any) -> Any:
+        number, order = _parse_x_n(x, n)
+        if order < 0 or (name == "BESSELK" and number <= 0):
+            return _NUM
+        try:
+            value = bessel.bessel_i(number, order) if name == "BESSELI" else bessel.bessel_k(number, order)
+        except OverflowError:
+            return _NUM
+        return value if math.isfinite(value) else _NUM
+
+    modified_bessel.__name__ = name.lower()
+    return wrap_func(modified_bessel)
+
+
 FUNCTIONS: dict[str, Any] = {name: _elementwise(func) for name, func in _base_conversions().items()}
 FUNCTIONS.update({
     "BITAND": _elementwise(_bitwise(lambda a, b: a & b)),
@@ -324,6 +347,8 @@ FUNCTIONS.update({
     "BITRSHIFT": _elementwise(_shift(-1)),
     "DELTA": _elementwise(_delta),
     "CONVERT": _elementwise(_convert),
+    "BESSELI": _modified_bessel("BESSELI"),
+    "BESSELK": _modified_bessel("BESSELK"),
 })
 
 
