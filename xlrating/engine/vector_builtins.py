@@ -272,14 +272,16 @@ def _criterion(found: tuple[str, Any]) -> tuple[str, str, Any] | None:
     if value == "" or value.upper() in ("TRUE", "FALSE") or value.startswith("#"):
         return None
     try:
-        number = float(value)
+        number = float(value)  # as the criteria read an operand ("inf" and "1e999" stay text)
     except ValueError:
         if any(c.isdigit() for c in value):  # may be a date ("1/2/2024")
             return None
-        return (None if op in ("=", "<>") and _wild(value) else (op, "t", value.casefold()))
+        number = math.nan
     if math.isfinite(number):
         return op, "n", number
-    return (None if op in ("=", "<>") and _wild(value) else (op, "t", value.casefold()))
+    if op in ("=", "<>") and _wild(value):
+        return None
+    return op, "t", value.casefold()
 
 
 class _Counted:
@@ -397,7 +399,7 @@ def fixed_range(name: str, args: tuple[Node, ...], compile_node: Callable[[Node]
                 try:
                     made.append(delegate())
                 except Unsupported:
-                    made.append(lambda sub: _deferred(sub))
+                    made.append(_deferred)
             rows = np.flatnonzero(todo)
             sub = ctx.subset(rows)
             got = made[0](sub)
