@@ -132,6 +132,17 @@ def test_sumproduct_of_a_double_negated_condition_counts_the_matches(tmp_path: P
     assert [value(evaluated, "S", f"B{r}") for r in (1, 2)] == [2.0, 5.0]
 
 
+def test_sumproduct_gives_the_first_error_before_a_shape_mismatch(tmp_path: Path, path: str) -> None:
+    # formulas' test.xlsx, saved by Excel (sheet MATH & TRIG, row 75): SUMPRODUCT(P75:Q75,H75:I75,I75:K75)
+    # is P75's #NUM! though I75:K75 has three cells; without an error, different shapes are #VALUE!
+    cells = {"A1": "=1/0", "B1": "=NA()", "C1": "ciao", "D1": True, "E1": 2, "F1": 3, "G1": 4,
+             "H1": "=SUMPRODUCT(A1:B1,C1:D1,C1:E1)", "H2": "=SUMPRODUCT(E1:F1,C1:E1,B1:C1)",
+             "H3": "=SUMPRODUCT(E1:F1,E1:G1)", "H4": "=SUMPRODUCT(E1:G1,E1:G1)"}
+    evaluated = evaluate(tmp_path, {"S": cells})
+    assert [value(evaluated, "S", f"H{r}") for r in range(1, 5)] == [
+        ExcelError("#DIV/0!"), ExcelError("#N/A"), ExcelError("#VALUE!"), 29.0]
+
+
 # --- defined names ------------------------------------------------------------------------------------
 
 

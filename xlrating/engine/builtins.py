@@ -112,18 +112,20 @@ def _aggregate(reduce: Callable[[list[float]], Any], skip_errors: bool = False) 
 
 
 def _sumproduct(*args: Any) -> Any:
-    """Excel's SUMPRODUCT: same-shaped arrays, multiplied entry by entry; any non-number is 0."""
+    """Excel's SUMPRODUCT: same-shaped arrays, multiplied entry by entry; any non-number is 0. The
+    first error, in argument order, is the result even when the shapes differ (formulas' test.xlsx,
+    saved by Excel: SUMPRODUCT(P75:Q75,H75:I75,I75:K75) is P75's #NUM!), then #VALUE! for those."""
     arrays = [np.atleast_2d(np.asarray(a, dtype=object)) for a in args]
+    for array in arrays:
+        for value in array.ravel().tolist():
+            if isinstance(value, XlError):
+                return value
     if not arrays or any(a.shape != arrays[0].shape for a in arrays):
         return Error.errors["#VALUE!"]
     total = np.ones(arrays[0].size)
     for arg, array in zip(args, arrays):
-        values = array.ravel().tolist()
-        for value in values:
-            if isinstance(value, XlError):
-                return value
         reference = _is_reference(arg)
-        total *= np.array([_array_number(v, reference) or 0.0 for v in values])
+        total *= np.array([_array_number(v, reference) or 0.0 for v in array.ravel().tolist()])
     return float(total.sum())
 
 

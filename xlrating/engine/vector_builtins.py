@@ -345,21 +345,17 @@ def _sumproduct(args: tuple[Node, ...]) -> Callable[..., Any]:
         tables = [_Table(ctx, ref) for ref in refs]
         if not all(t.ready for t in tables):
             return [], False
-        shapes = {(len(t.rows), len(t.rows[0]) if t.rows else 0) for t in tables}
-        if len(shapes) > 1:
-            result: Cell = (0.0, VALUE, None)
+        values = [t.flat() for t in tables]
+        error = next((v for flat in values for v in flat if isinstance(v, ExcelError)), None)
+        if error is not None:  # the first error, in argument order, even before a shape mismatch
+            result: Cell = (0.0, error_index(error.code), None)
+        elif len({(len(t.rows), len(t.rows[0]) if t.rows else 0) for t in tables}) > 1:
+            result = (0.0, VALUE, None)
         else:
-            result = None
-            total = np.ones(len(tables[0].flat()))
-            for table in tables:
-                values = table.flat()
-                error = next((v for v in values if isinstance(v, ExcelError)), None)
-                if error is not None:
-                    result = (0.0, error_index(error.code), None)
-                    break
-                total *= np.array([v if isinstance(v, float) else 0.0 for v in values])
-            if result is None:
-                result = (float(total.sum()), 0, None)
+            total = np.ones(len(values[0]))
+            for flat in values:
+                total *= np.array([v if isinstance(v, float) else 0.0 for v in flat])
+            result = (float(total.sum()), 0, None)
         return [result] * ctx.n, True
     return rows
 
