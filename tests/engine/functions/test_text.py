@@ -219,3 +219,24 @@ def test_each_workbook_is_computed_with_the_character_set_of_the_excel_that_save
     for name in ("mac", "windows", "mac", "unknown"):
         sheet = evaluate_workbook(str(books[name])).grid.sheet("Sheet")
         assert [[sheet.get(row, col) for row in range(1, 4)] for col in (2, 3, 4)] == expected[name], name
+
+
+# SEARCH's wildcards: the values Excel saved in IronCalc's TEXT_FIND_SEARCH workbook (rows 16-32)
+@pytest.mark.parametrize(("find_text", "within_text", "start", "expected"), [
+    ("ana", "Banana", 1, 2.0), ("Ana", "Banana", 3, 4.0), ("hey", "Ahey", 3, "#VALUE!"),
+    ("ns??i", "Einstein", 1, 3.0), ("ns?i", "Einstein", 1, "#VALUE!"), ("ns*i", "Einstein", 1, 3.0),
+    ("国?港", "中国香港", 1, 2.0), ("*~?", "Late?", 1, 1.0), ("~?", "Late?", 1, 5.0), ("La?", "Late?", 1, 1.0),
+    ("Lat???", "Late", 1, "#VALUE!"), ("~*", "Ho*la", 1, 3.0), ("h", "Hello", 1, 1.0),
+    ("~~", "Hi ~Bang!", 1, 4.0), ("~", "Hi ~Bang!", 1, 1.0), ("~", "Hello", 1, 1.0), ("~d", "My dear", 1, 4.0),
+    ("~~*", "Ho*la", 1, "#VALUE!"), ("a", "abc", 0, "#VALUE!"), ("a", "abc", 4, "#VALUE!"),
+])
+def test_search_reads_wildcards_as_excel_does(tmp_path: Path, find_text: str, within_text: str, start: int,
+                                             expected: Any) -> None:
+    wb = openpyxl.Workbook()
+    wb.active.append([find_text, within_text, start, "=SEARCH(A1,B1,C1)"])
+    wb.save(tmp_path / "search.xlsx")
+    got = evaluate_workbook(str(tmp_path / "search.xlsx")).grid.sheet("Sheet").get(1, 4)
+    if isinstance(expected, str):
+        assert isinstance(got, ExcelError) and got.code == expected
+    else:
+        assert got == expected

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import functools
 import math
+import re
 from collections.abc import Callable
 from typing import Any
 
@@ -112,3 +113,26 @@ def elementwise(func: Callable[..., Any], numbers: bool = True) -> Any:
     scalar_func = numeric(func) if numbers else func
     return quiet(wrap_ufunc(scalar_func, input_parser=lambda *a: tuple(map(scalar, a)), args_parser=as_objects,
                             check_error=get_error))
+
+
+def wildcard_source(pattern: str, lone_tilde: str) -> str:
+    """The regular expression of Excel's wildcards in ``pattern``: ``?`` any one character, ``*``
+    any run, ``~`` the next character itself; ``lone_tilde`` is what a ``~`` ending the pattern
+    matches (the criteria: itself; SEARCH: nothing)."""
+    parts: list[str] = []
+    escaped = False
+    for char in pattern:
+        if escaped:
+            parts.append(re.escape(char))
+            escaped = False
+        elif char == "~":
+            escaped = True
+        elif char == "?":
+            parts.append(".")
+        elif char == "*":
+            parts.append(".*")
+        else:
+            parts.append(re.escape(char))
+    if escaped:
+        parts.append(re.escape(lone_tilde))
+    return "".join(parts)

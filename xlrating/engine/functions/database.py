@@ -41,6 +41,8 @@ from formulas.errors import FoundError
 from formulas.functions import Array, _text2num, wrap_func
 from formulas.tokens.operand import Error, XlError
 
+from .arguments import wildcard_source
+
 _OPERATORS = ("<=", ">=", "<>", "<", ">", "=")
 # A date written in a condition (">12/19/2017"): compared as its serial number.
 _DATE = re.compile(r"\d{1,4}[/-]\d{1,2}[/-]\d{1,4}")
@@ -119,25 +121,10 @@ Test = Callable[[Any], bool]
 
 
 def _wildcard(pattern: str, begins: bool) -> re.Pattern[str]:
-    """Excel's wildcard pattern (``?``, ``*``, ``~`` escape) as a case-insensitive regex matching the
-    whole text, or its beginning when ``begins``."""
-    parts: list[str] = []
-    escaped = False
-    for char in pattern:
-        if escaped:
-            parts.append(re.escape(char))
-            escaped = False
-        elif char == "~":
-            escaped = True
-        elif char == "?":
-            parts.append(".")
-        elif char == "*":
-            parts.append(".*")
-        else:
-            parts.append(re.escape(char))
-    if escaped:
-        parts.append(re.escape("~"))
-    return re.compile("".join(parts) + (".*" if begins else ""), re.IGNORECASE | re.DOTALL)
+    """Excel's wildcard pattern (``?``, ``*``, ``~`` escape; a last lone ``~`` is itself) as a
+    case-insensitive regex matching the whole text, or its beginning when ``begins``."""
+    return re.compile(wildcard_source(pattern, lone_tilde="~") + (".*" if begins else ""),
+                      re.IGNORECASE | re.DOTALL)
 
 
 def _operand(text: str) -> Any:

@@ -31,13 +31,13 @@ from typing import Any
 import numpy as np
 import schedula as sh
 from formulas.errors import RangeValueError
-from formulas.functions import COMPILING, get_error, parse_ranges, wrap_impure_func, wrap_ufunc
+from formulas.functions import COMPILING, get_error, parse_ranges, replace_empty, wrap_impure_func, wrap_ufunc
 from formulas.functions import text as formulas_text
 from formulas.functions.date import _text2datetime
 from formulas.tokens.operand import Error, XlError
 
 from ..character_set import CHARACTER_SET, MAC, WINDOWS
-from .arguments import elementwise, is_omitted, number
+from .arguments import elementwise, is_omitted, number, wildcard_source
 
 _VALUE: XlError = Error.errors["#VALUE!"]
 _NUM: XlError = Error.errors["#NUM!"]
@@ -219,8 +219,28 @@ _TEXT_ARGUMENTS: dict[str, Callable[[int], bool]] = {
 _BLANK_ARGUMENTS: dict[str, Callable[[int], bool]] = {"TEXTJOIN": _positions(0)}
 
 
+def _search(find_text: Any, within_text: Any, start_num: Any = 1) -> Any:
+    """SEARCH (Microsoft, "SEARCH function"): where ``find_text`` first is in ``within_text`` from
+    ``start_num`` on, case-insensitive, ``?`` any one character, ``*`` any run, ``~`` the next
+    character itself (a last lone ``~`` matches nothing: SEARCH("~","Hello") is 1); ``start_num``
+    below 1 or past the text, or no match, #VALUE!. The wildcards are those of the values Excel
+    saved in IronCalc's TEXT_FIND_SEARCH workbook; ``formulas`` searched for them as characters."""
+    try:
+        start = int(float(start_num))
+    except (TypeError, ValueError):
+        return Error.errors["#VALUE!"]
+    within = str(within_text)
+    if start < 1 or start > len(within) + (find_text == ""):
+        return Error.errors["#VALUE!"]
+    pattern = re.compile(wildcard_source(str(find_text), lone_tilde=""), re.IGNORECASE | re.DOTALL)
+    found = pattern.search(within, start - 1)
+    return float(found.start() + 1) if found else Error.errors["#VALUE!"]
+
+
 def _text_functions() -> dict[str, Any]:
-    builtin = formulas_text.FUNCTIONS
+    builtin = dict(formulas_text.FUNCTIONS)
+    builtin["SEARCH"] = builtin["SEARCHB"] = wrap_ufunc(
+        _search, input_parser=lambda *a: a, args_parser=lambda *a: (replace_empty(v, "") for v in a))
     return {name: with_text_arguments(builtin[name], is_text, _BLANK_ARGUMENTS.get(name, lambda _: False))
             for name, is_text in _TEXT_ARGUMENTS.items()}
 
