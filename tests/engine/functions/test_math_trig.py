@@ -260,6 +260,26 @@ def test_gcd_and_lcm_truncate_skip_empty_cells_and_refuse_negatives(tmp_path: Pa
         [28.0, 1.0], [30.0, 1.0], [ExcelError("#NUM!"), ExcelError("#NUM!")], [0.0, 5.0]]
 
 
+def test_gcd_and_lcm_read_their_arguments_as_excel_saved_them(tmp_path: Path) -> None:
+    # IronCalc's GCD_LCM book (rows 13, 24, 27, 32, 34, 35) and formulas' test.xlsx (row 34)
+    wb = openpyxl.Workbook()
+    ws = wb.active
+    ws.append([None, None, None, "=LCM(A1,B1,C1)", "=GCD(A1,B1,C1)"])  # nothing but empty cells: #VALUE!
+    ws.append(["8", 2, None, "=LCM(A2,B2,C2)", "=GCD(A2,B2,C2)"])  # text that is a number counts
+    ws.append(["eight", 2, None, "=LCM(A3,B3,C3)", "=GCD(A3,B3,C3)"])
+    ws.append([" 2024-01-10 ", 7, None, "=LCM(A4,B4,C4)", "=GCD(A4,B4,C4)"])  # a date with spaces is no number
+    ws.append([None, 5, None, "=LCM(,B5,C5)", "=GCD(,B5,C5)"])  # an argument left out: #N/A
+    ws.append([None, 5, None, "=LCM(A6:B6)", "=GCD(A6:B6)"])  # in a range, an empty cell is 0
+    ws.append([-0.4, True, None, "=LCM(A7,B7)", "=GCD(A7,B7)"])  # TRUE's #VALUE! before the negative's #NUM!
+    ws.append([4, 6, None, '=LCM({4,"8",12})', '=GCD({4,"eight",12})'])
+    wb.save(tmp_path / "gcd.xlsx")
+    sheet = evaluate_workbook(str(tmp_path / "gcd.xlsx")).grid.sheet("Sheet")
+    value, na = ExcelError("#VALUE!"), ExcelError("#N/A")
+    assert [[sheet.get(row, col) for col in (4, 5)] for row in range(1, 9)] == [
+        [value, value], [8.0, 2.0], [value, value], [value, value], [na, na], [0.0, 5.0], [value, value],
+        [24.0, value]]
+
+
 def test_combin_combina_and_quotient_give_excels_values(tmp_path: Path) -> None:
     # Excel's cached values (IronCalc's COMBIN_COMBINA and MOD_QUOTIENT books): arguments truncated,
     # TRUE as 1 in COMBIN/COMBINA but #VALUE! in QUOTIENT, text numbers read, results beyond the

@@ -45,11 +45,12 @@ from formulas.tokens.operand import Error, XlError
 from ..library import formulas_function
 from ..rounding import excel_round
 from . import criteria
-from .arguments import as_objects, elementwise, number, quiet, scalar, text_number
+from .arguments import as_objects, elementwise, is_omitted, number, quiet, scalar, text_number
 from .plain_numbers import WHOLE, integer
 
 _NUM: XlError = Error.errors["#NUM!"]
 _VALUE: XlError = Error.errors["#VALUE!"]
+_NA: XlError = Error.errors["#N/A"]
 _DIV0: XlError = Error.errors["#DIV/0!"]
 
 _DIGITS = "0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZ"
@@ -386,25 +387,37 @@ def _checked(name: str) -> Callable[..., Any]:
 
 
 def _whole_numbers(args: tuple[Any, ...]) -> list[int] | XlError:
-    """GCD's and LCM's numbers, truncated: every number of every argument, empty cells skipped; a
-    negative number (or one of 2^53 and more) is #NUM!, TRUE/FALSE or text that is no number #VALUE!."""
+    """GCD's and LCM's numbers, truncated, as the workbooks Excel saved read them (IronCalc's
+    GCD_LCM and LCM_GCD books, formulas' test.xlsx): an argument left out is #N/A; TRUE/FALSE, and
+    text that is no number as CEILING & co. read it (" 2024-01-10 ", "eight"), are #VALUE!, before any
+    negative number (or one of 2^53 and more) makes it #NUM!; an empty cell is 0 in a range of
+    several cells and left out as an argument of its own; no number at all is #VALUE!."""
     numbers: list[int] = []
+    out_of_range = False
     for arg in args:
-        for value in (arg.ravel().tolist() if isinstance(arg, np.ndarray) else [arg]):
+        if is_omitted(arg):
+            return _NA
+        cells = arg.ravel().tolist() if isinstance(arg, np.ndarray) else [arg]
+        for value in cells:
             value = scalar(value)
             if value is sh.EMPTY or value is None:
+                if len(cells) > 1:
+                    numbers.append(0)
                 continue
             if isinstance(value, XlError):
                 return value
             if isinstance(value, (bool, np.bool_)):
                 return _VALUE
-            read = number(value)
-            if read is None:
+            read = _text_argument(value) if isinstance(value, str) else number(value)
+            if read is None or isinstance(read, XlError):
                 return _VALUE
             if read < 0 or read >= WHOLE * 2:
-                return _NUM
+                out_of_range = True
+                continue
             numbers.append(int(read))
-    return numbers
+    if out_of_range:
+        return _NUM
+    return numbers if numbers else _VALUE
 
 
 def _gcd(*args: Any) -> Any:
