@@ -304,3 +304,21 @@ def test_combin_combina_and_quotient_give_excels_values(tmp_path: Path) -> None:
     wb.save(tmp_path / "book.xlsx")
     sheet = evaluate_workbook(str(tmp_path / "book.xlsx")).grid.sheet("Sheet")
     assert [sheet.get(1, col) for col in range(3, 7)] == [1.0, 10.0, ExcelError("#DIV/0!"), ExcelError("#DIV/0!")]
+
+
+def test_mround_int_and_trunc_read_arguments_as_excel_saved_them(tmp_path: Path) -> None:
+    # IronCalc's MROUND_TRUNC_INT book: a date typed as text counts, with spaces around it not; an
+    # empty cell is 0, an argument left out #N/A; TRUE and FALSE are #VALUE! for MROUND
+    wb = openpyxl.Workbook()
+    ws = wb.active
+    ws.append(["2024-01-10", 7, "=MROUND(A1,B1)", "=INT(A1)", "=TRUNC(A1,B1)"])
+    ws.append([" 2024-01-10 ", 7, "=MROUND(A2,B2)", "=INT(A2)", "=TRUNC(A2,B2)"])
+    ws.append([None, 5, "=MROUND(A3,B3)", "=MROUND(,B3)", "=MROUND(B3, )"])
+    ws.append([True, 2, "=MROUND(A4,B4)", "=MROUND(B4,A4)", "=INT(A4)"])
+    ws.append([0, '=""', "=MROUND(A5,B5)", "=MROUND(7.5,2)", "=TRUNC(-7.9)"])
+    wb.save(tmp_path / "mround.xlsx")
+    sheet = evaluate_workbook(str(tmp_path / "mround.xlsx")).grid.sheet("Sheet")
+    value, na = ExcelError("#VALUE!"), ExcelError("#N/A")
+    assert [[sheet.get(row, col) for col in (3, 4, 5)] for row in range(1, 6)] == [
+        [45304.0, 45301.0, 45301.0], [value, value, value], [0.0, na, na], [value, value, 1.0],
+        [value, 8.0, -7.0]]

@@ -155,13 +155,16 @@ def _text_argument(text: str) -> Any:
     return read if math.isfinite(read) else _VALUE
 
 
-def _in_order(func: Callable[..., Any], logical: bool = True) -> Any:
+def _in_order(func: Callable[..., Any], logical: bool = True, left_out: XlError | None = None) -> Any:
     """``func`` of numbers as a ``formulas`` implementation, entry by entry over arrays, its arguments
     read one after the other: the first error or unreadable argument is the answer (without
-    ``logical``, TRUE or FALSE is one: #VALUE!)."""
+    ``logical``, TRUE or FALSE is one: #VALUE!; with ``left_out``, an argument left out between
+    commas is that error)."""
     def call(*args: Any) -> Any:
         numbers = []
         for arg in args:
+            if left_out is not None and is_omitted(scalar(arg)):
+                return left_out
             if not logical and isinstance(scalar(arg), (bool, np.bool_)):
                 return _VALUE
             read = _rounding_argument(arg)
@@ -438,11 +441,12 @@ def _lcm(*args: Any) -> Any:
 FUNCTIONS: dict[str, Any] = {
     "GCD": wrap_func(_gcd),
     "LCM": wrap_func(_lcm),
-    "INT": elementwise(integer),
-    "TRUNC": elementwise(_trunc),
+    "INT": _in_order(integer),
+    "TRUNC": _in_order(_trunc),
     "EVEN": elementwise(_even),
     "ODD": elementwise(_odd),
-    "MROUND": elementwise(_mround),
+    # arguments as CEILING & co. read them; TRUE/FALSE #VALUE!, one left out #N/A (IronCalc's MROUND book)
+    "MROUND": _in_order(_mround, logical=False, left_out=_NA),
     "CEILING": _in_order(_ceiling),
     "FLOOR": _in_order(_floor),
     "CEILING.MATH": _in_order(_math_rounding(up=True)),
