@@ -70,8 +70,9 @@ def test_sequence_counts_along_rows_then_down() -> None:
     assert _call("SEQUENCE", 4, 5) == [[float(5 * r + c + 1) for c in range(5)] for r in range(4)]  # Microsoft's
     assert _call("SEQUENCE", 3, OMITTED, 10, -2) == [[10.0], [8.0], [6.0]]  # =SEQUENCE(3,,10,-2)
     assert _call("SEQUENCE", 2, 2, 0, 0.5) == [[0.0, 0.5], [1.0, 1.5]]
-    assert _call("SEQUENCE", 0) == CALC
-    assert _call("SEQUENCE", -1) == VALUE
+    # Excel saved SEQUENCE(0,0), SEQUENCE(0.3) and SEQUENCE(-1) as #VALUE! (IronCalc's SEQUENCE book)
+    assert [_call("SEQUENCE", 0, 0), _call("SEQUENCE", 0.3), _call("SEQUENCE", -1)] == [VALUE, VALUE, VALUE]
+    assert _call("RANDARRAY", 0) == CALC  # an empty array
 
 
 def test_sequence_spills_in_a_workbook(tmp_path: Path) -> None:

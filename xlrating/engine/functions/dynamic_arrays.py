@@ -166,13 +166,14 @@ def sort_key(value: Any) -> tuple[int, Any]:
 # --- SEQUENCE, RANDARRAY ------------------------------------------------------------------------
 
 def _size(rows: Any, columns: Any, rows_required: bool = False) -> tuple[int, int]:
-    """The shape SEQUENCE and RANDARRAY make: negative #VALUE!, zero #CALC!, omitted 1 (SEQUENCE's
+    """The shape SEQUENCE and RANDARRAY make: negative #VALUE!, zero #CALC! (SEQUENCE: #VALUE!, as
+    Excel saved SEQUENCE(0,0) and SEQUENCE(0.3) in IronCalc's SEQUENCE book), omitted 1 (SEQUENCE's
     ``rows`` cannot be omitted: a typed 0 is 0)."""
     shape = int(number(rows, 1.0)) if rows_required else count(rows, 1), count(columns, 1)
     if min(shape) < 0:
         raise fail("#VALUE!")
     if min(shape) == 0:
-        raise fail("#CALC!")
+        raise fail("#VALUE!" if rows_required else "#CALC!")
     filled(shape, None)  # the size check
     return shape
 
