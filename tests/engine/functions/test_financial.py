@@ -268,3 +268,29 @@ def test_ipmt_periods_as_excel_saved_them(tmp_path: Path, formula: str, expected
         assert isinstance(got, ExcelError) and got.code == expected
     else:
         assert got == pytest.approx(expected, rel=1e-12)
+
+
+# --- XNPV: the values Excel saved in IronCalc's FINANCIAL_XNPV workbook -------------------------
+
+@pytest.mark.parametrize(("values", "expected"), [
+    ([-20, 5, 5, 5, 5, 5], 4.310013415970),  # row 2 at 10%
+    ([20, 5, 5, None, 5, 5], "#NUM!"),  # an empty cell among the cash flows
+    ([-70, 12, 15, "hello", 5, 5], "#NUM!"),
+    ([-20, 8, 5, True, 6, 5], "#NUM!"),
+    ([-20, 1, 1, "=1/0", 1, 1], "#DIV/0!"),
+    ([-20, 5, 5, 5, 5], "#NUM!"),  # five cash flows, six dates
+])
+def test_xnpv_wants_a_number_for_every_date(tmp_path: Path, values: list[Any], expected: Any) -> None:
+    wb = openpyxl.Workbook()
+    ws = wb.active
+    for col, value in enumerate(values, start=1):
+        ws.cell(1, col, value)
+    for col, serial in enumerate((44958, 44986, 45017, 45078, 45108, 45139), start=1):  # 2023-02-01 ... 08-01
+        ws.cell(2, col, serial)
+    ws["A3"] = "=XNPV(0.1,A1:F1,A2:F2)"
+    wb.save(tmp_path / "xnpv.xlsx")
+    got = evaluate_workbook(str(tmp_path / "xnpv.xlsx")).grid.sheet("Sheet").get(3, 1)
+    if isinstance(expected, str):
+        assert isinstance(got, ExcelError) and got.code == expected
+    else:
+        assert got == pytest.approx(expected, rel=1e-9)

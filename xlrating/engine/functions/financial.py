@@ -41,9 +41,10 @@ import math
 from dataclasses import dataclass
 from typing import Any
 
-from formulas.functions import convert2float, raise_errors, wrap_ufunc
+import numpy as np
+from formulas.functions import convert2float, raise_errors, wrap_func, wrap_ufunc
 from formulas.functions.date import _int2date
-from formulas.functions.financial import _npf, mirr_args_parser
+from formulas.functions.financial import _npf, mirr_args_parser, xxnpv
 from formulas.tokens.operand import Error, XlError
 
 from .arguments import elementwise
@@ -281,6 +282,24 @@ def _ipmt(rate: float, per: float, nper: float, pv: float, fv: float = 0.0, type
     return _npf("ipmt", rate, per, nper, pv, fv, type_, freturn=lambda x: _NUM if x > 0 else x)
 
 
+# --- XNPV ---------------------------------------------------------------------------------------------
+
+def _xnpv(rate: Any, values: Any, dates: Any) -> Any:
+    """XNPV: the cash flows must all be numbers, one per date (Microsoft, "XNPV function"): the first
+    error among the values is the result; an empty cell, text or TRUE/FALSE among them, or values and
+    dates of different counts, #NUM!, as Excel saved them in IronCalc's XNPV and XIRR books
+    (``formulas`` skipped them, or answered #VALUE!). Then ``formulas``' XNPV."""
+    flows = np.asarray(values, dtype=object).ravel().tolist()
+    for flow in flows:
+        if isinstance(flow, XlError):
+            return flow
+    if len(flows) != np.asarray(dates, dtype=object).size:
+        return _NUM
+    if any(isinstance(flow, bool) or not isinstance(flow, (int, float)) for flow in flows):
+        return _NUM
+    return xxnpv(rate, values, dates)
+
+
 # --- MIRR ---------------------------------------------------------------------------------------------
 
 def _mirr(values: tuple[Any, ...], finance_rate: float, reinvest_rate: float) -> Any:
@@ -301,6 +320,7 @@ def _mirr(values: tuple[Any, ...], finance_rate: float, reinvest_rate: float) ->
 
 
 FUNCTIONS: dict[str, Any] = {
+    "XNPV": wrap_func(_xnpv),
     "IPMT": wrap_ufunc(_ipmt, input_parser=convert2float),
     # values read as formulas reads them (the numbers of the range, errors raised; text and TRUE/FALSE left out)
     "MIRR": wrap_ufunc(_mirr, args_parser=mirr_args_parser, check_error=lambda *a: None, excluded={0},
