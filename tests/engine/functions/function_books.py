@@ -6,6 +6,7 @@ from pathlib import Path
 from typing import Any
 
 import openpyxl
+import pytest
 
 from xlrating.engine import evaluate_workbook
 from xlrating.engine.grid import Sheet
@@ -22,3 +23,13 @@ def recalculated(tmp_path: Path, rows: list[list[Any]], formulas: dict[str, str]
     sheet = evaluate_workbook(str(tmp_path / "book.xlsx")).grid.sheet("Sheet")
     assert sheet is not None
     return sheet
+
+
+def assert_excel_value(got: Any, expected: Any, rel: float = 1e-12) -> None:
+    """``got`` is the error ``expected`` names ("#NUM!"), or the number ``expected`` within ``rel``."""
+    from xlrating.functions import ExcelError
+
+    if isinstance(expected, str):
+        assert isinstance(got, ExcelError) and got.code == expected, got
+    else:
+        assert got == pytest.approx(expected, rel=rel, abs=1e-300)

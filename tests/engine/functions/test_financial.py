@@ -13,6 +13,7 @@ import numpy as np
 import openpyxl
 import pytest
 from formulas.tokens.operand import XlError
+from function_books import assert_excel_value
 
 from xlrating.engine import evaluate_workbook
 from xlrating.engine.functions.financial import FUNCTIONS
@@ -241,10 +242,7 @@ def test_mirr_as_excel_saved_it(tmp_path: Path, values: list[Any], finance_rate:
     ws["A2"] = f"=MIRR(A1:{last}1,{rates[0]}1,{rates[1]}1)"
     wb.save(tmp_path / "mirr.xlsx")
     got = evaluate_workbook(str(tmp_path / "mirr.xlsx")).grid.sheet("Sheet").get(2, 1)
-    if isinstance(expected, str):
-        assert isinstance(got, ExcelError) and got.code == expected
-    else:
-        assert got == pytest.approx(expected, rel=1e-12)
+    assert_excel_value(got, expected, rel=1e-12)
 
 
 # --- IPMT: the values Excel saved in IronCalc's FINANCIAL_IPMT_PPMT workbook --------------------
@@ -264,10 +262,7 @@ def test_ipmt_periods_as_excel_saved_them(tmp_path: Path, formula: str, expected
     wb.active["A1"] = "=" + formula
     wb.save(tmp_path / "ipmt.xlsx")
     got = evaluate_workbook(str(tmp_path / "ipmt.xlsx")).grid.sheet("Sheet").get(1, 1)
-    if isinstance(expected, str):
-        assert isinstance(got, ExcelError) and got.code == expected
-    else:
-        assert got == pytest.approx(expected, rel=1e-12)
+    assert_excel_value(got, expected, rel=1e-12)
 
 
 # --- XNPV: the values Excel saved in IronCalc's FINANCIAL_XNPV workbook -------------------------
@@ -290,7 +285,4 @@ def test_xnpv_wants_a_number_for_every_date(tmp_path: Path, values: list[Any], e
     ws["A3"] = "=XNPV(0.1,A1:F1,A2:F2)"
     wb.save(tmp_path / "xnpv.xlsx")
     got = evaluate_workbook(str(tmp_path / "xnpv.xlsx")).grid.sheet("Sheet").get(3, 1)
-    if isinstance(expected, str):
-        assert isinstance(got, ExcelError) and got.code == expected
-    else:
-        assert got == pytest.approx(expected, rel=1e-9)
+    assert_excel_value(got, expected, rel=1e-9)
