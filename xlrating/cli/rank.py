@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import datetime as dt
-from pathlib import Path
 
 import click
 
@@ -18,8 +17,8 @@ SYSTEMS = ("dippouch", "dci", "mers")
 
 @click.command()
 @click.argument("system", type=click.Choice(SYSTEMS, case_sensitive=False))
-@click.argument("file", required=False, type=click.Path(dir_okay=False, path_type=Path))
-@click.option("-o", "--output", type=click.Path(dir_okay=False, path_type=Path),
+@click.argument("file", required=False)
+@click.option("-o", "--output", type=click.Path(dir_okay=False),
               help="Write the leaderboard to FILE.json, .csv or .xlsx (default: a table on the terminal).")
 @click.option("--sheet", help="Worksheet holding the table (default: the first).")
 @click.option("--ties", type=click.Choice(["best", "average"]), default="best", show_default=True,
@@ -37,7 +36,7 @@ SYSTEMS = ("dippouch", "dci", "mers")
 @click.option("--limit", type=click.IntRange(1), default=50, show_default=True,
               help="Lines shown on the terminal.")
 @db_option
-def rank(system: str, file: Path | None, output: Path | None, sheet: str | None, ties: str,
+def rank(system: str, file: str | None, output: str | None, sheet: str | None, ties: str,
          as_of: dt.date | None, rules: str, ruleset: str | None, method: str, category: str | None,
          decimals: int | None, limit: int, db: str | None) -> None:
     """Compute the SYSTEM leaderboard from FILE (.csv or .xlsx; the tables of INTERFACES.md).
@@ -89,10 +88,13 @@ def rank(system: str, file: Path | None, output: Path | None, sheet: str | None,
             write_leaderboard(board, output, decimals=decimals)
         except OSError as exc:
             fail(f"{output}: cannot write ({exc.strerror or exc})")
-        click.echo(f"wrote {len(board.lines)} players to {output}", err=True)
+        if board.lines:
+            click.echo(f"wrote {board.counted()} to {output}", err=True)
+        else:  # still a file, with the header only: a script reading it finds the columns it expects
+            click.echo(f"wrote no players to {output} (the header only). {board.empty_reason}", err=True)
 
 
-def _table(file: Path | None, sheet: str | None) -> tuple[list[list[object]], int, str]:
+def _table(file: str | None, sheet: str | None) -> tuple[list[list[object]], int, str]:
     from xlrating.sheets.table_files import read_table_file
 
     assert file is not None
