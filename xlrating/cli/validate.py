@@ -28,7 +28,8 @@ def load_registry_option(players: str | None):  # type: ignore[no-untyped-def]
 @click.command("validate")
 @click.argument("files", nargs=-1, required=True, metavar="FILE...")
 @click.option("--format", "fmt", type=click.Choice(["text", "json"]), default="text", show_default=True,
-              help="text for people, json (a list of findings) for machines.")
+              help="text for people, json for machines: a list with one object per file (file, valid, "
+                   "errors, warnings, findings).")
 @click.option("--annotate", "annotate", metavar="OUT", default=None,
               help="Write a copy marking each finding at its cell (fill + comment) with a Findings sheet. "
                    "With several files OUT is a folder.")
@@ -36,6 +37,7 @@ def load_registry_option(players: str | None):  # type: ignore[no-untyped-def]
               help="Player registry (ema_id, last_name, first_name or name) to check IDs and names against.")
 def validate(files: tuple[str, ...], fmt: str, annotate: str | None, players: str | None) -> None:
     """Check EMA results reporting sheets and report every finding with its sheet and cell."""
+    from xlrating.sheets.report import file_report, json_report, unreadable_report
     from xlrating.sheets.safe_open import UnreadableWorkbook
     from xlrating.sheets.validator import validate_file
 
@@ -48,9 +50,10 @@ def validate(files: tuple[str, ...], fmt: str, annotate: str | None, players: st
             validation = validate_file(file, registry)
         except UnreadableWorkbook as exc:
             click.echo(f"xlrating: error: {exc}", err=True)
+            reports.append(unreadable_report(file, exc.reason))
             status = EXIT_UNREADABLE
             continue
-        reports.append((file, validation.findings))
+        reports.append(file_report(file, validation.findings))
         if not validation.valid:
             status = max(status, EXIT_INVALID)
         if fmt == "text":
@@ -58,8 +61,6 @@ def validate(files: tuple[str, ...], fmt: str, annotate: str | None, players: st
         if annotate is not None:
             _annotate(file, validation.findings, Path(annotate), copies.get(file))
     if fmt == "json":
-        from xlrating.sheets.report import json_report
-
         click.echo(json_report(reports))
     raise SystemExit(status)
 

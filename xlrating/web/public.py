@@ -52,7 +52,7 @@ def _board(request: Request, ruleset: str, rules: str, as_of: dt.date) -> dict[s
     board = mers_leaderboard(results, as_of, rules=rules, ruleset=ruleset, names=names)
     breakdown = [row | {"date": row["date"].isoformat() if row["date"] else None} for row in board.breakdown]
     return {"ruleset": ruleset, "rules": rules, "as_of": as_of.isoformat(), "ranking": board.ranked(),
-            "breakdown": breakdown}
+            "breakdown": breakdown, "empty_reason": board.empty_reason}
 
 
 def rankings_index(request: Request) -> Response:
@@ -78,7 +78,8 @@ def ranking(request: Request) -> Response:
                           as_json=as_json)
     data = _board(request, ruleset, rules, as_of)
     if as_json:
-        return json_response({k: v for k, v in data.items() if k != "breakdown"}, public=True)
+        return json_response({k: v for k, v in data.items() if k not in ("breakdown", "empty_reason")},
+                             public=True)
     return render(request, "ranking.html", data | {"all_rules": mers.RULES, "as_of_query": _as_of_query(request)})
 
 
