@@ -114,12 +114,20 @@ def carried_files(package: Path | None = None) -> dict[str, Path]:
 
 
 def text_literal(text: str) -> str:
-    """``text`` as a triple-quoted Python literal that stays readable: only backslashes, quotes that
-    would end it and carriage returns are escaped. Checked: it evaluates to ``text`` exactly."""
-    body = text.replace("\\", "\\\\").replace("\r", "\\r").replace("'''", "\\'\\'\\'")
-    if body.endswith("'"):
-        body = body[:-1] + "\\'"
-    literal = "'''" + body + "'''"
+    """``text`` as a triple-quoted Python literal that stays readable: only backslashes, carriage
+    returns and the quotes that would end it are escaped. Checked: it evaluates to ``text`` exactly."""
+    out: list[str] = []
+    run = 0  # unescaped quotes in a row (every backslash of the text is doubled: none escapes a quote)
+    for char in text.replace("\\", "\\\\").replace("\r", "\\r"):
+        run = run + 1 if char == "'" else 0
+        if run == 3:
+            out.append("\\'")
+            run = 0
+        else:
+            out.append(char)
+    if run:
+        out[-run:] = ["\\'"] * run  # quotes just before the closing ones
+    literal = "'''" + "".join(out) + "'''"
     if ast.literal_eval(literal) != text:  # pragma: no cover - a guard on the escaping above
         raise ValueError("cannot write the text as a Python literal")
     return literal
