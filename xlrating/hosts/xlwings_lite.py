@@ -86,7 +86,7 @@ def _load_xlrating():
         with open(path + ".part", "w", encoding="utf-8", newline="") as part:
             part.write(text)
         os.replace(path + ".part", path)
-    # xlrating imported from elsewhere (another copy of this file, an installed package) goes first
+    # forget an xlrating imported from elsewhere (an earlier copy of this file, an installed package)
     for module in [m for m in sys.modules if m == "xlrating" or m.startswith("xlrating.")]:
         if not os.path.abspath(getattr(sys.modules[module], "__file__", None) or "").startswith(root + os.sep):
             del sys.modules[module]
