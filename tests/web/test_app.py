@@ -98,12 +98,14 @@ def test_the_annotated_copy_is_an_xlsx_named_after_the_upload(client: TestClient
 
     import openpyxl
 
+    from xlrating.sheets.annotate import listed_findings
+
     page = checked(client, FAULTY)
     response = client.get(f"{page}/annotated.xlsx")
     assert response.status_code == 200
     assert 'filename="06_paris_winter_open_2025_with_mistakes.annotated.xlsx"' in response.headers["content-disposition"]
     findings = openpyxl.load_workbook(io.BytesIO(response.content))["Findings"]
-    listed = [(row[2], row[3]) for row in findings.iter_rows(min_row=2, values_only=True)]
+    listed = [(row[2], row[3]) for row in listed_findings(findings)]
     assert listed == [(f.sheet, f.cell) for f in validate_file(FAULTY).findings]
 
 
