@@ -22,7 +22,7 @@ from xlrating.sheets.annotate import (
 )
 
 FAULTY = Path(__file__).resolve().parents[2] / "examples" / "06_paris_winter_open_2025_with_mistakes.xlsx"
-CHECKED = dt.datetime(2026, 12, 1, 21, 30, tzinfo=dt.timezone.utc)
+CHECKED = dt.datetime(2026, 12, 1, 21, 30, tzinfo=dt.UTC)
 
 
 def fill_of(cell) -> str:

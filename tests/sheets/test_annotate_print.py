@@ -27,7 +27,7 @@ def printed(tmp_path_factory: pytest.TempPathFactory) -> list[str]:
     """The faulty example's annotated copy printed to PDF by LibreOffice: the text of each page."""
     folder = tmp_path_factory.mktemp("annotate-print")
     annotated = annotate_workbook(FAULTY, validate_file(FAULTY).findings, folder / "annotated.xlsx",
-                                  checked_at=dt.datetime(2026, 12, 1, 21, 30, tzinfo=dt.timezone.utc))
+                                  checked_at=dt.datetime(2026, 12, 1, 21, 30, tzinfo=dt.UTC))
     pdf = convert(annotated, folder, make_profile(folder / "profile"), fmt="pdf", timeout=180)
     text = subprocess.run(["pdftotext", "-layout", str(pdf), "-"], capture_output=True, text=True,
                           check=True).stdout

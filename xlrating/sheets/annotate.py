@@ -84,7 +84,7 @@ def annotated_workbook(submission: SubmittedFile, findings: Sequence[Finding], *
         comment.width, comment.height = 360, 40 + 60 * len(items)
         cell.comment = comment
     name = PurePath(submission.path).name
-    _findings_sheet(wb, findings, name, checked_at or dt.datetime.now(dt.timezone.utc))
+    _findings_sheet(wb, findings, name, checked_at or dt.datetime.now(dt.UTC))
     return wb
 
 
@@ -141,7 +141,7 @@ def _findings_sheet(wb: Any, findings: Sequence[Finding], file_name: str, checke
     ws = wb.create_sheet(title, 0)
     _text_cell(ws, 1, 1, f"Findings of xlrating validate: {file_name}").font = Font(name=FONT, bold=True, size=14)
     ws.row_dimensions[1].height = 21
-    when = checked_at.astimezone(dt.timezone.utc).strftime("%Y-%m-%d %H:%M UTC")
+    when = checked_at.astimezone(dt.UTC).strftime("%Y-%m-%d %H:%M UTC")
     verdict = _text_cell(ws, 2, 1, f"Checked {when}. {counts(findings)}")
     verdict.font = Font(name=FONT, bold=True, color="C00000" if any(f.severity == "error" for f in findings) else "375623")
     for row, (severity, meaning) in enumerate(LEGEND.items(), start=3):
