@@ -372,7 +372,7 @@ def test_the_ranking_page_is_the_leaderboard_of_xlrating_rank(ranked: Path, tmp_
 
 def test_a_player_page_breaks_the_total_down_as_the_ranking_counts_it(ranked: Path) -> None:
     with _app(ranked) as c:
-        # the 2005 era's total is the plain weighted average of the counted results (RATING_RULES.md)
+        # the 2005 era's total is the plain weighted average of the counted results (docs/rating-rules.md)
         best = c.get("/rankings/Riichi/2005.json?as_of=2025-12-31").json()["ranking"][0]
         page = c.get(f"/players/{best['player']}.json?rules=2005&as_of=2025-12-31").json()
         html = c.get(f"/players/{best['player']}?rules=2005&as_of=2025-12-31").text
