@@ -8,6 +8,7 @@ import datetime as dt
 from pathlib import Path
 
 import openpyxl
+import pytest
 from ema_sheets import ROWS, rows_with, validate
 
 from xlrating.sheets.annotate import (
@@ -17,9 +18,8 @@ from xlrating.sheets.annotate import (
     TABLE_HEADER_ROW,
     annotate_workbook,
     listed_findings,
-    shown_text,
-    text_width,
 )
+from xlrating.sheets.column_widths import date_text, number_text, shown_text, text_width
 
 FAULTY = Path(__file__).resolve().parents[2] / "examples" / "06_paris_winter_open_2025_with_mistakes.xlsx"
 CHECKED = dt.datetime(2026, 12, 1, 21, 30, tzinfo=dt.UTC)
@@ -159,3 +159,33 @@ def test_a_submitted_sheet_prints_one_page_wide_unless_it_says_otherwise(make_sh
     assert wb["Results"].sheet_properties.pageSetUpPr.fitToPage and wb["Results"].page_setup.fitToWidth == 1
     _, wb = annotated(make_sheet(edit=scaled), tmp_path)
     assert wb["Results"].page_setup.scale == 70 and not wb["Results"].sheet_properties.pageSetUpPr.fitToPage
+
+
+@pytest.mark.parametrize("value, code, shown", [
+    (dt.date(2025, 1, 17), "yyyy-mm-dd", "2025-01-17"),
+    (dt.datetime(2024, 3, 2, 14, 5, 9), "yyyy-mm-dd hh:mm:ss", "2024-03-02 14:05:09"),
+    (dt.datetime(2024, 3, 2, 14, 5), "d.m.yy h:mm AM/PM", "2.3.24 2:05 PM"),
+    (dt.date(2024, 3, 2), '[$-409]mmm d, yyyy;@', "Mar 2, 2024"),
+    (dt.date(2024, 3, 2), "General", "45353"),  # a date cell formatted as a number shows its serial
+])
+def test_a_date_is_measured_as_its_format_shows_it(value, code, shown):
+    assert date_text(value, code) == shown
+
+
+@pytest.mark.parametrize("value, code, length", [
+    (3.14159, "0.00", len("3.14")), (1234567, "#,##0", len("1,234,567")), (0.25, "0%", len("25%")),
+    (-5.5, "0.0;(0.0)", len("(5.5)")), (-5.5, "0.0", len("-5.5")), (1 / 3, "General", len("0.333333333")),
+    (1e20, "General", len("1E+20")), (12345.678, "0.00E+00", len("1.23E+04")), (5, '0 "pts"', len("5 pts")),
+    (-1234567.891, "General", len("-1234567.89")),  # General never shows more than 11 characters
+])
+def test_a_number_is_measured_to_the_length_its_format_shows(value, code, length):
+    assert len(number_text(value, code)) == length
+
+
+def test_a_formula_is_not_measured_by_its_text(make_sheet, tmp_path):
+    def edit(wb):
+        ws = wb["Results"]
+        ws["H14"], ws["I14"] = "=ROUND((4-A14)/(4-1)*1000,0)+0*LEN(\"a long formula text\")", "x"
+
+    _, wb = annotated(make_sheet(edit=edit), tmp_path)
+    assert "H" not in wb["Results"].column_dimensions

@@ -9,13 +9,12 @@ from __future__ import annotations
 
 import datetime as dt
 import io
-import math
 import os
 from collections.abc import Sequence
 from pathlib import Path, PurePath
 from typing import Any
 
-from xlrating.core.dates import to_excel_serial
+from xlrating.sheets.column_widths import WIDEST_COLUMN, fit_columns, text_width
 from xlrating.sheets.findings import Finding
 from xlrating.sheets.reader import SheetGrid
 from xlrating.sheets.safe_open import load_workbook
@@ -31,7 +30,6 @@ TABLE_HEADER = ("Severity", "Code", "Sheet", "Cell", "Message")
 TABLE_HEADER_ROW = 6  # rows 1-2: file, time and counts; 3-4: the legend; 5 empty
 MESSAGE_CHARS = 74  # characters of a message on one printed line (the column is a little wider)
 AUTHOR = "xlrating validate"
-WIDEST_COLUMN = 60.0  # a sheet's column is widened to fit its cells, up to this width
 
 
 def annotate_workbook(source: str | os.PathLike[str], findings: Sequence[Finding],
@@ -178,107 +176,6 @@ def _findings_sheet(wb: Any, findings: Sequence[Finding], file_name: str, checke
         ws.column_dimensions[letter].width = width
     ws.freeze_panes = f"A{TABLE_HEADER_ROW + 1}"
     print_setup(ws, f"A1:E{ws.max_row}", landscape=True, title_rows=f"{TABLE_HEADER_ROW}:{TABLE_HEADER_ROW}")
-
-
-# --- column widths -----------------------------------------------------------------------------
-
-# A character's width in units of a column width (the width of "0" in the body font), generous
-# enough for the substitutes spreadsheets use where Calibri is missing (DejaVu Sans is wider).
-_NARROW, _WIDE = set("iljtfrI.,;:'!|()[] -/"), set("MWmw@%")
-
-
-def text_width(text: str, *, bold: bool = False, size: float = 11.0) -> float:
-    """The column width that shows ``text`` whole in a font of ``size`` points, with a margin."""
-    units = sum(0.55 if ch in _NARROW else 1.6 if ch in _WIDE else 1.25 if ch.isupper() else 1.05
-                for ch in text)
-    return math.ceil(units * (1.1 if bold else 1.0) * size / 11.0 * 10) / 10 + 2.0  # tenths: as saved
-
-
-def shown_text(cell: Any) -> str:
-    """The text a spreadsheet shows for ``cell``: a number or date in the cell's number format."""
-    value = cell.value
-    if isinstance(value, bool):
-        return "TRUE" if value else "FALSE"
-    if isinstance(value, (dt.date, dt.datetime, dt.time, int, float)):
-        from xlrating.engine.functions.text import format_text
-
-        number = _serial(value)
-        try:
-            return format_text(number, cell.number_format or "General")
-        except Exception:  # noqa: BLE001 - a format the formatter does not know: its value's own text
-            return str(value)
-    return "" if value is None else str(value)
-
-
-def _serial(value: Any) -> float:
-    if isinstance(value, dt.datetime):
-        midnight = dt.datetime(value.year, value.month, value.day)
-        return to_excel_serial(value.date()) + (value - midnight).total_seconds() / 86400
-    if isinstance(value, dt.date):
-        return float(to_excel_serial(value))
-    if isinstance(value, dt.time):
-        return (value.hour * 3600 + value.minute * 60 + value.second) / 86400
-    return float(value)
-
-
-def fit_columns(ws: Any) -> None:
-    """Widen ``ws``'s columns (never narrow them) so numbers and dates show whole instead of ``###``
-    and a text label is not cut by the value beside it. Merged and wrapped cells are left as they
-    are; a text with empty cells to its right already shows whole."""
-    from openpyxl.cell.cell import MergedCell
-
-    merged_tops = {(m.min_row, m.min_col) for m in ws.merged_cells.ranges}
-    needed: dict[int, float] = {}
-    for row in ws.iter_rows():
-        for cell in row:
-            value = cell.value
-            if value is None or isinstance(cell, MergedCell) or (cell.row, cell.column) in merged_tops \
-                    or cell.alignment.wrap_text:
-                continue
-            if isinstance(value, str) and (not value.strip() or ws.cell(cell.row, cell.column + 1).value is None):
-                continue  # it runs into the empty cell beside it
-            width = text_width(shown_text(cell), bold=bool(cell.font.b), size=float(cell.font.sz or 11.0))
-            needed[cell.column] = max(needed.get(cell.column, 0.0), width)
-    for column, width in sorted(needed.items()):
-        current = _covering(ws, column)
-        if current is not None and current.hidden:
-            continue
-        if width > (current.width if current is not None and current.width else default_width(ws)):
-            _own_dimension(ws, column, current).width = min(width, WIDEST_COLUMN)
-
-
-def default_width(ws: Any) -> float:
-    """The width of ``ws``'s columns that have none of their own (8.43 unless the sheet says)."""
-    return float(ws.sheet_format.defaultColWidth or 8.43)
-
-
-def _covering(ws: Any, column: int) -> Any:
-    """The column dimension (``<col min max>``) that covers ``column``, or None."""
-    from openpyxl.utils import column_index_from_string
-
-    for dimension in ws.column_dimensions.values():
-        low = dimension.min or column_index_from_string(dimension.index)
-        if low <= column <= (dimension.max or low):
-            return dimension
-    return None
-
-
-def _own_dimension(ws: Any, column: int, shared: Any) -> Any:
-    """The column dimension of ``column`` alone: a dimension shared by a span of columns (``<col
-    min="1" max="5">``) is split so that widening one column leaves the others as they were."""
-    import copy
-
-    from openpyxl.utils import get_column_letter
-
-    if shared is not None and (shared.max or 0) > (shared.min or 0):
-        del ws.column_dimensions[shared.index]
-        for low, high in ((shared.min, column - 1), (column, column), (column + 1, shared.max)):
-            if low <= high:
-                part = copy.copy(shared)
-                part.index = get_column_letter(low)
-                part.min, part.max = low, high
-                ws.column_dimensions[part.index] = part
-    return ws.column_dimensions[get_column_letter(column)]
 
 
 def _print_one_page_wide(ws: Any) -> None:
