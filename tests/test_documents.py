@@ -335,3 +335,11 @@ def test_the_ema_prefix_table_is_the_country_data():
             if prefix:
                 documented.add((prefix, country, code))
     assert documented == {(r["prefix"], r["country"], r["code"]) for r in load("ema_countries.csv")}
+
+
+def test_the_annotated_copy_is_described_with_its_real_fills_and_title():
+    from xlrating.sheets.annotate import FILLS, FINDINGS_SHEET
+
+    block = section(text(INTERFACES), "#### The annotated copy")
+    assert f"`{FILLS['error']}`" in block and f"`{FILLS['warning']}`" in block
+    assert f"*{FINDINGS_SHEET}*" in block
