@@ -98,12 +98,14 @@ def test_the_annotated_copy_is_an_xlsx_named_after_the_upload(client: TestClient
 
     import openpyxl
 
+    from xlrating.sheets.annotate import listed_findings
+
     page = checked(client, FAULTY)
     response = client.get(f"{page}/annotated.xlsx")
     assert response.status_code == 200
     assert 'filename="06_paris_winter_open_2025_with_mistakes.annotated.xlsx"' in response.headers["content-disposition"]
     findings = openpyxl.load_workbook(io.BytesIO(response.content))["Findings"]
-    listed = [(row[2], row[3]) for row in findings.iter_rows(min_row=2, values_only=True)]
+    listed = [(row[2], row[3]) for row in listed_findings(findings)]
     assert listed == [(f.sheet, f.cell) for f in validate_file(FAULTY).findings]
 
 
@@ -370,7 +372,7 @@ def test_the_ranking_page_is_the_leaderboard_of_xlrating_rank(ranked: Path, tmp_
 
 def test_a_player_page_breaks_the_total_down_as_the_ranking_counts_it(ranked: Path) -> None:
     with _app(ranked) as c:
-        # the 2005 era's total is the plain weighted average of the counted results (RATING_RULES.md)
+        # the 2005 era's total is the plain weighted average of the counted results (docs/rating-rules.md)
         best = c.get("/rankings/Riichi/2005.json?as_of=2025-12-31").json()["ranking"][0]
         page = c.get(f"/players/{best['player']}.json?rules=2005&as_of=2025-12-31").json()
         html = c.get(f"/players/{best['player']}?rules=2005&as_of=2025-12-31").text

@@ -29,6 +29,8 @@ import pytest
 from libreoffice_copies import libreoffice_copies
 from live_server import OFFICER, running_server
 
+from xlrating.sheets.annotate import TABLE_HEADER_ROW, listed_findings
+
 CHROMIUM = "/usr/bin/chromium" if os.path.exists("/usr/bin/chromium") else shutil.which("chromium")
 if CHROMIUM is None:
     pytest.skip("Chromium is not installed (/usr/bin/chromium or chromium on PATH)", allow_module_level=True)
@@ -121,10 +123,10 @@ def findings_sheet(path: Path) -> list[tuple[str, str, str, str, str]]:
     """The annotated copy's Findings sheet as (severity, sheet, cell, message, code) rows."""
     book = openpyxl.load_workbook(path)
     sheet = book["Findings"]
-    header = [c.value for c in sheet[1]]
+    header = [c.value for c in sheet[TABLE_HEADER_ROW]]
     assert header == ["Severity", "Code", "Sheet", "Cell", "Message"]
     listed = [(sev, sheet_name, cell, message, code)
-              for sev, code, sheet_name, cell, message in sheet.iter_rows(min_row=2, values_only=True)]
+              for sev, code, sheet_name, cell, message in listed_findings(sheet)]
     book.close()
     return listed
 

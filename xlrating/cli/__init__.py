@@ -51,7 +51,11 @@ class LazyGroup(click.Group):
 @click.group(cls=LazyGroup, context_settings={"help_option_names": ["-h", "--help"]})
 @click.version_option(package_name="xlrating")
 def main() -> None:
-    """xlrating: tournament ratings (Dip Pouch, DCI, MERS) for spreadsheets."""
+    """xlrating: tournament ratings (Dip Pouch, DCI, MERS) for spreadsheets.
+
+    Every command, option, Excel function and table: docs/interfaces.md; the rating rules and their
+    sources: docs/rating-rules.md (in the source repository).
+    """
 
 
 def entry() -> None:

@@ -39,7 +39,7 @@ SYSTEMS = ("dippouch", "dci", "mers")
 def rank(system: str, file: str | None, output: str | None, sheet: str | None, ties: str,
          as_of: dt.date | None, rules: str, ruleset: str | None, method: str, category: str | None,
          decimals: int | None, limit: int, db: str | None) -> None:
-    """Compute the SYSTEM leaderboard from FILE (.csv or .xlsx; the tables of INTERFACES.md).
+    """Compute the SYSTEM leaderboard from FILE (.csv or .xlsx; its columns: docs/interfaces.md).
 
     For MERS, without FILE the leaderboard comes from the results store (--db).
     """

@@ -158,7 +158,7 @@ class Rating:
 
 
 def matches_from_table(rows: Iterable[Sequence[Any]], *, header_row: int = 1) -> list[Match]:
-    """Read a DCI match table (INTERFACES.md columns) into :class:`Match` records.
+    """Read a DCI match table (docs/interfaces.md columns) into :class:`Match` records.
 
     Opponent "BYE", "-" or empty marks a bye. K comes from ``k``, else from ``tier``, else 16.
     """

@@ -121,7 +121,7 @@ class Rating:
 
 
 def results_from_table(rows: Iterable[Sequence[Any]], *, header_row: int = 1) -> list[Result]:
-    """Read a Dip Pouch results table (INTERFACES.md columns) into :class:`Result` records."""
+    """Read a Dip Pouch results table (docs/interfaces.md columns) into :class:`Result` records."""
     results = []
     for rec in read_table(rows, RESULT_COLUMNS, header_row=header_row):
         if rec["place"] > rec["players"]:
