@@ -54,7 +54,9 @@ def cli_findings(path: Path) -> list[dict[str, str]]:
     """What ``xlrating validate --format json`` reports for ``path``."""
     done = xlrating("validate", "--format", "json", str(path))
     assert done.returncode in (0, 1), done.stderr
-    findings: list[dict[str, str]] = json.loads(done.stdout)
+    (report,) = json.loads(done.stdout)  # one report per file checked
+    assert report["file"] == str(path)
+    findings: list[dict[str, str]] = [{k: v for k, v in f.items() if k != "file"} for f in report["findings"]]
     return findings
 
 
