@@ -12,7 +12,8 @@ Found with LibreOffice 7.4: its .xlsx import does not map the plain function nam
 Excel and the xlwings add-in store them) to the add-in, whose XCompatibilityNames give exactly
 those names: the cells show #NAME? (the formula reads ``dci_k(B6)``) until re-entered, when Calc
 finds the function by its display name and writes ``XLRATING.DCI_K``. The test of the file as
-opened is an expected failure for that symptom only (and passes where LibreOffice maps the names).
+opened is an expected failure for that symptom only (and passes where LibreOffice maps the names,
+as LibreOffice 25.2 does).
 """
 
 from __future__ import annotations
