@@ -124,14 +124,15 @@ def test_a_workbook_without_our_functions_is_copied_part_for_part() -> None:
 
 def test_the_command_writes_the_copy_and_says_what_it_renamed(tmp_path: Path) -> None:
     source = tmp_path / "from excel.xlsx"
-    source.write_bytes(excel_book())
+    original = excel_book()
+    source.write_bytes(original)
     target = tmp_path / "for calc.xlsx"
     result = CliRunner().invoke(main, ["libreoffice", "prepare", str(source), "-o", str(target)])
     assert result.exit_code == 0, result.output
     assert "4 cells" in result.output and "1 defined names" in result.output
     assert "removed the link to the add-in" in result.output
     assert b"xlrating.DCI_K" in parts(target.read_bytes())["xl/worksheets/sheet1.xml"]
-    assert source.read_bytes() == excel_book()  # the input is not changed
+    assert source.read_bytes() == original  # the input is not changed
     again = CliRunner().invoke(main, ["libreoffice", "prepare", str(source), "-o", str(target)])
     assert again.exit_code == 2 and f"{target}: already exists (give --force" in again.output
     forced = CliRunner().invoke(main, ["libreoffice", "prepare", str(source), "-o", str(target), "--force"])
@@ -164,3 +165,23 @@ def test_the_help_says_what_it_is_for() -> None:
     result = CliRunner().invoke(main, ["libreoffice", "prepare", "--help"])
     assert result.exit_code == 0
     assert "LibreOffice 7.x" in result.output and "xlrating.DCI_K" in result.output and "--force" in result.output
+
+
+def test_the_x14_extensions_excel_writes_for_newer_rules_are_renamed_too() -> None:
+    from collections import Counter
+
+    from xlrating.hosts.libreoffice_prepare import Prepared, rewrite_part
+
+    xml = ('<worksheet xmlns:x14="x" xmlns:xm="m"><sheetData><row r="1"><c r="A1"><f>DCI_K("casual")</f></c></row>'
+           '</sheetData><extLst><ext><x14:conditionalFormattings><x14:conditionalFormatting><x14:cfRule type="expression">'
+           '<xm:f>A1&gt;DCI_K("casual")</xm:f></x14:cfRule><xm:sqref>A1</xm:sqref></x14:conditionalFormatting>'
+           '</x14:conditionalFormattings><x14:dataValidations count="1"><x14:dataValidation type="custom">'
+           '<x14:formula1><xm:f>B1&lt;=MERS_BASE_RANK(100,25)</xm:f></x14:formula1><xm:sqref>B1</xm:sqref>'
+           '</x14:dataValidation></x14:dataValidations></ext></extLst></worksheet>')
+    prepared = Prepared()
+    out = rewrite_part(xml, frozenset(), prepared, set())
+    assert '<xm:f>A1&gt;xlrating.DCI_K("casual")</xm:f>' in out
+    assert "<xm:f>B1&lt;=xlrating.MERS_BASE_RANK(100,25)</xm:f>" in out
+    assert '<f>xlrating.DCI_K("casual")</f>' in out
+    assert prepared.renamed == Counter({"cells": 1, "conditional formats": 1, "data validations": 1})
+    assert out.replace("xlrating.", "") == xml  # nothing else changed
