@@ -39,7 +39,6 @@ EXTRA=(liborcus-0.17-0 liborcus-parser-0.17-0 lp-solve)
 
 DEBS=$(mktemp -d)
 trap 'rm -rf "$DEBS"' EXIT
-chmod 755 "$DEBS"  # apt's _apt user downloads into it
 (cd "$DEBS" && apt-get download -q "${PACKAGES[@]/%/=$VERSION}" "${EXTRA[@]}")
 
 rm -rf "$ROOT"
