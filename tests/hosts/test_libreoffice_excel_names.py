@@ -17,7 +17,6 @@ from __future__ import annotations
 
 import io
 import json
-import os
 import re
 import shutil
 import subprocess
@@ -31,20 +30,18 @@ from click.testing import CliRunner
 from excel_stored import addin_link, dynamic_arrays
 from openpyxl.utils import get_column_letter, range_boundaries
 from openpyxl.workbook.defined_name import DefinedName
-from shared_session import install_addin, shared_session
+from shared_session import MISSING_74, install_addin, libreoffice_74, shared_session
 from test_libreoffice_calc import _normal, differences, workbook, write_xlsx, xlsx_values
 
 from xlrating.cli import main
 from xlrating.engine import convert_file
 from xlrating.engine.function_names import our_function
 from xlrating.functions import BY_NAME, call
-from xlrating.hosts.libreoffice_install import find_office
 
 pytestmark = [pytest.mark.libreoffice,
               pytest.mark.skipif(shutil.which("soffice") is None, reason="LibreOffice (soffice) is not installed")]
 
 DRIVER = Path(__file__).with_name("libreoffice_driver.py")
-SOFFICE_74 = Path(os.environ.get("XLRATING_LIBREOFFICE_74", "/opt/libreoffice-7.4/program/soffice"))
 XLAM = r"file:///C:\Users\ann\AppData\Roaming\Microsoft\AddIns\xlrating.xlam"
 NAMED = {"Scalars!R2": "=GP_K*2"}               # a defined name holding one of our functions
 LINKED = {"Scalars!R3": '=[1]!DCI_K("competitive")'}  # a function taken from the add-in workbook
@@ -102,12 +99,9 @@ def run_session(folder: Path) -> dict[str, Any]:
         "convert": xlsx_values(converted, cells), "warnings": warnings, "saved": str(saved),
         "current": {"plain": current[str(plain)], "prepared": current[str(prepared)]},
         "prepare output": done.output}
-    if SOFFICE_74.is_file():
-        old = find_office(str(SOFFICE_74))
-        assert old.python is not None, f"no Python with 7.4's uno beside {SOFFICE_74}"
-        installed = CliRunner().invoke(main, ["libreoffice", "install", "--soffice", str(SOFFICE_74),
-                                              "--profile", str(folder / "profile74")])
-        assert installed.exit_code == 0, installed.output
+    soffice_74 = libreoffice_74()
+    if soffice_74 is not None:
+        old = install_addin(folder, soffice_74, "profile74")
         opened = _open(old.python, old.soffice, folder / "profile74",
                        [{"path": str(plain), "cells": cells}, {"path": str(prepared), "cells": cells + list(LINKED)}])
         result["7.4"] = {"plain": opened[str(plain)], "prepared": opened[str(prepared)]}
@@ -163,8 +157,7 @@ def test_libreoffice_25_computes_the_prepared_workbook_too(session: dict[str, An
 
 def _needs_74(session: dict[str, Any]) -> dict[str, Any]:
     if "7.4" not in session:
-        pytest.skip(f"LibreOffice 7.4 is not at {SOFFICE_74} (.ci/libreoffice-7.4.sh puts it there; "
-                    "or set XLRATING_LIBREOFFICE_74 to its soffice)")
+        pytest.skip(MISSING_74)
     found: dict[str, Any] = session["7.4"]
     return found
 
