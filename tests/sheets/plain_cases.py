@@ -23,8 +23,8 @@ from xlrating.core.tables import is_blank, number_from_text
 from xlrating.functions import ExcelError, call, error_value
 
 Case = dict[str, Any]
-NA, VALUE, NUM = ExcelError("#N/A"), ExcelError("#VALUE!"), ExcelError("#NUM!")
-ERROR_FORMULAS = {"#N/A": "=NA()", "#VALUE!": '=VALUE("x")', "#NUM!": "=SQRT(-1)", "#DIV/0!": "=1/0"}
+NA, VALUE = ExcelError("#N/A"), ExcelError("#VALUE!")
+ERROR_FORMULAS = {"#N/A": "=NA()"}
 
 
 def digits16(value: float) -> float:
@@ -122,7 +122,8 @@ DIPPOUCH_INVALID: list[Case] = [
 
 
 # TRUE typed into a cell formatted as a number: LibreOffice keeps no logical type apart from the cell's
-# format, so there the cell is the number 1 (xlrating's functions, Excel and Google Sheets: #VALUE!).
+# format, so there the cell is the number 1. xlrating's functions say #VALUE!, and so does the plain
+# formula (ISLOGICAL) where TRUE is a value of its own, as in Excel (which cannot be run here).
 DIPPOUCH_TRUE_IN_NUMBER_CELLS: list[Case] = [{"B6": 10, "B7": 3, "B12": True}, {"B6": 10, "B7": 3, "B12": 2, "C12": True}]
 
 
@@ -280,6 +281,8 @@ MERS_INVALID: list[Case] = [
     _readme_with(0, "", None, B7=NA), _readme_with(0, "", None, B7=1), _readme_with(11, "C", 1, B7="x"),
     _readme_with(12, "E", "x", B6="soon"), _readme_with(12, "B", "soon", B6="soon"),
     _readme_with(11, "C", NA, B6=NA), _readme_with(12, "E", -1, B6=30),
+    mers_case(None, [(dt.datetime(2023, 6, 4, 18), 100, 1, 1), (dt.datetime(2025, 6, 1, 9), 7, 7, 2),
+                     (dt.date(2023, 6, 1), 7, 3, 1)]),  # a time of day is dropped
     mers_case(dt.date(2025, 6, 1), [(dt.date(2025, 5, 1), 10, 1, 1)]),  # one result: not ranked
     mers_case(dt.date(2025, 6, 1), [(dt.date(2025, 5, 1), 10, 1, 1), (dt.date(2025, 7, 1), 10, 1, 1)]),
     mers_case(dt.date(2025, 6, 1), [(dt.date(2019, 5, 1), 10, 1, 1), (dt.date(2025, 5, 1), 10, 1, 1)]),

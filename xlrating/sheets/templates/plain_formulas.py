@@ -9,7 +9,8 @@ among the arguments first, then a blank argument, then each argument's own check
 Only functions that Excel 2010, LibreOffice 7 and Google Sheets all have, and that Excel stores
 without a ``_xlfn.`` prefix: IF, AND, OR, NOT, IFERROR, ISERROR, ISNUMBER, ISTEXT, ISLOGICAL,
 TRIM, LOWER, UPPER, SUBSTITUTE, CHAR, LEFT, RIGHT, INT, ABS, ROUND, MIN, MAX, SUM, COUNT,
-SUMPRODUCT, INDEX, MATCH, YEAR, EDATE and NA.
+SUMPRODUCT, INDEX, MATCH, YEAR, EDATE and NA (and the siblings' DATE in data validations). Error
+values are written as literals (``#VALUE!``, ``#NUM!``), as the EMA results template has them.
 
 How a spreadsheet reads a cell, and what the checks below therefore say:
 
