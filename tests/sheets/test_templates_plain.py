@@ -117,7 +117,7 @@ def test_the_fide_table_on_the_sheet_gives_xlratings_p_for_every_gap() -> None:
     first, last = plain_calculators.FIDE_FIRST, plain_calculators.FIDE_FIRST + len(plain_calculators.fide_rows()) - 1
     table = [(ws[f"H{r}"].value, ws[f"J{r}"].value, ws[f"K{r}"].value) for r in range(first, last + 1)]
     wrong = []
-    for gap in [*range(0, 800), 1000, 10**6]:
+    for gap in [*range(800), 1000, 10**6]:
         row = max(i for i, (lowest, _, _) in enumerate(table) if lowest <= gap)  # MATCH(gap, H:H, 1)
         if (table[row][1], table[row][2]) != (dci.win_probability(gap, 0, "table"), dci.win_probability(0, gap, "table")):
             wrong.append(gap)

@@ -33,7 +33,7 @@ HOSTS = Path(__file__).resolve().parents[1] / "hosts"
 if str(HOSTS) not in sys.path:
     sys.path.insert(0, str(HOSTS))
 
-from shared_session import shared_session  # noqa: E402
+from shared_session import shared_session
 
 pytestmark = [pytest.mark.libreoffice,
               pytest.mark.skipif(libreoffice.soffice() is None, reason="LibreOffice (soffice) is not installed")]

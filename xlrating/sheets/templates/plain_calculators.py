@@ -27,7 +27,7 @@ DIPPOUCH_FILE = "dippouch_event_plain.xlsx"
 DCI_FILE = "dci_match_calculator_plain.xlsx"
 MERS_FILE = plain_mers.FILE_NAME
 
-_NEEDS_NOTHING = "No add-in needed: plain spreadsheet formulas (Excel, LibreOffice, Google Sheets, Numbers)."
+_NEEDS_NOTHING = plain_mers.NEEDS_NOTHING
 
 
 # --- Dip Pouch ----------------------------------------------------------------------------------------
@@ -117,9 +117,9 @@ def dci_match_calculator() -> Workbook:
     change = pf.first_error(k, method, score, method_code, otherwise=f"{k}*({score}-B11)")
     ws["B12"] = f'=IF(AND(COUNT({a},{b})=2,{result}<>""),{change},"")'
     style.label(ws, "A14", "Check")
-    ws["B14"] = (f'=IF(ISERROR(B8),"Event tier: a name from the list at the right, or K as a number",'
-                 f'IF(ISERROR(B11),"Method: formula or table",'
-                 f'IF(ISERROR(B12),"Result for player A: W, D or L (or 1, 0.5, 0)","")))')
+    ws["B14"] = ('=IF(ISERROR(B8),"Event tier: a name from the list at the right, or K as a number",'
+                 'IF(ISERROR(B11),"Method: formula or table",'
+                 'IF(ISERROR(B12),"Result for player A: W, D or L (or 1, 0.5, 0)","")))')
     ws["B14"].font = style.NOTE_FONT
 
     style.header(ws, 4, ("Gap from", "Gap to", "H", "L"), first_column=8)
@@ -137,10 +137,10 @@ def dci_match_calculator() -> Workbook:
     ws[k_of_name.replace("$", "")] = f"=SUMPRODUCT(({name_cells}={key})*{k_cells})"
     ws[score.replace("$", "")] = f"={pf.dci_score(result)}"
     ws[method_code.replace("$", "")] = f"={pf.dci_method(method)}"
-    style.notes(ws, 15, ("Change = K x (W - p), W = 1 win, 0.5 draw, 0 loss; p by the formula "
-                         "1 / (1 + 10^((B - A) / 400)) or FIDE's table.",
-                         "Player B changes by the negative of player A's change. Tier names: column M; "
-                         "Table 8.1(b): columns H:K."))
+    style.notes(ws, 15, (("Change = K x (W - p), W = 1 win, 0.5 draw, 0 loss; p by the formula "
+                          "1 / (1 + 10^((B - A) / 400)) or FIDE's table."),
+                         ("Player B changes by the negative of player A's change. Tier names: column M; "
+                          "Table 8.1(b): columns H:K.")))
     style.widths(ws, (24, 14, 14, 4, 16, 8, 3, 9, 9, 6, 6, 3, 24, 6, 3, 10))
     ws.column_dimensions[WORK].hidden = True
     return wb

@@ -31,6 +31,7 @@ from xlrating.sheets.templates import calculators, style
 from xlrating.sheets.templates import plain_formulas as pf
 
 FILE_NAME = "mers_personal_ranking_plain.xlsx"
+NEEDS_NOTHING = "No add-in needed: plain spreadsheet formulas (Excel, LibreOffice, Google Sheets, Numbers)."
 FIRST, LAST = 10, 9 + calculators.MERS_ROWS
 TOTAL_ROWS = {"2005": 5, "2010": 6, "2018": 7}
 # working cells
@@ -169,8 +170,7 @@ def mers_personal_ranking() -> Workbook:
     wb = calculators.mers_personal_ranking()
     del wb["xlwings.conf"]
     ws = wb["Ranking"]
-    style.notes(ws, 3, ("No add-in needed: plain spreadsheet formulas (Excel, LibreOffice, Google Sheets, "
-                        "Numbers).",))
+    style.notes(ws, 3, (NEEDS_NOTHING,))
     style.label(ws, "A7", "Base rank rounding")
     style.input_cell(ws, "B7")
     style.validation(ws, "B7", "list", formula1='"round,truncate,none"',
