@@ -207,6 +207,24 @@ def test_the_cases_reach_every_kind_of_result(name: str) -> None:
     kinds = {r for r in results if isinstance(r, str)}
     assert {"", "#VALUE!", "#NUM!", "#N/A"} <= kinds
     assert sum(isinstance(r, float) for r in results) > 150
+    cases = _cases()[name]
+    if name == plain_calculators.DCI_FILE:  # every tier, both methods, every result
+        assert {pc.dci_expected(c)["B8"] for c in cases} >= {8.0, 16.0, 24.0, 32.0, 40.0, 48.0}
+        assert {str(c.get("B9")).strip().lower() for c in cases} >= {"none", "formula", "table"}
+        assert {pc.dci.score(c["B7"]) for c in cases[:100] if c.get("B7") is not None} == {0.0, 0.5, 1.0}
+    if name == plain_calculators.DIPPOUCH_FILE:  # ties, first and last places, every kind of value
+        places = [[c[f"B{r}"] for r in range(12, 112) if f"B{r}" in c] for c in cases[:31]]
+        assert sum(len(p) != len(set(p)) for p in places) > 10
+        assert sum(c["B6"] in p for c, p in zip(cases, places)) > 5 and sum(1 in p for p in places) > 5
+        assert {pc.dippouch_expected(c, 0)["B9"] for c in cases[:31]} >= {0.0, 15.0, 20.0}
+    if name == plain_calculators.MERS_FILE:  # too few results, results of base rank 0 and w a < 1 beside padding
+        totals = [pc.mers_expected(c, 40) for c in cases]
+        for cell in pc.MERS_TOTALS.values():
+            assert sum(isinstance(t[cell], float) for t in totals) > 30
+            assert sum(isinstance(t[cell], pc.ExcelError) and t[cell].code == "#N/A" for t in totals) > 3
+        assert sum(any(c.get(f"D{r}") == c.get(f"C{r}") and (c.get(f"E{r}") or 1) < 1 for r in range(10, 50))
+                   and sum(f"C{r}" in c for r in range(10, 50)) < 6 for c in cases) > 3
+        assert {str(c.get("B7")).strip().lower() for c in cases} >= {"none", "round", "truncate"}
 
 
 @pytest.mark.parametrize("name", NAMES)
