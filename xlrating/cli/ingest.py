@@ -24,14 +24,19 @@ from xlrating.cli.validate import load_registry_option
 @click.option("--replace", is_flag=True, help="Replace a tournament already stored from a different file.")
 @click.option("--players", metavar="REGISTRY.csv", default=None,
               help="Player registry (ema_id, last_name, first_name or name) to check IDs and names against.")
-def ingest(files: tuple[str, ...], db: str | None, replace: bool, players: str | None) -> None:
-    """Validate EMA results sheets and store the valid ones (invalid ones store nothing)."""
+@click.option("--system", type=click.Choice(["dippouch", "dci", "mers"], case_sensitive=False), default=None,
+              help="What the files are: Dip Pouch results, DCI matches or EMA (MERS) results sheets "
+                   "(default: judged by each file's columns).")
+def ingest(files: tuple[str, ...], db: str | None, replace: bool, players: str | None, system: str | None) -> None:
+    """Validate EMA results sheets, Dip Pouch results and DCI matches tables and store the valid
+    ones (invalid ones store nothing)."""
     registry = load_registry_option(players)
     status = EXIT_OK
     store = None
     try:
         for file in files:
-            outcome_status, store, _ = ingest_one(file, store, resolve_db(db), registry, replace=replace)
+            outcome_status, store, _ = ingest_one(file, store, resolve_db(db), registry, replace=replace,
+                                                  system=system and system.lower())
             status = max(status, outcome_status)
     finally:
         if store is not None:
@@ -40,13 +45,14 @@ def ingest(files: tuple[str, ...], db: str | None, replace: bool, players: str |
 
 
 def ingest_one(file: str, store: Any, location: str, registry: Any, *, replace: bool,
-               echo: Any = click.echo) -> tuple[int, Any, Any]:
+               echo: Any = click.echo, system: str | None = None) -> tuple[int, Any, Any]:
     """Validate and store one file; returns the exit status for it, the store (opened on first
     need) and the validation (None when the file could not be read)."""
+    from xlrating.cli.ingest_tables import store_validated, validate_for_ingest
     from xlrating.sheets.report import text_report
     from xlrating.sheets.safe_open import UnreadableWorkbook
     from xlrating.sheets.submitted_file import open_submission
-    from xlrating.sheets.validator import validate_file
+    from xlrating.sheets.systems import SystemUnclear
     from xlrating.store import StoreError, open_store
 
     try:
@@ -54,7 +60,10 @@ def ingest_one(file: str, store: Any, location: str, registry: Any, *, replace: 
         # whichever format they came (.xlsx, .xlsm, .xls, .ods, .csv).
         submission = open_submission(file)
         content = submission.data
-        validation = validate_file(file, registry, submission=submission)
+        validation = validate_for_ingest(file, submission, registry, system)
+    except SystemUnclear as exc:
+        click.echo(f"xlrating: error: {exc}", err=True)
+        return EXIT_UNREADABLE, store, None
     except (UnreadableWorkbook, OSError) as exc:
         click.echo(f"xlrating: error: {exc if isinstance(exc, UnreadableWorkbook) else f'{file}: {exc}'}", err=True)
         return EXIT_UNREADABLE, store, None
@@ -67,7 +76,7 @@ def ingest_one(file: str, store: Any, location: str, registry: Any, *, replace: 
     try:
         if store is None:
             store = open_store(location)
-        outcome = store.ingest(Path(file).name, content, validation.submission, replace=replace)
+        outcome = store_validated(store, Path(file).name, content, validation.submission, replace=replace)
     except StoreError as exc:
         fail(str(exc))
     echo(f"{file}: {outcome.message}")
