@@ -17,8 +17,8 @@ DCI = TABLES / "dci_matches.csv"
 
 
 def xlrating(*args: object) -> subprocess.CompletedProcess[str]:
-    return subprocess.run([sys.executable, "-m", "xlrating", *map(str, args)], capture_output=True, text=True,
-                          timeout=120)
+    return subprocess.run([sys.executable, "-m", "xlrating", *map(str, args)], check=False, capture_output=True,
+                          text=True, timeout=120)
 
 
 def _digest(path: Path) -> str:

@@ -138,7 +138,7 @@ def test_the_system_is_judged_by_the_columns_and_a_doubt_is_refused(tmp_path: Pa
     assert not isinstance(validate_submission(ema, open_submission(ema)), TableValidation)
     both = _write(tmp_path, "both.csv", "event,date,players,rounds,player,place,round,opponent,result\n"
                                         "X,2024-01-01,2,1,A,1,1,B,W\n")
-    with pytest.raises(SystemUnclear, match="--system dippouch or --system dci"):
+    with pytest.raises(SystemUnclear, match="fit both a Dip Pouch results table and a DCI matches table"):
         validate_submission(both, open_submission(both))
     assert _validate(both, "dippouch").valid and _validate(both, "dci").valid
 

@@ -62,7 +62,7 @@ def ingest_one(file: str, store: Any, location: str, registry: Any, *, replace: 
         content = submission.data
         validation = validate_for_ingest(file, submission, registry, system)
     except SystemUnclear as exc:
-        click.echo(f"xlrating: error: {exc}", err=True)
+        click.echo(f"xlrating: error: {exc}, or say which with --system dippouch or --system dci", err=True)
         return EXIT_UNREADABLE, store, None
     except (UnreadableWorkbook, OSError) as exc:
         click.echo(f"xlrating: error: {exc if isinstance(exc, UnreadableWorkbook) else f'{file}: {exc}'}", err=True)

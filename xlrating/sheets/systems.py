@@ -61,7 +61,7 @@ def detect_system(grids: list[SheetGrid], name: str = "the file") -> str:
         return complete[0]
     if len(complete) > 1:
         raise SystemUnclear(f"{name}: the columns fit both a Dip Pouch results table and a DCI matches table; "
-                            f"say which it is (--system dippouch or --system dci)")
+                            f"expected the columns of one of them")
     if find_table(grids) is not None:
         return "mers"
     near = [s for s in TABLE_COLUMNS if named[s] == required[s] - 1]
