@@ -204,3 +204,14 @@ def test_every_format_gives_the_findings_and_events_of_the_csv(workbooks: Path, 
         assert from_book.valid
         assert [e.fingerprint for e in from_book.submission.events] == [
             e.fingerprint for e in from_csv.submission.events]
+
+
+@pytest.mark.parametrize("suffix", [".xls", ".ods"])
+def test_rank_reads_the_xls_and_ods_tables_ingest_takes(workbooks: Path, suffix: str) -> None:
+    if not (workbooks / f"dci{suffix}").exists():
+        pytest.skip("LibreOffice (soffice) is not installed")
+    for name, csv_name, read in (("dippouch", "dippouch_results.csv", dippouch.results_from_table),
+                                 ("dci", "dci_matches.csv", dci.matches_from_table)):
+        book, text = read_table_file(workbooks / f"{name}{suffix}"), read_table_file(TABLES / csv_name)
+        assert book.name == f"{name}{suffix} [Results]"
+        assert read(book.rows, header_row=book.header_row) == read(text.rows, header_row=text.header_row)
