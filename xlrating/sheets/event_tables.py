@@ -18,10 +18,12 @@ import datetime as dt
 import hashlib
 import json
 from dataclasses import dataclass, field
-from typing import Literal
+from typing import TYPE_CHECKING, Literal
 
-from xlrating.core import dci, dippouch
 from xlrating.sheets.cellvalues import fold
+
+if TYPE_CHECKING:  # the rating engines load numpy; recognising a table does not need them
+    from xlrating.core import dci, dippouch
 
 System = Literal["dippouch", "dci"]
 SYSTEM_TITLES = {"dippouch": "Dip Pouch results", "dci": "DCI matches", "mers": "EMA results sheet"}

@@ -19,19 +19,17 @@ from __future__ import annotations
 import os
 from dataclasses import dataclass
 
-from xlrating.core import dci, dippouch
+from xlrating.core.table_columns import DCI_MATCH_COLUMNS, DIPPOUCH_RESULT_COLUMNS
 from xlrating.sheets.event_tables import SYSTEM_TITLES, EventTable
 from xlrating.sheets.findings import Collector, Finding, has_errors
 from xlrating.sheets.reader import SheetGrid
 from xlrating.sheets.registry import Registry
 from xlrating.sheets.submitted_file import SubmittedFile, read_grids
 from xlrating.sheets.table_reading import TableLayout, best_header, missing_columns
-from xlrating.sheets.validate_dci import validate_dci
-from xlrating.sheets.validate_dippouch import validate_dippouch
 from xlrating.sheets.validator import Validation, validate_grids
 
 SYSTEMS = ("dippouch", "dci", "mers")
-TABLE_COLUMNS = {"dippouch": dippouch.RESULT_COLUMNS, "dci": dci.MATCH_COLUMNS}
+TABLE_COLUMNS = {"dippouch": DIPPOUCH_RESULT_COLUMNS, "dci": DCI_MATCH_COLUMNS}
 
 
 class SystemUnclear(ValueError):
@@ -99,12 +97,19 @@ def validate_table(grids: list[SheetGrid], system: str) -> TableValidation:
 
 
 def _validator(system: str):  # type: ignore[no-untyped-def]
-    return validate_dippouch if system == "dippouch" else validate_dci
+    if system == "dippouch":
+        from xlrating.sheets.validate_dippouch import validate_dippouch
+
+        return validate_dippouch
+    from xlrating.sheets.validate_dci import validate_dci
+
+    return validate_dci
 
 
 def _rankable(table: EventTable, layout: TableLayout, out: Collector) -> None:
     """The last check: ``rank`` computes the ratings from the events (what the rules above are
     meant to guarantee); should it refuse them, that is a finding and nothing is stored."""
+    from xlrating.core import dci, dippouch
     from xlrating.core.errors import TableError
 
     try:

@@ -9,6 +9,7 @@ at the first bad cell, every bad cell is one finding at its cell, naming its col
 
 from __future__ import annotations
 
+import itertools
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
@@ -60,8 +61,8 @@ def best_header(grids: list[SheetGrid], columns: Sequence[Column]) -> tuple[int,
     required = [c.name for c in columns if c.required]
     best: tuple[int, TableLayout | None] = (0, None)
     for grid in grids:
-        top = [r for r in range(1, grid.max_row + 1) if not all(is_blank(c) for c in grid.rows[r - 1])]
-        for row in top[:HEADER_SEARCH_ROWS]:
+        top = (r for r in range(1, grid.max_row + 1) if not all(is_blank(c) for c in grid.rows[r - 1]))
+        for row in itertools.islice(top, HEADER_SEARCH_ROWS):
             header = grid.rows[row - 1]
             found = header_positions(header, columns)
             named = sum(name in found for name in required)

@@ -24,13 +24,15 @@ import datetime as dt
 import hashlib
 import sqlite3
 from dataclasses import dataclass, field
-from typing import Any, Literal
+from typing import TYPE_CHECKING, Any, Literal
 
-from xlrating.core import dci, dippouch
 from xlrating.sheets.cellvalues import fold
 from xlrating.sheets.event_tables import SYSTEM_TITLES, DipPouchEvent, Event, EventTable
 from xlrating.store.errors import StoreError
 from xlrating.store.intake import record_acceptance, utc_now
+
+if TYPE_CHECKING:  # the rating engines (numpy) are loaded only by what reads them back
+    from xlrating.core import dci, dippouch
 
 Status = Literal["stored", "replaced", "unchanged", "refused"]
 
@@ -186,6 +188,8 @@ class EventStore:
     def dippouch_results(self) -> list[dippouch.Result]:
         """Every standing of the current version of each Dip Pouch event, as ``rank dippouch``
         reads them from a table (row: the row in the file it came from)."""
+        from xlrating.core import dippouch
+
         rows = self._db.execute(
             "SELECT e.name, e.start_date, e.players, e.rounds, e.world_championship, s.player, s.place, s.sheet_row "
             "FROM events e JOIN standings s ON s.event_id = e.id WHERE e.system = 'dippouch' AND e.replaced_at IS NULL "
@@ -195,6 +199,8 @@ class EventStore:
 
     def dci_matches(self) -> list[dci.Match]:
         """Every match of the current version of each DCI event, as ``rank dci`` reads them."""
+        from xlrating.core import dci
+
         rows = self._db.execute(
             "SELECT m.match_date, m.round, m.player, m.opponent, m.result, e.name, m.k, m.category, m.sheet_row "
             "FROM events e JOIN matches m ON m.event_id = e.id WHERE e.system = 'dci' AND e.replaced_at IS NULL "
