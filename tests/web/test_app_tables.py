@@ -4,10 +4,12 @@ every finding at its cell, submitted, accepted by the officer into the store exa
 
 from __future__ import annotations
 
+import io
 import subprocess
 import sys
 from pathlib import Path
 
+import openpyxl
 import pytest
 from starlette.testclient import TestClient
 from test_app import client, pending_ids, rows, sign_in, submitted, token, upload
@@ -56,6 +58,11 @@ def test_a_faulty_table_shows_every_finding_at_its_cell_and_cannot_be_sent(clien
     assert [(f["cell"], f["code"]) for f in report["findings"]] == [
         ("F2", "MATCH_SIDES_DISAGREE"), ("F3", "MATCH_SIDES_DISAGREE"), ("G4", "TIER_UNKNOWN")]
     assert report["valid"] is False and report["system"] == "dci"
+    copy = client.get(str(response.headers["location"]) + "/annotated.xlsx")
+    assert copy.status_code == 200
+    book = openpyxl.load_workbook(io.BytesIO(copy.content))
+    listed = [row[3] for row in book["Findings"].iter_rows(min_row=2, values_only=True)]
+    assert listed == ["F2", "F3", "G4"] and book["matches"]["G4"].comment is not None
 
 
 def test_a_changed_event_is_replaced_only_when_the_officer_says_so(client: TestClient, tmp_path: Path) -> None:
