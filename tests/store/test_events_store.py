@@ -95,6 +95,10 @@ def test_a_changed_event_is_replaced_only_on_purpose_and_its_old_version_kept(tm
     _ingest(db, DIPPOUCH)
     changed = _edited(tmp_path, DIPPOUCH, "Fritz Haber,9,", "Fritz Haber,8,")
     before = _digest(db)
+    with open_store(str(db)) as store:  # what accepting would do, said before it is done
+        assert [c.status for c in store.planned_changes(_table(changed))] == [
+            "refused", "unchanged", "unchanged", "unchanged"]
+        assert store.planned_changes(_table(changed), replace=True)[0].status == "replaced"
     refused = _ingest(db, changed)
     assert refused.status == "refused" and "Spring Cup (2023-04-16): already stored as version 1" in refused.message
     assert _digest(db) == before

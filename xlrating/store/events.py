@@ -114,8 +114,7 @@ class EventStore:
         title = SYSTEM_TITLES[table.system]
         plan: list[tuple[Event, tuple[Any, ...] | None, EventChange]] = []
         for event in table.events:
-            current = db.execute("SELECT id, version, fingerprint FROM events WHERE system = ? AND event_key = ? "
-                                 "AND replaced_at IS NULL", (table.system, event.key)).fetchone()
+            current = self._current(db, table.system, event)
             plan.append((event, current, self._change(db, table.system, event, current, replace)))
         changes = [change for _, _, change in plan]
         refused = [c for c in changes if c.status == "refused"]
@@ -141,6 +140,21 @@ class EventStore:
         status: Status = ("replaced" if any(c.status == "replaced" for c in changes) else
                           "stored" if writes else "unchanged")
         return EventsOutcome(status, message, changes)
+
+    def planned_changes(self, table: EventTable, *, replace: bool = False) -> list[EventChange]:
+        """What :meth:`ingest_events` would do to each event of ``table`` now, without writing:
+        for showing the ranking officer, before accepting, which events are new, unchanged or
+        would replace a stored version."""
+        db = self._db
+        return [self._change(db, table.system, event, self._current(db, table.system, event), replace)
+                for event in table.events]
+
+    @staticmethod
+    def _current(db: sqlite3.Connection, system: str, event: Event) -> tuple[Any, ...] | None:
+        row: tuple[Any, ...] | None = db.execute(
+            "SELECT id, version, fingerprint FROM events WHERE system = ? AND event_key = ? AND replaced_at IS NULL",
+            (system, event.key)).fetchone()
+        return row
 
     def _change(self, db: sqlite3.Connection, system: str, event: Event, current: tuple[Any, ...] | None,
                 replace: bool) -> EventChange:
