@@ -25,14 +25,19 @@ from xlrating.cli.validate import load_registry_option
 @click.option("--replace", is_flag=True, help="Replace a tournament already stored from a different file.")
 @click.option("--players", metavar="REGISTRY.csv", default=None,
               help="Player registry (ema_id, last_name, first_name or name) to check IDs and names against.")
-def ingest(files: tuple[str, ...], db: str | None, replace: bool, players: str | None) -> None:
-    """Validate EMA results sheets and store the valid ones (invalid ones store nothing)."""
+@click.option("--system", type=click.Choice(["dippouch", "dci", "mers"], case_sensitive=False), default=None,
+              help="What the files are: Dip Pouch results, DCI matches or EMA (MERS) results sheets "
+                   "(default: judged by each file's columns).")
+def ingest(files: tuple[str, ...], db: str | None, replace: bool, players: str | None, system: str | None) -> None:
+    """Validate EMA results sheets, Dip Pouch results and DCI matches tables and store the valid
+    ones (invalid ones store nothing)."""
     registry = load_registry_option(players)
     outcomes: list[str] = []
     store = None
     try:
         for file in files:
-            outcome, store, _ = ingest_one(file, store, resolve_db(db), registry, replace=replace)
+            outcome, store, _ = ingest_one(file, store, resolve_db(db), registry, replace=replace,
+                                           system=system and system.lower())
             outcomes.append(outcome)
     finally:
         if store is not None:
@@ -56,13 +61,15 @@ def ingest_summary(outcomes: list[str]) -> str:
 
 
 def ingest_one(file: str, store: Any, location: str, registry: Any, *, replace: bool,
-               echo: Any = click.echo) -> tuple[str, Any, Any]:
+               echo: Any = click.echo, system: str | None = None) -> tuple[str, Any, Any]:
     """Validate and store one file; returns what became of it (a key of :data:`EXIT_STATUS`), the
-    store (opened on first need) and the validation (None when the file could not be read)."""
+    store (opened on first need) and the validation (None when the file could not be read).
+    ``system`` (dippouch, dci, mers) says what the file is; None judges it by its columns."""
+    from xlrating.cli.ingest_tables import store_validated, validate_for_ingest
     from xlrating.sheets.report import text_report
     from xlrating.sheets.safe_open import UnreadableWorkbook
     from xlrating.sheets.submitted_file import open_submission
-    from xlrating.sheets.validator import validate_file
+    from xlrating.sheets.systems import SystemUnclear
     from xlrating.store import StoreError, open_store
 
     try:
@@ -70,7 +77,10 @@ def ingest_one(file: str, store: Any, location: str, registry: Any, *, replace: 
         # whichever format they came (.xlsx, .xlsm, .xls, .ods, .csv).
         submission = open_submission(file)
         content = submission.data
-        validation = validate_file(file, registry, submission=submission)
+        validation = validate_for_ingest(file, submission, registry, system)
+    except SystemUnclear as exc:
+        click.echo(f"xlrating: error: {exc}, or say which with --system dippouch or --system dci", err=True)
+        return "unreadable", store, None
     except (UnreadableWorkbook, OSError) as exc:
         click.echo(f"xlrating: error: {exc if isinstance(exc, UnreadableWorkbook) else f'{file}: {exc}'}", err=True)
         return "unreadable", store, None
@@ -83,7 +93,7 @@ def ingest_one(file: str, store: Any, location: str, registry: Any, *, replace: 
     try:
         if store is None:
             store = open_store(location)
-        outcome = store.ingest(Path(file).name, content, validation.submission, replace=replace)
+        outcome = store_validated(store, Path(file).name, content, validation.submission, replace=replace)
     except StoreError as exc:
         fail(str(exc))
     echo(f"{file}: {outcome.message}")

@@ -41,7 +41,7 @@ def rank(system: str, file: str | None, output: str | None, sheet: str | None, t
          decimals: int | None, limit: int, db: str | None) -> None:
     """Compute the SYSTEM leaderboard from FILE (.csv or .xlsx; its columns: docs/interfaces.md).
 
-    For MERS, without FILE the leaderboard comes from the results store (--db).
+    Without FILE the leaderboard comes from the results store (--db).
     """
     from xlrating.leaderboards import dci_leaderboard, dippouch_leaderboard, mers_leaderboard
 
@@ -51,19 +51,25 @@ def rank(system: str, file: str | None, output: str | None, sheet: str | None, t
         except ValueError as exc:
             fail(str(exc))
     system = system.lower()
-    if file is None and system != "mers":
-        fail(f"rank {system} needs a result FILE (.csv or .xlsx)")
     policy = "average" if ties == "average" else "best"
     try:
         board: Leaderboard
         if system == "dippouch":
-            rows, header_row, source = _table(file, sheet)
-            board = _guarded(source, lambda: dippouch_leaderboard(
-                dippouch.results_from_table(rows, header_row=header_row), ties=policy))
+            if file is None:
+                source = resolve_db(db)
+                results = _stored(source, "dippouch")
+            else:
+                rows, header_row, source = _table(file, sheet)
+                results = _guarded(source, lambda: dippouch.results_from_table(rows, header_row=header_row))
+            board = _guarded(source, lambda: dippouch_leaderboard(results, ties=policy))
         elif system == "dci":
-            rows, header_row, source = _table(file, sheet)
-            board = _guarded(source, lambda: dci_leaderboard(
-                dci.matches_from_table(rows, header_row=header_row), method=method, category=category))
+            if file is None:
+                source = resolve_db(db)
+                matches = _stored(source, "dci")
+            else:
+                rows, header_row, source = _table(file, sheet)
+                matches = _guarded(source, lambda: dci.matches_from_table(rows, header_row=header_row))
+            board = _guarded(source, lambda: dci_leaderboard(matches, method=method, category=category))
         else:
             names = None
             if file is None:
@@ -110,6 +116,17 @@ def _guarded(source: str, compute):  # type: ignore[no-untyped-def]
         fail(str(exc.with_source(source)))
     except RatingError as exc:
         fail(f"{source}: {exc}")
+
+
+def _stored(location: str, system: str) -> list:  # type: ignore[type-arg]
+    """The Dip Pouch results or DCI matches the store holds (read-only)."""
+    from xlrating.cli.ingest_tables import stored_records
+    from xlrating.store import StoreError
+
+    try:
+        return stored_records(location, system)
+    except StoreError as exc:
+        fail(str(exc))
 
 
 def _store_results(location: str, ruleset: str | None) -> tuple[list[mers.Result], dict[str, str]]:

@@ -22,7 +22,8 @@ from typing import Any
 from xlrating.core import checks
 from xlrating.core.errors import InvalidArgument, TableError
 from xlrating.core.reference_data import load
-from xlrating.core.tables import Column, read_table
+from xlrating.core.table_columns import DCI_MATCH_COLUMNS
+from xlrating.core.tables import read_table
 
 try:  # the leaderboard's column engine; without numpy (LibreOffice's own Python) see core.without_numpy
     import numpy as np
@@ -119,17 +120,7 @@ def delta(rating: float, opponent: float, result: Any, k: float = DEFAULT_K, met
 
 # --- history --------------------------------------------------------------------------------------
 
-MATCH_COLUMNS = (
-    Column("date", "date"),
-    Column("round", "whole"),
-    Column("player", "text"),
-    Column("opponent", "text", required=False),
-    Column("result", "result"),
-    Column("event", "text", required=False),
-    Column("k", "number", required=False),
-    Column("tier", "k", required=False),
-    Column("category", "text", required=False),
-)
+MATCH_COLUMNS = DCI_MATCH_COLUMNS
 
 
 @dataclass(frozen=True)

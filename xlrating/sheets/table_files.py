@@ -1,5 +1,6 @@
 """Result tables from files: ``.csv`` (comma or semicolon separated, UTF-8) or a worksheet of an
-``.xlsx``/``.xlsm`` workbook. The table starts at its first non-empty row (the header)."""
+``.xlsx``/``.xlsm``, ``.xls`` or ``.ods`` workbook. The table starts at its first non-empty row (the
+header)."""
 
 from __future__ import annotations
 
@@ -14,6 +15,7 @@ from xlrating.sheets.limits import Limits
 from xlrating.sheets.safe_open import UnreadableWorkbook, load_workbook, read_bytes, reading
 
 WORKBOOK_SUFFIXES = (".xlsx", ".xlsm")
+CALAMINE_SUFFIXES = (".xls", ".ods")
 
 
 @dataclass
@@ -35,7 +37,10 @@ def read_table_file(path: str | Path, *, sheet: str | None = None) -> TableSourc
         return read_csv(path)
     if suffix in WORKBOOK_SUFFIXES:
         return _from_workbook(path, sheet)
-    raise UnreadableWorkbook(path, f"expected a .csv, .xlsx or .xlsm file, got {suffix or 'no extension'!r}")
+    if suffix in CALAMINE_SUFFIXES:
+        return _from_calamine(path, sheet)
+    raise UnreadableWorkbook(path, f"expected a .csv, .xlsx, .xlsm, .xls or .ods file, got "
+                                   f"{suffix or 'no extension'!r}")
 
 
 def read_csv(file: str | Path) -> TableSource:
@@ -71,6 +76,21 @@ def _from_workbook(file: str | Path, sheet: str | None) -> TableSource:
         return _trimmed(f"{file} [{ws.title}]", rows)
     finally:
         book.close()
+
+
+def _from_calamine(file: str | Path, sheet: str | None) -> TableSource:
+    """An .xls or .ods workbook, read as a submission of that format is (the same checks and limits,
+    :mod:`~xlrating.sheets.submitted_file`)."""
+    from xlrating.sheets.submitted_file import open_submission, read_grids
+
+    grids = read_grids(open_submission(file))
+    names = [g.name for g in grids]
+    if not grids:
+        raise UnreadableWorkbook(file, "the workbook has no sheets")
+    if sheet is not None and sheet not in names:
+        raise UnreadableWorkbook(file, f"no sheet named {_quoted(sheet)}; sheets: {', '.join(map(_quoted, names))}")
+    grid = grids[names.index(sheet)] if sheet is not None else grids[0]
+    return _trimmed(f"{file} [{grid.name}]", grid.rows)
 
 
 def _trimmed(name: str, rows: Sequence[list[Any]]) -> TableSource:

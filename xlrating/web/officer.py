@@ -17,6 +17,7 @@ from starlette.requests import Request
 from starlette.responses import RedirectResponse, Response
 from starlette.routing import Route
 
+from xlrating.sheets.event_tables import SYSTEM_TITLES, EventTable
 from xlrating.sheets.submitted_file import KIND_TITLES
 from xlrating.store import IntakeError, StoreError
 from xlrating.web.app import Settings, error_page, render, signed_in, store
@@ -100,7 +101,8 @@ async def _load(request: Request) -> tuple[Any, bytes] | None:
 
 
 def _detail(request: Request, item: Any, status: int = 200, **context: Any) -> Response:
-    return render(request, "submission.html", {"item": item, "kind_title": KIND_TITLES.get(item.kind, item.kind)}
+    return render(request, "submission.html", {"item": item, "kind_title": KIND_TITLES.get(item.kind, item.kind),
+                                               "system_title": SYSTEM_TITLES.get(item.system, item.system)}
                   | context, status)
 
 
@@ -150,17 +152,20 @@ async def accept(request: Request) -> Response:
     if check.submission is None or not check.valid:
         return _detail(request, item, 409, error="The sheet does not pass validation now; reject it with a note.")
     replace = form.get("replace") == "yes"
+    table = isinstance(check.submission, EventTable)
 
     def ingest() -> Any:
         with store(request) as opened:
-            return opened.ingest(item.file_name, content, check.submission, replace=replace, intake_id=item.id)
+            keep = opened.ingest_events if table else opened.ingest
+            return keep(item.file_name, content, check.submission, replace=replace, intake_id=item.id)
 
     try:
         outcome = await run_in_threadpool(ingest)
     except (IntakeError, StoreError) as exc:
         return _detail(request, item, 409, error=str(exc))
-    if outcome.status == "refused":
-        return _detail(request, item, 409, error=outcome.message, offer_replace=True)
+    if outcome.status == "refused":  # replacing helps when stored versions differ (not when dates overlap)
+        replaceable = not table or any(c.status == "refused" and c.version > 0 for c in outcome.events)
+        return _detail(request, item, 409, error=outcome.message, offer_replace=replaceable)
     request.session["flash"] = f"Accepted {item.file_name}: {outcome.message}."
     return RedirectResponse("/officer", status_code=303)
 

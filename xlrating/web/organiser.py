@@ -87,7 +87,8 @@ async def upload(request: Request) -> Response:
 
     def keep() -> None:
         with store(request) as opened:
-            opened.add_check(token, name, check.kind, data, check.findings, check.valid, check.tournament)
+            opened.add_check(token, name, check.kind, data, check.findings, check.valid, check.tournament,
+                             check.system)
 
     await run_in_threadpool(keep)
     return RedirectResponse(f"/checks/{token}", status_code=303)
