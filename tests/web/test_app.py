@@ -304,6 +304,7 @@ def test_the_same_tournament_from_another_file_is_replaced_only_on_purpose(clien
     [number] = pending_ids(client)
     first = client.post(f"/officer/submissions/{number}/accept", data={"csrf_token": token(client, "/officer")})
     assert first.status_code == 409 and "already stored as version 1" in first.text and 'name="replace"' in first.text
+    assert "--replace" not in first.text and "as version 2 instead" in first.text
     assert len(rows(tmp_path / "store.db", "tournaments")) == 1 and pending_ids(client) == [number]
     second = client.post(f"/officer/submissions/{number}/accept",
                          data={"csrf_token": token(client, "/officer"), "replace": "yes"})
@@ -361,7 +362,10 @@ def test_the_ranking_page_is_the_leaderboard_of_xlrating_rank(ranked: Path, tmp_
     with _app(ranked) as c:
         page = c.get(f"/rankings/{ruleset}/{rules}.json?as_of=2025-12-31").json()
         html = c.get(f"/rankings/{ruleset}/{rules}?as_of=2025-12-31").text
-    assert page["ranking"] == json.loads(out.read_text()) and page["ranking"]
+    countries = {row[0]: row[3] for row in rows(ranked, "players")}
+    assert [{k: v for k, v in line.items() if k != "country"} for line in page["ranking"]] \
+        == json.loads(out.read_text()) and page["ranking"]
+    assert [line["country"] for line in page["ranking"]] == [countries[line["player"]] for line in page["ranking"]]
     for line in page["ranking"]:
         # the player's page is linked for the same era and date as the ranking
         assert f'/players/{line["player"]}?rules={rules}&amp;as_of=2025-12-31' in html
@@ -403,3 +407,40 @@ def test_serving_an_in_memory_store_is_refused_with_a_message() -> None:
 
     with pytest.raises(StoreError, match="needs a store file"):
         create_app(Settings(":memory:"))
+
+
+def test_after_a_decision_the_check_page_leads_with_it_not_with_the_valid_banner(client: TestClient) -> None:
+    page = submitted(client, LYON)
+    sign_in(client)
+    [number] = pending_ids(client)
+    client.post(f"/officer/submissions/{number}/reject", data={"csrf_token": token(client, "/officer"),
+                                                               "note": "Wrong date"})
+    html = client.get(page).text
+    assert "Rejected by the ranking officer" in html and "the sheet can be sent" not in html
+    assert html.index("Rejected by the ranking officer") < html.index('id="verdict"')
+    assert not re.search(r"\d{4}-\d\d-\d\dT\d\d:\d\d", html) and " UTC" in html  # a readable time
+
+
+def test_the_officer_sees_before_accepting_that_a_submission_replaces_a_stored_version(client: TestClient,
+                                                                                      tmp_path: Path) -> None:
+    import openpyxl
+
+    submitted(client, LYON)
+    sign_in(client)
+    [first] = pending_ids(client)
+    before = client.get(f"/officer/submissions/{first}").text
+    assert 'id="replaces"' not in before and 'name="replace"' not in before  # nothing stored yet
+    client.post(f"/officer/submissions/{first}/accept", data={"csrf_token": token(client, "/officer")})
+    corrected = tmp_path / "lyon_corrected.xlsx"
+    wb = openpyxl.load_workbook(LYON)
+    wb.properties.title = "corrected"
+    wb.save(corrected)
+    submitted(client, corrected)
+    [second] = pending_ids(client)
+    page = client.get(f"/officer/submissions/{second}").text
+    warning = re.search(r'<p class="warning" id="replaces">(.*?)</p>', page, re.S)
+    assert warning, "no warning before accepting"
+    text = re.sub(r"<[^>]+>", "", warning.group(1))
+    assert "Lyon MCR Open 2024" in text and "stored as version 1, from 01_lyon_mcr_open_2024.xlsx" in text
+    assert "as version 2" in text and 'name="replace"' in page
+    assert len(rows(tmp_path / "store.db", "tournaments")) == 1  # looking changed nothing

@@ -26,7 +26,7 @@ STANDING_COLUMNS = ("place", "ema_id", "last_name", "first_name", "country", "ta
 
 def _connection(store: SQLiteStore) -> sqlite3.Connection:
     # The store's own connection: these queries read in the same snapshot as its methods.
-    return store._db  # noqa: SLF001
+    return store._db
 
 
 def _tournament(row: tuple[Any, ...]) -> dict[str, Any]:

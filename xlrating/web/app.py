@@ -16,6 +16,7 @@ import os
 import secrets
 from collections.abc import AsyncIterator
 from dataclasses import dataclass
+from pathlib import Path
 from typing import Any
 
 from starlette.applications import Starlette

@@ -14,13 +14,13 @@ from typing import Any
 
 from markupsafe import Markup, escape
 
-WIDTH, HEIGHT = 720, 260
-LEFT, RIGHT, TOP, BOTTOM = 56, 16, 16, 36
+WIDTH, HEIGHT = 720, 270
+LEFT, RIGHT, TOP, BOTTOM = 56, 16, 16, 46
 
 
 def _y_range(values: Sequence[float]) -> tuple[float, float]:
-    low = math.floor(min(values) / 100) * 100
-    high = math.ceil(max(values) / 100) * 100
+    low = float(math.floor(min(values) / 100) * 100)
+    high = float(math.ceil(max(values) / 100) * 100)
     if high - low < 200:
         low, high = max(0.0, low - 100), min(1000.0, high + 100)
     return (low, high) if high > low else (0.0, 1000.0)
@@ -44,8 +44,9 @@ def total_chart(points: Sequence[dict[str, Any]], played: Sequence[str], *, labe
     def y(value: float) -> float:
         return TOP + (high - value) / (high - low) * plot_h
 
-    parts = [f'<svg class="chart" viewBox="0 0 {WIDTH} {HEIGHT}" width="{WIDTH}" height="{HEIGHT}" role="img" '
-             f'aria-label="{escape(label)}" xmlns="http://www.w3.org/2000/svg">', f"<title>{escape(label)}</title>"]
+    opening = (f'<svg class="chart" viewBox="0 0 {WIDTH} {HEIGHT}" width="{WIDTH}" height="{HEIGHT}" role="img" '
+               f'aria-label="{escape(label)}" xmlns="http://www.w3.org/2000/svg">')
+    parts = [opening, f"<title>{escape(label)}</title>"]
     for step in range(6):  # horizontal grid lines with their values
         value = low + (high - low) * step / 5
         parts.append(f'<line class="grid" x1="{LEFT}" x2="{WIDTH - RIGHT}" y1="{y(value):.1f}" y2="{y(value):.1f}"/>'
@@ -54,9 +55,8 @@ def total_chart(points: Sequence[dict[str, Any]], played: Sequence[str], *, labe
         at = x(dt.date(year, 1, 1))
         parts.append(f'<line class="grid" x1="{at:.1f}" x2="{at:.1f}" y1="{TOP}" y2="{HEIGHT - BOTTOM}"/>'
                      f'<text class="axis" x="{at:.1f}" y="{HEIGHT - BOTTOM + 16}" text-anchor="middle">{year}</text>')
-    if last.year == first.year or x(dt.date(last.year, 1, 1)) - LEFT < 40:
-        parts.append(f'<text class="axis" x="{LEFT}" y="{HEIGHT - 6}">{first.isoformat()}</text>'
-                     f'<text class="axis" x="{WIDTH - RIGHT}" y="{HEIGHT - 6}" text-anchor="end">{last.isoformat()}</text>')
+    parts.append(f'<text class="axis" x="{LEFT}" y="{HEIGHT - 4}">{first.isoformat()}</text>'
+                 f'<text class="axis" x="{WIDTH - RIGHT}" y="{HEIGHT - 4}" text-anchor="end">{last.isoformat()}</text>')
     path: list[str] = []
     ranked_before = False
     for day, point in zip(days, points):
@@ -74,10 +74,15 @@ def total_chart(points: Sequence[dict[str, Any]], played: Sequence[str], *, labe
     parts.append(f'<path class="total" d="{" ".join(path)}"/>')
     for day_text in played:
         day = dt.date.fromisoformat(day_text)
-        value = _total_on(days, points, day)
-        if first <= day <= last and value is not None:
-            parts.append(f'<circle class="played" cx="{x(day):.1f}" cy="{y(value):.1f}" r="4">'
-                         f"<title>{escape(day_text)}: {value:.2f}</title></circle>")
+        on_day = _total_on(days, points, day)
+        if not first <= day <= last:
+            continue
+        if on_day is None:  # played, but not ranked yet (or no longer): on the bottom line, hollow
+            parts.append(f'<circle class="played unranked" cx="{x(day):.1f}" cy="{y(low):.1f}" r="4">'
+                         f"<title>{escape(day_text)}: not ranked</title></circle>")
+        else:
+            parts.append(f'<circle class="played" cx="{x(day):.1f}" cy="{y(on_day):.1f}" r="4">'
+                         f"<title>{escape(day_text)}: {on_day:.2f}</title></circle>")
     parts.append("</svg>")
     return Markup("".join(parts))
 

@@ -72,7 +72,7 @@ def country_ranking(lines: Iterable[dict[str, Any]]) -> list[dict[str, Any]]:
             row[f"total_{i + 1}"] = best[i]["total"] if i < len(best) else None
         rows.append(row)
     rows.sort(key=lambda row: (-row["total"], row["country"]))
-    ranked = []
+    ranked: list[dict[str, Any]] = []
     for i, row in enumerate(rows):
         rank = ranked[-1]["rank"] if ranked and ranked[-1]["total"] == row["total"] else i + 1
         ranked.append({"rank": rank} | row)
@@ -103,7 +103,7 @@ def total_history(results: list[mers.Result], player: str, ruleset: str, rules: 
     day). Rows: date, total (None while not ranked), count (results counted)."""
     mine = {r.tournament for r in results if r.player == player}
     played = [r for r in results if r.tournament in mine]
-    history = []
+    history: list[dict[str, Any]] = []
     for day in [*change_dates((r for r in played if r.player == player), as_of, rules), as_of]:
         if history and history[-1]["date"] == day.isoformat():
             continue
