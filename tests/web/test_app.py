@@ -444,3 +444,10 @@ def test_the_officer_sees_before_accepting_that_a_submission_replaces_a_stored_v
     assert "Lyon MCR Open 2024" in text and "stored as version 1, from 01_lyon_mcr_open_2024.xlsx" in text
     assert "as version 2" in text and 'name="replace"' in page
     assert len(rows(tmp_path / "store.db", "tournaments")) == 1  # looking changed nothing
+
+
+def test_a_refused_upload_speaks_to_the_organiser_not_of_the_command_line(client: TestClient) -> None:
+    response = client.post("/checks", data={"csrf_token": token(client)},
+                           files={"sheet": ("results.xlsx", b"Position,Name\n1,Ada\n")})
+    assert response.status_code == 422 and "results.xlsx" in response.text and "name it .csv" in response.text
+    assert "xlrating" not in response.text.split("<main>")[1].split("</main>")[0]

@@ -52,7 +52,8 @@ def cli_findings(path: Path) -> list[dict[str, str]]:
     """What ``xlrating validate --format json`` reports for ``path``."""
     done = xlrating("validate", "--format", "json", str(path))
     assert done.returncode in (0, 1), done.stderr
-    findings: list[dict[str, str]] = json.loads(done.stdout)
+    [record] = json.loads(done.stdout)  # one record per file checked, its findings inside
+    findings: list[dict[str, str]] = record["findings"]
     return findings
 
 
@@ -200,7 +201,7 @@ def test_faulty_sheet_saved_by_libreoffice(context: Any, saved_by_libreoffice: d
 
 def ranked_players(page: Any) -> list[str]:
     page.goto(RANKING)
-    return [text.strip() for text in page.locator("table#ranking tbody tr td:nth-child(2)").all_inner_texts()]
+    return [text.strip() for text in page.locator("table#ranking tbody tr td:nth-child(3)").all_inner_texts()]
 
 
 def sheet_ema_ids(path: Path) -> set[str]:
@@ -249,7 +250,7 @@ def test_valid_sheet_submitted_accepted_and_ranked(browser: Any, server: str, st
         ranked = ranked_players(desk)
         assert ranked, "no MCR player is ranked after the Lyon results were accepted"
         assert set(ranked) <= sheet_ema_ids(LYON)
-        desk.locator("table#ranking tbody tr").first.get_by_role("link").click()
+        desk.locator("table#ranking tbody tr").first.get_by_role("link").first.click()  # the name
         desk.wait_for_url("**/players/*")
         assert "Lyon MCR Open 2024" in desk.locator("table#results").inner_text()
 
