@@ -438,7 +438,7 @@ def test_the_officer_sees_before_accepting_that_a_submission_replaces_a_stored_v
     submitted(client, corrected)
     [second] = pending_ids(client)
     page = client.get(f"/officer/submissions/{second}").text
-    warning = re.search(r'<p class="warning" id="replaces">(.*?)</p>', page, re.S)
+    warning = re.search(r'<p class="warning" id="replaces">(.*?)</p>', page, re.DOTALL)
     assert warning, "no warning before accepting"
     text = re.sub(r"<[^>]+>", "", warning.group(1))
     assert "Lyon MCR Open 2024" in text and "stored as version 1, from 01_lyon_mcr_open_2024.xlsx" in text

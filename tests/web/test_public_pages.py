@@ -175,7 +175,7 @@ def test_a_player_page_has_each_counted_result_and_the_total_over_time(client: T
         line = next((line for line in board.ranked() if line["player"] == best["player"]), None)
         assert point["total"] == (line["total"] if line else None), point
     html = client.get(f"/players/{best['player']}?rules=2005&as_of={AS_OF}").text
-    chart = re.search(r'<figure class="chart-figure" id="chart-Riichi">.*?</figure>', html, re.S)
+    chart = re.search(r'<figure class="chart-figure" id="chart-Riichi">.*?</figure>', html, re.DOTALL)
     assert chart and '<svg class="chart"' in chart.group(0) and re.search(r'<path class="total" d="M[\d.]+ [\d.]+', chart.group(0))
     for result in real:
         assert f'href="/tournaments/{result["tournament_id"]}?rules=2005&amp;as_of={AS_OF}"' in html
