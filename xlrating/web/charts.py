@@ -38,8 +38,10 @@ def total_chart(points: Sequence[dict[str, Any]], played: Sequence[str], *, labe
     low, high = _y_range(ranked)
     plot_w, plot_h = WIDTH - LEFT - RIGHT, HEIGHT - TOP - BOTTOM
 
+    inset = 10  # the first and last days stand clear of the axes
+
     def x(day: dt.date) -> float:
-        return LEFT + (day - first).days / span * plot_w
+        return LEFT + inset + (day - first).days / span * (plot_w - 2 * inset)
 
     def y(value: float) -> float:
         return TOP + (high - value) / (high - low) * plot_h
