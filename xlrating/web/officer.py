@@ -17,7 +17,6 @@ from starlette.requests import Request
 from starlette.responses import RedirectResponse, Response
 from starlette.routing import Route
 
-from xlrating.sheets.submission import Submission
 from xlrating.sheets.submitted_file import KIND_TITLES
 from xlrating.store import IngestOutcome, IntakeError, StoreError, queries
 from xlrating.store.sqlite import tournament_key
@@ -113,6 +112,8 @@ def _missing(request: Request) -> Response:
 async def _stored_version(request: Request, item: Any, content: bytes) -> dict[str, Any] | None:
     """The stored version of the tournament that accepting this submission would replace (or
     that already holds this very file), so the officer sees it before deciding."""
+    from xlrating.sheets.submission import Submission  # an EMA sheet; a table is compared on accepting
+
     try:
         check = await request.app.state.checker.run(check_sheet, item.file_name, content)
     except CheckUnavailable:
