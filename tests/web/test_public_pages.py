@@ -297,3 +297,10 @@ def test_stored_timestamps_are_shown_as_dates_and_times_with_the_time_zone(clien
     stored = dt.datetime.fromisoformat(client.get("/tournaments/3.json").json()["tournament"]["stored_at"])
     html = client.get("/tournaments/3").text
     assert f"version 1, {stored.day} {stored:%B %Y, %H:%M} UTC, from" in html
+
+
+def test_serve_refuses_an_empty_site_name_naming_the_option(tmp_path: Path) -> None:
+    done = subprocess.run([sys.executable, "-m", "xlrating", "serve", "--db", str(tmp_path / "s.db"), "--site-name", " "],
+                          check=False, capture_output=True, text=True, timeout=60)
+    assert done.returncode == 2 and "--site-name" in done.stderr and "1 to 100 printable characters" in done.stderr
+    assert not (tmp_path / "s.db").exists()
