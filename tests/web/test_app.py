@@ -306,6 +306,7 @@ def test_the_same_tournament_from_another_file_is_replaced_only_on_purpose(clien
     [number] = pending_ids(client)
     first = client.post(f"/officer/submissions/{number}/accept", data={"csrf_token": token(client, "/officer")})
     assert first.status_code == 409 and "already stored as version 1" in first.text and 'name="replace"' in first.text
+    assert "--replace" not in first.text and "as version 2 instead" in first.text
     assert len(rows(tmp_path / "store.db", "tournaments")) == 1 and pending_ids(client) == [number]
     second = client.post(f"/officer/submissions/{number}/accept",
                          data={"csrf_token": token(client, "/officer"), "replace": "yes"})
@@ -363,7 +364,10 @@ def test_the_ranking_page_is_the_leaderboard_of_xlrating_rank(ranked: Path, tmp_
     with _app(ranked) as c:
         page = c.get(f"/rankings/{ruleset}/{rules}.json?as_of=2025-12-31").json()
         html = c.get(f"/rankings/{ruleset}/{rules}?as_of=2025-12-31").text
-    assert page["ranking"] == json.loads(out.read_text()) and page["ranking"]
+    countries = {row[0]: row[3] for row in rows(ranked, "players")}
+    assert [{k: v for k, v in line.items() if k != "country"} for line in page["ranking"]] \
+        == json.loads(out.read_text()) and page["ranking"]
+    assert [line["country"] for line in page["ranking"]] == [countries[line["player"]] for line in page["ranking"]]
     for line in page["ranking"]:
         # the player's page is linked for the same era and date as the ranking
         assert f'/players/{line["player"]}?rules={rules}&amp;as_of=2025-12-31' in html
@@ -405,3 +409,4 @@ def test_serving_an_in_memory_store_is_refused_with_a_message() -> None:
 
     with pytest.raises(StoreError, match="needs a store file"):
         create_app(Settings(":memory:"))
+

@@ -204,7 +204,7 @@ def test_faulty_sheet_saved_by_libreoffice(context: Any, saved_by_libreoffice: d
 
 def ranked_players(page: Any) -> list[str]:
     page.goto(RANKING)
-    return [text.strip() for text in page.locator("table#ranking tbody tr td:nth-child(2)").all_inner_texts()]
+    return [text.strip() for text in page.locator("table#ranking tbody tr td:nth-child(3)").all_inner_texts()]
 
 
 def sheet_ema_ids(path: Path) -> set[str]:
@@ -253,7 +253,7 @@ def test_valid_sheet_submitted_accepted_and_ranked(browser: Any, server: str, st
         ranked = ranked_players(desk)
         assert ranked, "no MCR player is ranked after the Lyon results were accepted"
         assert set(ranked) <= sheet_ema_ids(LYON)
-        desk.locator("table#ranking tbody tr").first.get_by_role("link").click()
+        desk.locator("table#ranking tbody tr").first.get_by_role("link").first.click()  # the name
         desk.wait_for_url("**/players/*")
         assert "Lyon MCR Open 2024" in desk.locator("table#results").inner_text()
 
