@@ -14,6 +14,8 @@ import pytest
 from starlette.testclient import TestClient
 from test_app import client, pending_ids, rows, sign_in, submitted, token, upload
 
+from xlrating.sheets.annotate import listed_findings
+
 TABLES = Path(__file__).parents[2] / "examples" / "tables"
 __all__ = ["client"]  # the fixture, shared with test_app
 
@@ -61,7 +63,7 @@ def test_a_faulty_table_shows_every_finding_at_its_cell_and_cannot_be_sent(clien
     copy = client.get(str(response.headers["location"]) + "/annotated.xlsx")
     assert copy.status_code == 200
     book = openpyxl.load_workbook(io.BytesIO(copy.content))
-    listed = [row[3] for row in book["Findings"].iter_rows(min_row=2, values_only=True)]
+    listed = [row[3] for row in listed_findings(book["Findings"])]
     assert listed == ["F2", "F3", "G4"] and book["matches"]["G4"].comment is not None
 
 
