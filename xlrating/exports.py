@@ -132,7 +132,9 @@ def _write_xlsx(board: Leaderboard, path: Path, lines: Sequence[dict[str, Any]])
         for i, row in enumerate(rows, start=start + 1):
             for j, name in enumerate(columns, start=1):
                 cell = ws.cell(i, j, _cell_value(row.get(name)))
-                if isinstance(cell.value, float):
+                if isinstance(cell.value, str):
+                    cell.data_type = "s"  # a player named "=HYPERLINK(...)" stays text, never a formula
+                elif isinstance(cell.value, float):
                     cell.number_format = "0.00"
                 elif isinstance(cell.value, dt.date):
                     cell.number_format = "yyyy-mm-dd"
