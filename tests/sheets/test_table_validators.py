@@ -213,5 +213,5 @@ def test_rank_reads_the_xls_and_ods_tables_ingest_takes(workbooks: Path, suffix:
     for name, csv_name, read in (("dippouch", "dippouch_results.csv", dippouch.results_from_table),
                                  ("dci", "dci_matches.csv", dci.matches_from_table)):
         book, text = read_table_file(workbooks / f"{name}{suffix}"), read_table_file(TABLES / csv_name)
-        assert book.name == f"{name}{suffix} [Results]"
+        assert book.name == f"{workbooks / f'{name}{suffix}'} [Results]"  # the file as given, as for .xlsx
         assert read(book.rows, header_row=book.header_row) == read(text.rows, header_row=text.header_row)
