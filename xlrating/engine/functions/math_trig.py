@@ -39,13 +39,14 @@ from typing import Any
 
 import numpy as np
 import schedula as sh
-from formulas.functions import wrap_func, wrap_ufunc
+from formulas.functions import Array, wrap_func, wrap_ufunc
 from formulas.tokens.operand import Error, XlError
 
 from ..library import formulas_function
 from ..rounding import excel_round
 from . import criteria
 from .arguments import as_objects, elementwise, is_omitted, number, quiet, scalar, text_number
+from .number_lists import Rejected, numbers, single
 from .plain_numbers import WHOLE, integer
 
 _NUM: XlError = Error.errors["#NUM!"]
@@ -438,7 +439,60 @@ def _lcm(*args: Any) -> Any:
     return result if math.isfinite(result) and result < 2.0 ** 53 else _NUM
 
 
+def _of_numbers(reduce: Callable[[list[float]], float]) -> Any:
+    """PRODUCT or SUMSQ of the numbers Excel counts (:mod:`.number_lists`: in a reference only
+    numbers; IronCalc's PRODUCT and SUMSQ books: PRODUCT(G20:G22) over three texts is 0, as is
+    SUMSQ of a cell holding ="8"); #NUM! beyond the doubles' range (SUMSQ(2E+154))."""
+    def of_numbers(*args: Any) -> Any:
+        try:
+            values = numbers(args)
+        except Rejected as rejected:
+            return single(rejected.error)
+        result = reduce(values) if values else 0.0
+        return single(result if math.isfinite(result) else _NUM)
+    return quiet(wrap_func(of_numbers))
+
+
+def _atan2(x: Any, y: Any) -> Any:
+    """ATAN2(x_num, y_num): the angle of the point (x, y), -pi excluded to pi; #DIV/0! at (0, 0);
+    an argument's error is the result, one that is no number #VALUE!."""
+    for value in (x, y):
+        if isinstance(value, XlError):
+            return value
+    x_, y_ = number(x), number(y)
+    if x_ is None or y_ is None:
+        return _VALUE
+    return _DIV0 if x_ == 0 and y_ == 0 else math.atan2(y_, x_)
+
+
+def _pairs(func: Callable[[Any, Any], Any]) -> Any:
+    """``func`` of two values applied entry by entry as Excel lifts a function of single values over
+    arrays: the result has the most rows and the most columns of the two; an argument of one row
+    (column) serves every row (column), and past the end of a longer one the entry is #N/A
+    (ATAN2({1,2,3},{1,2}) is {0.785, 0.785, #N/A}; ``formulas`` could not compute it)."""
+    def lifted(x: Any, y: Any) -> Any:
+        if not isinstance(x, np.ndarray) and not isinstance(y, np.ndarray):
+            return func(x, y)
+        grids = [np.atleast_2d(np.asarray(a, dtype=object)) for a in (x, y)]
+        rows, cols = max(g.shape[0] for g in grids), max(g.shape[1] for g in grids)
+
+        def entry(grid: np.ndarray, i: int, j: int) -> Any:
+            r = 0 if grid.shape[0] == 1 else i
+            c = 0 if grid.shape[1] == 1 else j
+            return scalar(grid[r, c]) if r < grid.shape[0] and c < grid.shape[1] else _NA
+
+        out = np.empty((rows, cols), dtype=object)
+        for i in range(rows):
+            for j in range(cols):
+                out[i, j] = func(*(entry(g, i, j) for g in grids))
+        return out.view(Array)
+    return quiet(wrap_func(lifted))
+
+
 FUNCTIONS: dict[str, Any] = {
+    "PRODUCT": _of_numbers(math.prod),
+    "SUMSQ": _of_numbers(lambda values: sum(v * v for v in values)),
+    "ATAN2": _pairs(_atan2),
     "GCD": wrap_func(_gcd),
     "LCM": wrap_func(_lcm),
     "INT": _in_order(integer),
@@ -462,7 +516,7 @@ FUNCTIONS: dict[str, Any] = {
     "QUOTIENT": _in_order(_quotient, logical=False),
     "DECIMAL": elementwise(_decimal, numbers=False),
     "RANDBETWEEN": elementwise(_randbetween),
-    **{name: _checked(name) for name in ("PRODUCT", "SUMSQ", "SUMX2MY2", "SUMX2PY2", "SUMXMY2")},
+    **{name: _checked(name) for name in ("SUMX2MY2", "SUMX2PY2", "SUMXMY2")},
     "SUMIF": wrap_func(criteria.sumif),
     "SUMIFS": wrap_func(criteria.sumifs),
 }
