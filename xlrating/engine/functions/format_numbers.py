@@ -32,12 +32,15 @@ def _integer_text(digits: str, places: list[str], grouping: bool) -> list[str]:
 
 
 def _decimal_text(digits: str, places: list[str]) -> list[str]:
-    """Decimal ``digits`` over the decimal placeholders; trailing zeros at # vanish, at ? turn to spaces."""
+    """Decimal ``digits`` over the decimal placeholders: within the trailing zeros a # shows nothing and
+    a ? a space, a 0 placeholder between them included (workbooks Excel saved: TEXT(890123.456789,
+    "#.#####00#0") is "890123.45678900", pycel's text.xlsx; TEXT(1.000000001,"00###.##.0000.00") is
+    "001..0000.00", formulas' test.xlsx)."""
     texts = list(digits)
-    for k in range(len(places) - 1, -1, -1):
-        if texts[k] != "0" or places[k] == "0":
-            break
-        texts[k] = "" if places[k] == "#" else " "
+    significant = len(digits.rstrip("0"))
+    for k in range(significant, len(places)):
+        if places[k] != "0":
+            texts[k] = "" if places[k] == "#" else " "
     return texts
 
 

@@ -106,4 +106,7 @@ def check_section(section: list[tuple[str, Any]]) -> None:
         raise BadFormat("@ beside a number")
     if kinds & DATE_KINDS and kinds & {"exp", "general"}:
         raise BadFormat("a date beside a number")
+    for k, (kind, _) in enumerate(section):  # E+ and E- take the exponent's digit placeholders next
+        if kind == "exp" and (k + 1 == len(section) or section[k + 1][0] != "digit"):
+            raise BadFormat("an exponent without digits")  # formulas' test.xlsx: "0##e+8800##" is #VALUE!
 

@@ -36,6 +36,7 @@ from formulas.tokens.operand import Error, XlError
 
 from ..character_set import CHARACTER_SET, MAC, WINDOWS
 from .arguments import elementwise, is_omitted, number, wildcard_source
+from .currency_text import FUNCTIONS as _CURRENCY_FUNCTIONS
 from .number_format import BadFormat, format_text
 from .number_text import GENERAL_WIDTH, TEXT_WIDTH, general_text, number_text  # noqa: F401 - the module's public names
 
@@ -424,3 +425,4 @@ def _text_function(value: Any, format_text_: Any) -> Any:
 
 
 FUNCTIONS["TEXT"] = wrap_ufunc(_text_function, input_parser=lambda *a: a, args_parser=_as_objects, check_nan=False)
+FUNCTIONS.update(_CURRENCY_FUNCTIONS)  # DOLLAR, BAHTTEXT
