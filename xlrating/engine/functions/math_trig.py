@@ -24,6 +24,9 @@ What ``formulas`` 1.3 gets wrong here, and the rule followed instead (Microsoft'
 - BASE was missing. DECIMAL read " 11", "1_1", "-11" and "0x1F" as numbers (Python's ``int``), took
   radix 0, and read a number from a cell as "111.0" (#NUM!).
 - RANDBETWEEN returned fractions (``bottom + (top - bottom) * rand()``); Excel returns a whole number.
+- PRODUCT and SUMSQ count what Excel counts (:mod:`.number_lists`): ``formulas`` multiplied the
+  text "8" and TRUE of a cell, and PRODUCT of no numbers was 1 (Excel: 0). ATAN2 of arrays of
+  different sizes could not be computed; Excel's result has #N/A past the shorter one.
 - SUMIF, SUMIFS: Excel's criteria (:mod:`.criteria`); ``formulas`` matched "*a" anywhere in a text,
   took TRUE as 1 for ">0", and its SUMIFS answered ranges of different shapes.
 """
@@ -39,13 +42,14 @@ from typing import Any
 
 import numpy as np
 import schedula as sh
-from formulas.functions import Array, wrap_func, wrap_ufunc
+from formulas.functions import wrap_func, wrap_ufunc
 from formulas.tokens.operand import Error, XlError
 
 from ..library import formulas_function
 from ..rounding import excel_round
 from . import criteria
 from .arguments import as_objects, elementwise, is_omitted, number, quiet, scalar, text_number
+from .lifting import pairwise
 from .number_lists import Rejected, numbers, single
 from .plain_numbers import WHOLE, integer
 
@@ -465,34 +469,10 @@ def _atan2(x: Any, y: Any) -> Any:
     return _DIV0 if x_ == 0 and y_ == 0 else math.atan2(y_, x_)
 
 
-def _pairs(func: Callable[[Any, Any], Any]) -> Any:
-    """``func`` of two values applied entry by entry as Excel lifts a function of single values over
-    arrays: the result has the most rows and the most columns of the two; an argument of one row
-    (column) serves every row (column), and past the end of a longer one the entry is #N/A
-    (ATAN2({1,2,3},{1,2}) is {0.785, 0.785, #N/A}; ``formulas`` could not compute it)."""
-    def lifted(x: Any, y: Any) -> Any:
-        if not isinstance(x, np.ndarray) and not isinstance(y, np.ndarray):
-            return func(x, y)
-        grids = [np.atleast_2d(np.asarray(a, dtype=object)) for a in (x, y)]
-        rows, cols = max(g.shape[0] for g in grids), max(g.shape[1] for g in grids)
-
-        def entry(grid: np.ndarray, i: int, j: int) -> Any:
-            r = 0 if grid.shape[0] == 1 else i
-            c = 0 if grid.shape[1] == 1 else j
-            return scalar(grid[r, c]) if r < grid.shape[0] and c < grid.shape[1] else _NA
-
-        out = np.empty((rows, cols), dtype=object)
-        for i in range(rows):
-            for j in range(cols):
-                out[i, j] = func(*(entry(g, i, j) for g in grids))
-        return out.view(Array)
-    return quiet(wrap_func(lifted))
-
-
 FUNCTIONS: dict[str, Any] = {
     "PRODUCT": _of_numbers(math.prod),
     "SUMSQ": _of_numbers(lambda values: sum(v * v for v in values)),
-    "ATAN2": _pairs(_atan2),
+    "ATAN2": pairwise(_atan2),
     "GCD": wrap_func(_gcd),
     "LCM": wrap_func(_lcm),
     "INT": _in_order(integer),

@@ -19,6 +19,9 @@ a single variable any shape is taken value by value.
 gives slope and intercept mean/2 each), reads an omitted const as FALSE, and answers shape errors
 with #VALUE!.
 
+STDEV, VAR, MEDIAN, MODE, LARGE, SMALL and the other functions of a list of numbers take the
+numbers Excel counts (:mod:`.number_lists`; the rules at ``_OF_NUMBERS`` below).
+
 COUNTIF, COUNTIFS, AVERAGEIF, AVERAGEIFS, MAXIFS and MINIFS follow Excel's criteria (:mod:`.criteria`);
 ``formulas``' missed "<>x" on empty cells and errors, matched "*a" anywhere in a text, and its MAXIFS
 and MINIFS answered #VALUE!.
