@@ -109,3 +109,15 @@ def test_atan2_lifts_arrays_of_different_sizes_as_excel_does(tmp_path: Path) -> 
     assert sheet.get(4, 3) == pytest.approx(math.atan2(1, 1) + 0.0)
     assert_excel_value(sheet.get(5, 3), "#DIV/0!")
     assert sheet.get(6, 3) == pytest.approx(math.atan2(2, -1))
+
+
+PERCENTILES = [
+    # the numbers of A1:A7 sorted: 1, 3, 4, 4
+    ("PERCENTILE(A1:A7,0.3)", 2.8), ("PERCENTILE.INC(A1:A7,0.3)", 2.8), ("PERCENTILE.EXC(A1:A7,0.3)", 2.0),
+    ("QUARTILE(A1:A7,1)", 2.5), ("QUARTILE.INC(A1:A7,1)", 2.5), ("QUARTILE.EXC(A1:A7,1)", 1.5),
+    ("TRIMMEAN(A1:A7,0.5)", 3.5), ('QUARTILE("3",1)', 3.0), ("PERCENTILE(A1:A7,NA())", "#N/A"),
+]
+
+
+def test_percentiles_and_quartiles_take_only_the_numbers_of_a_reference(tmp_path: Path) -> None:
+    _assert_table(tmp_path, MIXED, PERCENTILES)

@@ -297,6 +297,9 @@ def _whole_ranges(count: Any, ranges: slice) -> Any:
 _OF_NUMBERS = ("AVEDEV", "DEVSQ", "GEOMEAN", "HARMEAN", "KURT", "MEDIAN", "SKEW", "SKEW.P", "STDEV", "STDEV.S",
                "STDEV.P", "STDEVP", "VAR", "VAR.S", "VAR.P", "VARP")
 _MODES = ("MODE", "MODE.SNGL", "MODE.MULT")
+# their first argument read the same way; PERCENTILE and QUARTILE over a reference holding text were #VALUE!
+_RANKED = ("LARGE", "SMALL", "PERCENTILE", "PERCENTILE.INC", "PERCENTILE.EXC", "QUARTILE", "QUARTILE.INC",
+           "QUARTILE.EXC", "TRIMMEAN")
 
 
 def _of_numbers(name: str, typed_text: str = "error", omitted: Any = None) -> Any:
@@ -314,8 +317,9 @@ def _of_numbers(name: str, typed_text: str = "error", omitted: Any = None) -> An
 
 
 def _ranked(name: str) -> Any:
-    """LARGE or SMALL(array, k) with the numbers of ``array`` as Excel counts them; an error ``k``
-    comes before one in ``array`` (formulas' test.xlsx: LARGE($C57:$K57,L57) over #VALUE! is L57's #N/A)."""
+    """LARGE, SMALL, PERCENTILE, QUARTILE or TRIMMEAN(array, k) with the numbers of ``array`` as
+    Excel counts them; an error ``k`` comes before one in ``array`` (formulas' test.xlsx:
+    LARGE($C57:$K57,L57) over #VALUE! is L57's #N/A)."""
     implementation = formulas_function(name)
 
     def ranked(array: Any, k: Any) -> Any:
@@ -333,8 +337,7 @@ def _ranked(name: str) -> Any:
 FUNCTIONS: dict[str, Any] = {
     **{name: _of_numbers(name) for name in _OF_NUMBERS},
     **{name: _of_numbers(name, "skip", VALUE) for name in _MODES},
-    "LARGE": _ranked("LARGE"),
-    "SMALL": _ranked("SMALL"),
+    **{name: _ranked(name) for name in _RANKED},
     "LINEST": wrap_func(linest),
     "LOGEST": wrap_func(logest),
     "TREND": wrap_func(trend),
