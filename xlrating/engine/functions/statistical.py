@@ -303,14 +303,12 @@ _RANKED = ("LARGE", "SMALL", "PERCENTILE", "PERCENTILE.INC", "PERCENTILE.EXC", "
 
 
 def _of_numbers(name: str, typed_text: str = "error", omitted: Any = None) -> Any:
-    implementation = formulas_function(name)
-
     def of_numbers(*args: Any) -> Any:
         try:
             values = numbers(args, typed_text, omitted)
         except Rejected as rejected:
             return rejected.error
-        return implementation(as_reference(values))
+        return formulas_function(name)(as_reference(values))
 
     of_numbers.__name__ = name.lower()
     return wrap_func(of_numbers)
@@ -320,15 +318,13 @@ def _ranked(name: str) -> Any:
     """LARGE, SMALL, PERCENTILE, QUARTILE or TRIMMEAN(array, k) with the numbers of ``array`` as
     Excel counts them; an error ``k`` comes before one in ``array`` (formulas' test.xlsx:
     LARGE($C57:$K57,L57) over #VALUE! is L57's #N/A)."""
-    implementation = formulas_function(name)
-
     def ranked(array: Any, k: Any) -> Any:
         try:
             values = numbers((array,))
         except Rejected as rejected:
             k_value = np.asarray(k, dtype=object).ravel()[0] if np.size(k) == 1 else None
             return k_value if isinstance(k_value, XlError) else rejected.error
-        return implementation(as_reference(values), k)
+        return formulas_function(name)(as_reference(values), k)
 
     ranked.__name__ = name.lower()
     return wrap_func(ranked)
