@@ -162,3 +162,17 @@ def test_exponent_digits_and_month_codes_as_excel_saved_them(formula: str, expec
 ])
 def test_general_is_a_default_width_cell_and_a_zero_shown_has_no_sign(value: float, code: str, expected: str) -> None:
     assert _text(value, code) == expected
+
+
+def test_decimal_placeholders_in_the_trailing_zeros_as_excel_saved_them() -> None:
+    """Within the trailing zeros of the decimals a # shows nothing and a ? a space even before a 0
+    placeholder (pycel's text.xlsx and formulas' test.xlsx, saved by Excel)."""
+    assert _text(890123.456789, "#.#####00#0") == "890123.45678900"
+    assert _text(1.000000001, "00###.##.0000.00") == "001..0000.00"
+    assert _text(1.5, "0.#0") == "1.50"  # a significant digit is shown
+
+
+def test_an_exponent_needs_its_digit_placeholders() -> None:
+    """formulas' test.xlsx (Excel): a format whose E+ is followed by other characters is #VALUE!."""
+    assert _text(1234578.555, "#,##00000,  ,00 , 0##e+8800######    .  # ,0.00.0,00") == VALUE
+    assert _text(1234.5, "0.0E+0") == "1.2E+3"

@@ -24,6 +24,9 @@ What ``formulas`` 1.3 gets wrong here, and the rule followed instead (Microsoft'
 - BASE was missing. DECIMAL read " 11", "1_1", "-11" and "0x1F" as numbers (Python's ``int``), took
   radix 0, and read a number from a cell as "111.0" (#NUM!).
 - RANDBETWEEN returned fractions (``bottom + (top - bottom) * rand()``); Excel returns a whole number.
+- PRODUCT and SUMSQ count what Excel counts (:mod:`.number_lists`): ``formulas`` multiplied the
+  text "8" and TRUE of a cell, and PRODUCT of no numbers was 1 (Excel: 0). ATAN2 of arrays of
+  different sizes could not be computed; Excel's result has #N/A past the shorter one.
 - SUMIF, SUMIFS: Excel's criteria (:mod:`.criteria`); ``formulas`` matched "*a" anywhere in a text,
   took TRUE as 1 for ">0", and its SUMIFS answered ranges of different shapes.
 """
@@ -46,6 +49,8 @@ from ..library import formulas_function
 from ..rounding import excel_round
 from . import criteria
 from .arguments import as_objects, elementwise, is_omitted, number, quiet, scalar, text_number
+from .lifting import pairwise
+from .number_lists import Rejected, numbers, single
 from .plain_numbers import WHOLE, integer
 
 _NUM: XlError = Error.errors["#NUM!"]
@@ -438,7 +443,36 @@ def _lcm(*args: Any) -> Any:
     return result if math.isfinite(result) and result < 2.0 ** 53 else _NUM
 
 
+def _of_numbers(reduce: Callable[[list[float]], float]) -> Any:
+    """PRODUCT or SUMSQ of the numbers Excel counts (:mod:`.number_lists`: in a reference only
+    numbers; IronCalc's PRODUCT and SUMSQ books: PRODUCT(G20:G22) over three texts is 0, as is
+    SUMSQ of a cell holding ="8"); #NUM! beyond the doubles' range (SUMSQ(2E+154))."""
+    def of_numbers(*args: Any) -> Any:
+        try:
+            values = numbers(args)
+        except Rejected as rejected:
+            return single(rejected.error)
+        result = reduce(values) if values else 0.0
+        return single(result if math.isfinite(result) else _NUM)
+    return quiet(wrap_func(of_numbers))
+
+
+def _atan2(x: Any, y: Any) -> Any:
+    """ATAN2(x_num, y_num): the angle of the point (x, y), -pi excluded to pi; #DIV/0! at (0, 0);
+    an argument's error is the result, one that is no number #VALUE!."""
+    for value in (x, y):
+        if isinstance(value, XlError):
+            return value
+    x_, y_ = number(x), number(y)
+    if x_ is None or y_ is None:
+        return _VALUE
+    return _DIV0 if x_ == 0 and y_ == 0 else math.atan2(y_, x_)
+
+
 FUNCTIONS: dict[str, Any] = {
+    "PRODUCT": _of_numbers(math.prod),
+    "SUMSQ": _of_numbers(lambda values: sum(v * v for v in values)),
+    "ATAN2": pairwise(_atan2),
     "GCD": wrap_func(_gcd),
     "LCM": wrap_func(_lcm),
     "INT": _in_order(integer),
@@ -462,7 +496,7 @@ FUNCTIONS: dict[str, Any] = {
     "QUOTIENT": _in_order(_quotient, logical=False),
     "DECIMAL": elementwise(_decimal, numbers=False),
     "RANDBETWEEN": elementwise(_randbetween),
-    **{name: _checked(name) for name in ("PRODUCT", "SUMSQ", "SUMX2MY2", "SUMX2PY2", "SUMXMY2")},
+    **{name: _checked(name) for name in ("SUMX2MY2", "SUMX2PY2", "SUMXMY2")},
     "SUMIF": wrap_func(criteria.sumif),
     "SUMIFS": wrap_func(criteria.sumifs),
 }

@@ -19,6 +19,9 @@ a single variable any shape is taken value by value.
 gives slope and intercept mean/2 each), reads an omitted const as FALSE, and answers shape errors
 with #VALUE!.
 
+STDEV, VAR, MEDIAN, MODE, LARGE, SMALL and the other functions of a list of numbers take the
+numbers Excel counts (:mod:`.number_lists`; the rules at ``_OF_NUMBERS`` below).
+
 COUNTIF, COUNTIFS, AVERAGEIF, AVERAGEIFS, MAXIFS and MINIFS follow Excel's criteria (:mod:`.criteria`);
 ``formulas``' missed "<>x" on empty cells and errors, matched "*a" anywhere in a text, and its MAXIFS
 and MINIFS answered #VALUE!.
@@ -36,8 +39,10 @@ from formulas.functions import Array, parse_ranges, wrap_func
 from formulas.tokens.operand import Error, XlError
 
 from ..fallback import Area
+from ..library import formulas_function
 from . import criteria
 from .arguments import is_omitted
+from .number_lists import Rejected, as_reference, numbers
 
 NA, NUM, REF, VALUE = (Error.errors[e] for e in ("#N/A", "#NUM!", "#REF!", "#VALUE!"))
 
@@ -282,7 +287,53 @@ def _whole_ranges(count: Any, ranges: slice) -> Any:
     return wrap_func(counted, ranges=True)
 
 
+# The functions of a list of numbers (:mod:`.number_lists`): ``formulas`` computes them from exactly
+# the numbers Excel counts. It read text and TRUE/FALSE in references (STDEV(A1:A7) over 1, "2",
+# TRUE, 4 was #VALUE!, MEDIAN too; MODE(B1,B1,1) with B1 holding "2" was 0). MODE, MODE.SNGL and
+# MODE.MULT leave typed text that is no number out and answer an argument left out with #VALUE!
+# (formulas' test.xlsx, saved by Excel: MODE.MULT(H69:J69,D69:I69,E69:G69,F69:H69,) is #VALUE!).
+# LARGE and SMALL read a single typed value as the others do: SMALL(TRUE,1) is 1, SMALL("3.4",1)
+# 3.4, SMALL("Hello",1) #VALUE! (IronCalc's SMALL_LARGE book); formulas' answer was #NUM!.
+_OF_NUMBERS = ("AVEDEV", "DEVSQ", "GEOMEAN", "HARMEAN", "KURT", "MEDIAN", "SKEW", "SKEW.P", "STDEV", "STDEV.S",
+               "STDEV.P", "STDEVP", "VAR", "VAR.S", "VAR.P", "VARP")
+_MODES = ("MODE", "MODE.SNGL", "MODE.MULT")
+# their first argument read the same way; PERCENTILE and QUARTILE over a reference holding text were #VALUE!
+_RANKED = ("LARGE", "SMALL", "PERCENTILE", "PERCENTILE.INC", "PERCENTILE.EXC", "QUARTILE", "QUARTILE.INC",
+           "QUARTILE.EXC", "TRIMMEAN")
+
+
+def _of_numbers(name: str, typed_text: str = "error", omitted: Any = None) -> Any:
+    def of_numbers(*args: Any) -> Any:
+        try:
+            values = numbers(args, typed_text, omitted)
+        except Rejected as rejected:
+            return rejected.error
+        return formulas_function(name)(as_reference(values))
+
+    of_numbers.__name__ = name.lower()
+    return wrap_func(of_numbers)
+
+
+def _ranked(name: str) -> Any:
+    """LARGE, SMALL, PERCENTILE, QUARTILE or TRIMMEAN(array, k) with the numbers of ``array`` as
+    Excel counts them; an error ``k`` comes before one in ``array`` (formulas' test.xlsx:
+    LARGE($C57:$K57,L57) over #VALUE! is L57's #N/A)."""
+    def ranked(array: Any, k: Any) -> Any:
+        try:
+            values = numbers((array,))
+        except Rejected as rejected:
+            k_value = np.asarray(k, dtype=object).ravel()[0] if np.size(k) == 1 else None
+            return k_value if isinstance(k_value, XlError) else rejected.error
+        return formulas_function(name)(as_reference(values), k)
+
+    ranked.__name__ = name.lower()
+    return wrap_func(ranked)
+
+
 FUNCTIONS: dict[str, Any] = {
+    **{name: _of_numbers(name) for name in _OF_NUMBERS},
+    **{name: _of_numbers(name, "skip", VALUE) for name in _MODES},
+    **{name: _ranked(name) for name in _RANKED},
     "LINEST": wrap_func(linest),
     "LOGEST": wrap_func(logest),
     "TREND": wrap_func(trend),

@@ -1,0 +1,99 @@
+"""A number-format section with date or time codes applied to a serial date of the 1900 system.
+See :mod:`.number_format`."""
+
+from __future__ import annotations
+
+import datetime
+from decimal import Decimal
+from typing import Any
+
+from .format_tokens import BadFormat
+from .number_text import half_up
+
+_MONTHS = ("January", "February", "March", "April", "May", "June", "July", "August", "September",
+           "October", "November", "December")
+_DAYS = ("Sunday", "Monday", "Tuesday", "Wednesday", "Thursday", "Friday", "Saturday")
+
+
+def date_section(section: list[tuple[str, Any]], serial: float, negative: bool = False) -> str:
+    """``serial`` written by a section with date or time codes (``negative``: it is minus ``serial``,
+    which only elapsed codes can show)."""
+    tokens: list[tuple[str, Any]] = []
+    k = 0
+    seconds_seen = False
+    while k < len(section):  # fractional seconds: a point after a seconds code, then 0s
+        kind, value = section[k]
+        if kind in ("date", "elapsed") and value[0] == "s":
+            seconds_seen = True
+        if kind == "point" and seconds_seen and k + 1 < len(section) and section[k + 1] == ("digit", "0"):
+            j = k + 1
+            while j < len(section) and section[j] == ("digit", "0"):
+                j += 1
+            tokens.append(("fraction", min(j - k - 1, 3)))
+            k = j
+            continue
+        if kind in ("digit", "exp", "general", "percent", "at"):
+            raise BadFormat("a date beside a number")
+        tokens.append((kind, value))
+        k += 1
+    ordinary = any(kind in ("date", "ampm", "ap", "fraction") for kind, _ in tokens)
+    if ordinary and (negative or not 0 <= serial < 2958466):
+        raise BadFormat("not a date")
+    places = max([v for kind, v in tokens if kind == "fraction"] or [0])
+    unit = 86400 * 10 ** places
+    total = int(half_up(Decimal(serial) * unit, 0))
+    days, ticks = divmod(total, unit)
+    seconds, fraction_ticks = divmod(ticks, 10 ** places)
+    if ordinary and days > 2958465:
+        raise BadFormat("not a date")
+    day_serial = days
+    if not ordinary or day_serial == 0:
+        year, month, day = 1900, 1, 0
+    elif day_serial == 60:
+        year, month, day = 1900, 2, 29
+    else:
+        moment = datetime.date(1899, 12, 31 if day_serial < 60 else 30) + datetime.timedelta(days=day_serial)
+        year, month, day = moment.year, moment.month, moment.day
+    weekday = (day_serial + 6) % 7
+    hour, minute, second = seconds // 3600, seconds // 60 % 60, seconds % 60
+    twelve = any(kind in ("ampm", "ap") for kind, _ in tokens)
+    codes = [k for k, (kind, _) in enumerate(tokens) if kind in ("date", "elapsed")]
+    out = []
+    for k, (kind, value) in enumerate(tokens):
+        if kind == "date":
+            letter, width = value[0], len(value)
+            if letter == "m":
+                position = codes.index(k)
+                before = tokens[codes[position - 1]][1][0] if position else ""
+                after = tokens[codes[position + 1]][1][0] if position + 1 < len(codes) else ""
+                if width <= 2 and (before == "h" or after == "s"):  # mmm and longer are always months
+                    letter = "minute"
+            if letter == "y":
+                out.append(str(year)[-2:] if width <= 2 else str(year))
+            elif letter == "m":
+                out.append(str(month).zfill(width) if width <= 2 else _MONTHS[month - 1][:3] if width == 3
+                           else _MONTHS[month - 1][0] if width == 5 else _MONTHS[month - 1])  # mmmm, 6+: name
+            elif letter == "d":
+                out.append(str(day).zfill(width) if width <= 2 else _DAYS[weekday][:3] if width == 3
+                           else _DAYS[weekday])
+            elif letter == "h":
+                shown = (hour % 12 or 12) if twelve else hour
+                out.append(str(shown).zfill(min(width, 2)))
+            elif letter == "minute":
+                out.append(str(minute).zfill(min(width, 2)))
+            else:
+                out.append(str(second).zfill(min(width, 2)))
+        elif kind == "elapsed":
+            amount = {"h": total // (unit // 24), "m": total // (unit // 1440), "s": total // (unit // 86400)}[value[0]]
+            out.append(str(amount).zfill(len(value)))
+        elif kind == "fraction":
+            out.append("." + str(fraction_ticks).zfill(places)[:value])
+        elif kind == "ampm":
+            out.append("AM" if hour < 12 else "PM")
+        elif kind == "ap":
+            out.append(value[0] if hour < 12 else value[1])
+        elif kind in ("lit", "point", "comma", "slash"):
+            out.append(str(value))
+    return "".join(out)
+
+

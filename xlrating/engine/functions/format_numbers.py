@@ -1,0 +1,229 @@
+"""A number-format section without date codes applied to a number (not negative): digit
+placeholders, thousands separators and scaling, percent, scientific notation, fractions, General.
+See :mod:`.number_format`."""
+
+from __future__ import annotations
+
+from decimal import Decimal
+from typing import Any
+
+from .number_text import general_text, half_up, significant
+
+
+def _integer_text(digits: str, places: list[str], grouping: bool) -> list[str]:
+    """Whole-number ``digits`` ("" for zero) spread over the integer placeholders ``places``: one
+    text per placeholder, the leftmost taking every digit left over, commas every three digits."""
+    count = len(places)
+    total = max(len(digits), count)
+    chunks = []
+    for j in range(total):  # j: position from the right
+        if j < len(digits):
+            char = digits[-1 - j]
+        else:
+            kind = places[count - 1 - j]
+            char = {"0": "0", "?": " ", "#": ""}[kind]
+        if grouping and j and j % 3 == 0 and char.strip() and (j - 1 < len(digits) or places[count - j] == "0"):
+            char += ","
+        chunks.append(char)
+    if not count:
+        return ["".join(reversed(chunks))]
+    texts = chunks[:count - 1] + ["".join(reversed(chunks[count - 1:]))]
+    return list(reversed(texts))
+
+
+def _decimal_text(digits: str, places: list[str]) -> list[str]:
+    """Decimal ``digits`` over the decimal placeholders: within the trailing zeros a # shows nothing and
+    a ? a space, a 0 placeholder between them included (workbooks Excel saved: TEXT(890123.456789,
+    "#.#####00#0") is "890123.45678900", pycel's text.xlsx; TEXT(1.000000001,"00###.##.0000.00") is
+    "001..0000.00", formulas' test.xlsx)."""
+    texts = list(digits)
+    significant = len(digits.rstrip("0"))
+    for k in range(significant, len(places)):
+        if places[k] != "0":
+            texts[k] = "" if places[k] == "#" else " "
+    return texts
+
+
+def _layout(section: list[tuple[str, Any]]) -> tuple[list[int], int, int, bool, int]:
+    """Where the number goes: roles of the commas and the decimal point.
+    Returns (indices of dropped/handled tokens, point index or -1, scaling, grouping, percent count)."""
+    point = next((k for k, (kind, _) in enumerate(section) if kind == "point"), -1)
+    digit_at = [k for k, (kind, _) in enumerate(section) if kind == "digit"]
+    last_digit = digit_at[-1] if digit_at else -1
+    handled, scaling, grouping = [], 0, False
+    for k, (kind, _) in enumerate(section):
+        if kind != "comma" or k == 0:
+            continue
+        previous = k - 1
+        while previous >= 0 and section[previous][0] == "comma" and previous not in handled:
+            previous -= 1
+        if (previous < 0 or section[previous][0] != "digit" and previous not in handled) and \
+                not (previous >= 0 and section[previous][0] == "comma"):
+            continue
+        if section[k - 1][0] not in ("digit", "comma") or (section[k - 1][0] == "comma" and k - 1 not in handled):
+            continue
+        following = k + 1
+        while following < len(section) and section[following][0] == "comma":
+            following += 1
+        at_end = k > last_digit or (following < len(section) and section[following][0] == "point"
+                                     and (point < 0 or following == point) and k < point)
+        handled.append(k)
+        if at_end:
+            scaling += 1
+        elif (point < 0 or k < point) and k + 1 < len(section) and section[k + 1][0] == "digit":
+            grouping = True
+    percent = sum(kind == "percent" for kind, _ in section)
+    return handled, point, scaling, grouping, percent
+
+
+def number_section(section: list[tuple[str, Any]], number: float) -> str:
+    """``number`` (not negative) written by a section without date codes."""
+    if any(kind == "general" for kind, _ in section):
+        general = general_text(number)
+        return "".join(general if kind == "general" else str(value) if kind in ("lit", "percent", "comma", "point")
+                       else "" for kind, value in section if kind not in ("cond",))
+    if not any(kind == "digit" for kind, _ in section):
+        return "".join(str(value) for kind, value in section if kind in ("lit", "percent", "comma", "point", "slash"))
+    if any(kind == "slash" for kind, _ in section) and _fraction_parts(section):
+        return _fraction(section, number)
+    exp_at = next((k for k, (kind, _) in enumerate(section) if kind == "exp"), -1)
+    mantissa = section if exp_at < 0 else section[:exp_at]
+    handled, point, scaling, grouping, percent = _layout(mantissa)
+    value = significant(number) * Decimal(100) ** percent / Decimal(1000) ** scaling
+    int_places = [v for k, (kind, v) in enumerate(mantissa) if kind == "digit" and (point < 0 or k < point)]
+    dec_places = [v for k, (kind, v) in enumerate(mantissa) if kind == "digit" and point >= 0 and k > point]
+    exponent_text = ""
+    if exp_at >= 0:
+        value, exponent = _scientific(value, int_places, len(dec_places))
+        # the exponent's digit placeholders: a 0 is a digit always shown, a # or ? one shown only
+        # when needed ("0.00E+##" writes 1.22E+7, "0.00E+00" 1.22E+07)
+        exp_digits = sum(kind == "digit" and value == "0" for kind, value in section[exp_at + 1:])
+        sign = "-" if exponent < 0 else ("+" if section[exp_at][1] == "+" else "")
+        exponent_text = "E" + sign + str(abs(exponent)).zfill(exp_digits)
+    rounded = half_up(value, len(dec_places))
+    whole, _, fraction = f"{rounded:f}".partition(".")
+    whole = whole.lstrip("0")
+    ints = _integer_text(whole, int_places, grouping and exp_at < 0)
+    decs = _decimal_text(fraction.ljust(len(dec_places), "0")[:len(dec_places)], dec_places)
+    out: list[str] = []
+    int_index = dec_index = 0
+    if not int_places and whole:
+        if point >= 0:
+            ints = [whole]
+        else:
+            out.append(whole)
+    for k, (kind, value_) in enumerate(mantissa):
+        if kind == "digit":
+            if point < 0 or k < point:
+                out.append(ints[int_index])
+                int_index += 1
+            else:
+                out.append(decs[dec_index])
+                dec_index += 1
+        elif kind == "point":
+            if k == point and not int_places and whole:
+                out.append(ints[0])
+            out.append(".")
+        elif kind == "comma":
+            if k not in handled:
+                out.append(",")
+        elif kind in ("lit", "percent", "slash"):
+            out.append(str(value_))
+    if exp_at >= 0:
+        out.append(exponent_text)
+        out.extend(str(v) for kind, v in section[exp_at + 1:] if kind in ("lit", "percent", "point", "comma", "slash"))
+    return "".join(out)
+
+
+def _scientific(value: Decimal, int_places: list[str], decimals: int) -> tuple[Decimal, int]:
+    """The mantissa and exponent of ``value`` for ``len(int_places)`` integer placeholders."""
+    count = len(int_places)
+    if value == 0:
+        return value, 0
+    magnitude = value.adjusted()
+    step = count if count > 1 and "#" in int_places else 0
+    for _ in range(2):
+        if step:
+            exponent = (magnitude // step) * step
+        else:
+            exponent = magnitude - (count - 1) if count else magnitude + 1
+        mantissa = half_up(value.scaleb(-exponent), decimals)
+        width = max(count, 1) if not step else step
+        if mantissa.adjusted() < width:
+            return mantissa, exponent
+        magnitude += 1
+    return mantissa, exponent
+
+
+def _fraction_parts(section: list[tuple[str, Any]]) -> tuple[list[int], list[int], list[int], int] | None:
+    """Token indices of a fraction's whole part, numerator and denominator, and its slash."""
+    slash = next(k for k, (kind, _) in enumerate(section) if kind == "slash")
+    numerator = []
+    k = slash - 1
+    while k >= 0 and section[k][0] == "digit":
+        numerator.insert(0, k)
+        k -= 1
+    denominator = []
+    k = slash + 1
+    while k < len(section) and (section[k][0] == "digit" or section[k][0] == "lit" and section[k][1].isdigit()):
+        denominator.append(k)
+        k += 1
+    if not numerator or not denominator:
+        return None
+    whole = [k for k in range(numerator[0]) if section[k][0] == "digit"]
+    return whole, numerator, denominator, slash
+
+
+def _fraction(section: list[tuple[str, Any]], number: float) -> str:
+    whole_at, numerator_at, denominator_at, slash = _fraction_parts(section)
+    value = significant(number)
+    fixed = "".join(str(section[k][1]) for k in denominator_at)
+    whole = int(value) if whole_at else 0
+    rest = float(value - whole)
+    if any(section[k][0] == "lit" for k in denominator_at):
+        denominator = int(fixed.replace("#", "").replace("?", "0"))
+        numerator = int(half_up(Decimal(rest) * denominator, 0))
+    else:
+        limit = 10 ** len(denominator_at) - 1
+        best = (2.0, 0, 1)
+        for d in range(1, limit + 1):
+            n_ = int(half_up(Decimal(rest * d), 0))
+            error = abs(rest - n_ / d)
+            if error < best[0] - 1e-15:
+                best = (error, n_, d)
+        _, numerator, denominator = best
+    if whole_at and numerator == denominator and not any(section[k][0] == "lit" for k in denominator_at):
+        whole, numerator = whole + 1, 0
+    ints = _integer_text(str(whole) if whole else "", [section[k][1] for k in whole_at], False)
+    blank = whole_at and numerator == 0
+    if blank and whole == 0:
+        ints = _integer_text("0", [section[k][1] for k in whole_at], False)
+    num_places = [section[k][1] for k in numerator_at]
+    num_text = _integer_text(str(numerator) if numerator else ("0" if not whole_at else ""), num_places, False)
+    if any(section[k][0] == "lit" for k in denominator_at):
+        den_texts = [str(section[k][1]) for k in denominator_at]
+    else:
+        den = str(denominator)
+        places = [section[k][1] for k in denominator_at]
+        den_texts = [den[i] if i < len(den) else {"0": "0", "?": " ", "#": ""}[p] for i, p in enumerate(places)]
+        if len(den) > len(places):
+            den_texts[-1] = den[len(places) - 1:]
+    out = []
+    int_index = 0
+    for k, (kind, value_) in enumerate(section):
+        if k in whole_at:
+            out.append(ints[int_index])
+            int_index += 1
+        elif k in numerator_at:
+            text = num_text[numerator_at.index(k)]
+            out.append(" " * len(text) if blank else text)
+        elif k in denominator_at:
+            text = den_texts[denominator_at.index(k)]
+            out.append(" " * len(text) if blank else text)
+        elif k == slash:
+            out.append(" " if blank else "/")
+        elif kind in ("lit", "percent", "point", "comma"):
+            out.append(str(value_))
+    return "".join(out)
+
+
