@@ -128,11 +128,24 @@ def test_a_csv_over_the_file_size_limit_is_refused_naming_the_limit(tmp_path, mo
     assert result.exit_code == 2 and "max_file_bytes" in result.output
 
 
-def test_a_csv_that_is_not_utf8_is_refused_with_the_fix(tmp_path):
-    src = tmp_path / "latin1.csv"
-    src.write_bytes("event,date,players,rounds,player,place\nA,2020-01-01,10,2,Zoë,1\n".encode("latin-1"))
+@pytest.mark.parametrize("encoding", ["utf-8", "utf-8-sig", "utf-16", "cp1252"])
+def test_rank_reads_a_csv_in_every_encoding_validate_reads(tmp_path, encoding):
+    """A table saved by a spreadsheet as UTF-8, UTF-16 or Windows-1252 ranks the same, names and
+    all, as ingest and validate read it."""
+    table = "event,date,players,rounds,player,place\nA,2020-01-01,10,2,Zoë,1\nA,2020-01-01,10,2,Øyvind,2\n"
+    src = tmp_path / f"{encoding}.csv"
+    src.write_bytes(table.encode(encoding))
+    out = tmp_path / "board.json"
+    result = run("rank", "dippouch", src, "-o", out)
+    assert result.exit_code == 0, result.output
+    assert [line["player"] for line in json.loads(out.read_text(encoding="utf-8"))] == ["Zoë", "Øyvind"]
+
+
+def test_a_csv_that_is_binary_is_refused_naming_the_file(tmp_path):
+    src = tmp_path / "binary.csv"
+    src.write_bytes(b"event,date\x00,players\n")
     result = run("rank", "dippouch", src)
-    assert result.exit_code == 2 and "save the CSV as UTF-8" in result.output
+    assert result.exit_code == 2 and "not a text file" in result.output and str(src) in result.output
 
 
 def test_ranking_workbook_is_readable_dates_are_dates_and_columns_fit_their_content(tmp_path):

@@ -45,12 +45,7 @@ _LINE = re.compile(r"[^\r\n]*(?:\r\n|\r|\n)?")  # how a file opened with newline
 
 def read_csv_grid(path: str | os.PathLike[str], data: bytes, limits: Limits) -> list[SheetGrid]:
     """The CSV ``data`` read from ``path`` as one SheetGrid, or :class:`UnreadableWorkbook`."""
-    text = _decode(data)
-    if (nul := text.find("\x00")) >= 0:
-        raise UnreadableWorkbook(path, f"not a text file (CSV or similar): line {text.count(chr(10), 0, nul) + 1} "
-                                       f"holds a NUL character, which text never does; it is binary, or text in "
-                                       f"an encoding other than UTF-8, UTF-16 or Windows-1252: save it again as "
-                                       f"CSV (UTF-8)")
+    text = csv_text(path, data)
     delimiter = delimiter_of(text)
     name = _SHEET_NAME_CHARS.sub("_", Path(path).stem)[:31] or "Sheet1"
     grid = SheetGrid(name)
@@ -137,6 +132,18 @@ class _Lines:
                                                 f"{self.delimiter!r} separators, far more fields than the limit "
                                                 f"{describe('max_columns', self.limits.max_columns)}")
         return line
+
+
+def csv_text(path: str | os.PathLike[str], data: bytes) -> str:
+    """The text of a CSV file's bytes in the encodings above (every CSV reader's one decoding, so a
+    table that validates is a table that ranks), or :class:`UnreadableWorkbook` for binary data."""
+    text = _decode(data)
+    if (nul := text.find("\x00")) >= 0:
+        raise UnreadableWorkbook(path, f"not a text file (CSV or similar): line {text.count(chr(10), 0, nul) + 1} "
+                                       f"holds a NUL character, which text never does; it is binary, or text in "
+                                       f"an encoding other than UTF-8, UTF-16 or Windows-1252: save it again as "
+                                       f"CSV (UTF-8)")
+    return text
 
 
 def _decode(data: bytes) -> str:

@@ -10,7 +10,7 @@ from pathlib import Path
 from typing import Any
 
 from xlrating.core.tables import is_blank
-from xlrating.sheets.csv_reader import bounded_rows, delimiter_of
+from xlrating.sheets.csv_reader import bounded_rows, csv_text, delimiter_of
 from xlrating.sheets.limits import Limits
 from xlrating.sheets.safe_open import UnreadableWorkbook, load_workbook, read_bytes, reading
 
@@ -52,10 +52,7 @@ def read_csv(file: str | Path) -> TableSource:
     except ValueError as exc:
         raise UnreadableWorkbook(file, str(exc)) from None
     data = read_bytes(file, limits)  # the size limit and the refusal of pipes and devices apply to CSV too
-    try:
-        text = data.decode("utf-8-sig")
-    except UnicodeDecodeError as exc:
-        raise UnreadableWorkbook(file, f"not UTF-8 text (byte {exc.start}); save the CSV as UTF-8") from None
+    text = csv_text(file, data)  # UTF-8, UTF-16 with a BOM or Windows-1252, as validate and ingest read it
     del data
     rows = list(bounded_rows(file, text, delimiter_of(text, (",", ";")), limits))
     return _trimmed(str(file), rows)
