@@ -241,6 +241,14 @@ def test_a_name_that_looks_like_a_formula_stays_text_in_the_workbook() -> None:
 
 # --- addresses, errors, links and words -----------------------------------------------------------
 
+@pytest.mark.parametrize("address", ["/players/04858660?rules=2019", "/tournaments/1.json?rules=1999"])
+def test_a_bad_rules_parameter_is_a_bad_request_naming_the_eras(client: TestClient, address: str) -> None:
+    response = client.get(address)
+    assert response.status_code == 400
+    text = response.text
+    assert "rules=" in text and all(era in text for era in ("2005", "2010", "2018")) and "Not found" not in text
+
+
 @pytest.mark.parametrize("address", ["/rankings/MCR/2018?as_of=31/12/2025", "/rankings/MCR/2018.json?as_of=yesterday",
                                      "/rankings/MCR/2018/countries?as_of=2025-13-01",
                                      "/players/04858660?as_of=2025", "/tournaments/1.csv?as_of=x"])

@@ -15,7 +15,7 @@ from xlrating.core import mers
 from xlrating.store import queries
 from xlrating.web import mers_published
 from xlrating.web.charts import total_chart
-from xlrating.web.pages import NotFound, Page, Table, choice, date_parameter, page_routes, store
+from xlrating.web.pages import BadRequest, NotFound, Page, Table, choice, date_parameter, page_routes, store
 from xlrating.web.public import DEFAULT_RULES
 
 EMA_ID = re.compile(r"\d{8}")
@@ -27,7 +27,7 @@ HISTORY_COLUMNS = ("ruleset", "date", "total", "count")
 
 def player(request: Request) -> Page:
     ema_id = request.path_params["ema_id"]
-    rules = choice(request.query_params.get("rules") or DEFAULT_RULES, mers.RULES, "The rule era")
+    rules = choice(request.query_params.get("rules") or DEFAULT_RULES, mers.RULES, "The rule era (?rules=)", BadRequest)
     as_of = date_parameter(request)
     if not EMA_ID.fullmatch(ema_id):
         raise NotFound(f"{ema_id!r} is not an EMA ID (8 digits, e.g. 04858660); search players by name at /search.")

@@ -12,7 +12,7 @@ from starlette.requests import Request
 
 from xlrating.core import mers
 from xlrating.store import queries
-from xlrating.web.pages import NotFound, Page, Table, choice, date_parameter, page_routes, store
+from xlrating.web.pages import BadRequest, NotFound, Page, Table, choice, date_parameter, page_routes, store
 from xlrating.web.public import DEFAULT_RULES
 
 LIST_COLUMNS = ("id", "name", "ruleset", "start_date", "end_date", "city", "country", "players", "weight", "version")
@@ -39,7 +39,7 @@ def tournament(request: Request) -> Page:
     if not text.isdigit() or len(text) > 12:
         raise NotFound(f"There is no tournament number {text!r}: tournaments are numbered 1, 2, 3...; "
                        f"the list at /tournaments links each one.")
-    rules = choice(request.query_params.get("rules") or DEFAULT_RULES, mers.RULES, "The rule era")
+    rules = choice(request.query_params.get("rules") or DEFAULT_RULES, mers.RULES, "The rule era (?rules=)", BadRequest)
     as_of = date_parameter(request)
     with store(request) as opened:
         found = queries.tournament(opened, int(text))
