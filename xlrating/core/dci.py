@@ -20,6 +20,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from xlrating.core import checks
+from xlrating.core.powers import power, powers
 from xlrating.core.errors import InvalidArgument, TableError
 from xlrating.core.reference_data import load
 from xlrating.core.tables import Column, read_table
@@ -69,13 +70,11 @@ def win_probability(rating: float, opponent: float, method: str = "formula") -> 
 
 def expected_score(rating: float, opponent: float, method: str) -> float:
     """:func:`win_probability` of checked arguments: the same operations, in the same order, as
-    :func:`expected_scores` does on arrays, so both give the same double."""
+    :func:`expected_scores` does on arrays, and the same :func:`~xlrating.core.powers.power` for
+    ``10 ** x``, so both give the same double on any machine. (A gap over ~123,000 points makes
+    ``10 ** x`` infinite and the probability 0.)"""
     if method == "formula":
-        try:
-            power: float = 10.0 ** ((opponent - rating) / 400.0)
-        except OverflowError:  # a gap over ~123,000 points: 10 ** x is inf, as numpy has it
-            return 0.0
-        return 1.0 / (1.0 + power)
+        return 1.0 / (1.0 + power(10.0, (opponent - rating) / 400.0))
     gap = rating - opponent
     distance = abs(gap) + 0.5
     row = bisect.bisect_left(_TABLE_BOUNDS, math.floor(distance) if math.isfinite(distance) else distance)
@@ -284,9 +283,12 @@ def ratings_from_columns(columns: MatchColumns, *, method: str = "formula") -> l
 
 
 def expected_scores(rating: np.ndarray, opponent: np.ndarray, method: str = "formula") -> np.ndarray:
-    """Vectorised :func:`win_probability`."""
+    """Vectorised :func:`win_probability`: the gap and ``1 / (1 + p)`` on arrays (IEEE-exact, the
+    same double as one at a time), ``10 ** x`` by :func:`~xlrating.core.powers.powers`, one value at
+    a time with the scalar path's power (numpy's own ``**`` differs from it in the last place on
+    some processors)."""
     if method == "formula":
-        p: np.ndarray = 1.0 / (1.0 + 10.0 ** ((opponent - rating) / 400.0))
+        p: np.ndarray = 1.0 / (1.0 + powers(10.0, (opponent - rating) / 400.0))
         return p
     gap = rating - opponent
     high, low = _table_columns()
