@@ -6,6 +6,11 @@
 - Change: ``delta = K * (W - p)``, W = 1 win, 0.5 draw, 0 loss; the opponent changes by
   ``-delta`` (zero-sum). K by event tier: 8, 16 (default), 24, 32, 40, 48.
 - Byes are not rated. A rating history is per (player, category).
+
+``10 ** x`` is :func:`xlrating.core.powers.power` on every path (the column engine's arrays, one
+value at a time, and the record-by-record replay), so a leaderboard is the same double, the same
+order and the same ties with or without numpy on one machine; across machines a rating may differ
+in the last place where the C library's ``pow`` differs, which is far below the 1e-6 it is shown to.
 """
 
 from __future__ import annotations
@@ -20,8 +25,8 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from xlrating.core import checks
-from xlrating.core.powers import power, powers
 from xlrating.core.errors import InvalidArgument, TableError
+from xlrating.core.powers import power, powers
 from xlrating.core.reference_data import load
 from xlrating.core.tables import Column, read_table
 

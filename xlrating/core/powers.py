@@ -29,7 +29,6 @@ import operator
 from collections.abc import Callable, Iterable
 from typing import Any
 
-
 # float ** float: the one scalar power both paths take (a test substitutes it to prove that they do)
 _float_power: Callable[[float, float], Any] = operator.pow
 
