@@ -17,14 +17,17 @@ $(STAMP): pyproject.toml requirements/constraints.txt
 	$(BIN)/python -m compileall -q xlrating
 	touch $(STAMP)
 
+# The demo stores its examples in demo-out/xlrating.db and never deletes that store: run again it
+# finds them stored; once the store holds anything else (say a tournament accepted through
+# `make serve`) it stops without writing and says how to start afresh.
 demo: $(STAMP)
 	$(BIN)/xlrating demo --out demo-out
 
 test: $(STAMP)
 	$(BIN)/python -m pytest -n 2 -q
 
-# The web intake on the demo's store (make demo first for data); the officer's password comes from
-# $$XLRATING_OFFICER_PASSWORD (there is no default).
+# The web intake on the demo's store (make demo first for data; what the web stores there stays, the
+# demo never removes it); the officer's password comes from $$XLRATING_OFFICER_PASSWORD (no default).
 serve: $(STAMP)
 	mkdir -p demo-out
 	$(BIN)/xlrating serve --db demo-out/xlrating.db

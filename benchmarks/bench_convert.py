@@ -4,7 +4,7 @@
 
 Builds a rating workbook of ``rows`` x 5 formula cells: DIPPOUCH_PERCENTILE, DIPPOUCH_VALUE,
 DIPPOUCH_NEW_RATING, a difference and a fifth column, plus SUM/AVERAGE/MAX summary cells; and the
-same workbook with our functions written out as native formulas (RATING_RULES.md) for the peers.
+same workbook with our functions written out as native formulas (docs/rating-rules.md) for the peers.
 The first table is the issue's reference workbook (fifth column ``I*2``); the second has a RANK
 over the column instead, which makes IronCalc, Formualizer and LibreOffice quadratic.
 

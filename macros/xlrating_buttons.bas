@@ -16,7 +16,7 @@ Public Sub XlratingIngest()
     RunPython "import xlrating.hosts.xlwings_macros as m; m.ingest_active()"
 End Sub
 
-' The MERS ranking of every ruleset in the store, as of today (2005 rules; see RATING_RULES.md).
+' The MERS ranking of every ruleset in the store, as of today (2005 rules; see docs/rating-rules.md).
 Public Sub XlratingRanking()
     RunPython "import xlrating.hosts.xlwings_macros as m; m.recalculate_ratings()"
 End Sub

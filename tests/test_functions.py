@@ -9,7 +9,7 @@ import pytest
 from xlrating import dci, dippouch, mers
 from xlrating.functions import BY_NAME, FUNCTIONS, ExcelError, call
 
-# The Excel functions of INTERFACES.md with their arguments in order ([x]: optional).
+# The Excel functions of docs/interfaces.md with their arguments in order ([x]: optional).
 INTERFACE = json.loads((Path(__file__).parent / "data" / "interface_functions.json").read_text())["functions"]
 
 

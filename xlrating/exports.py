@@ -35,6 +35,26 @@ class Leaderboard:
     breakdown: list[dict[str, Any]] = field(default_factory=list)
     about: dict[str, Any] = field(default_factory=dict)
     group: str | None = None  # a column whose values are ranked separately (DCI category)
+    empty_reason: str = "No player to rank."  # why there are no lines, in a sentence for people
+
+    @property
+    def title(self) -> str:
+        return f"{self.system} leaderboard"
+
+    def settings(self) -> str:
+        """What the leaderboard was computed with (``as of 2025-06-30, rules 2018, ruleset MCR``)."""
+        return ", ".join(f"{k} {v}" for k, v in self.about.items())
+
+    def counted(self) -> str:
+        """What the lines are, counting people: ``4 players``, or with a group ``10 ratings of 6
+        players in 2 categories`` (a player rated in two categories is one player)."""
+        people = _count(len({line["player"] for line in self.lines}), "player")
+        if self.group is None:
+            return people
+        groups = {line.get(self.group) for line in self.lines}
+        plural = "categories" if self.group == "category" else f"{self.group}s"
+        return (f"{_count(len(self.lines), 'rating')} of {people} in {len(groups)} "
+                f"{plural if len(groups) != 1 else self.group}")
 
     def ranked(self, decimals: int | None = None) -> list[dict[str, Any]]:
         """The lines with ``rank`` first, best first (within each group)."""
@@ -112,7 +132,9 @@ def _write_xlsx(board: Leaderboard, path: Path, lines: Sequence[dict[str, Any]])
         for i, row in enumerate(rows, start=start + 1):
             for j, name in enumerate(columns, start=1):
                 cell = ws.cell(i, j, _cell_value(row.get(name)))
-                if isinstance(cell.value, float):
+                if isinstance(cell.value, str):
+                    cell.data_type = "s"  # a player named "=HYPERLINK(...)" stays text, never a formula
+                elif isinstance(cell.value, float):
                     cell.number_format = "0.00"
                 elif isinstance(cell.value, dt.date):
                     cell.number_format = "yyyy-mm-dd"
@@ -146,20 +168,54 @@ def _cell_value(value: Any) -> Any:
     return str(value) if not hasattr(value, "isoformat") else value
 
 
-def print_leaderboard(board: Leaderboard, *, limit: int | None = None) -> None:
-    """Show the leaderboard as a table on the terminal (values to 2 decimals)."""
+def print_leaderboard(board: Leaderboard, *, limit: int | None = None, console: Any = None) -> None:
+    """Show the leaderboard on the terminal: its title and settings on lines of their own (so
+    they wrap, if at all, at the terminal's width, not the table's), then a table (values to 2
+    decimals; one table per group, e.g. DCI category, its ranks starting at 1), or why it is empty.
+    ``limit``: lines shown per table."""
     from rich.console import Console
+    from rich.text import Text
+
+    out = console or Console()
+    out.print(Text(board.title, style="bold"))
+    if board.settings():
+        out.print(Text(board.settings()))
+    lines = board.ranked()
+    if not lines:
+        out.print(Text(board.empty_reason))
+        return
+    if board.group is None:
+        _print_table(out, board, lines, limit)
+        return
+    out.print(Text(board.counted()))
+    groups: dict[Any, list[dict[str, Any]]] = {}
+    for line in lines:
+        groups.setdefault(line[board.group], []).append(line)
+    for key, members in groups.items():
+        out.print()
+        out.print(Text(f"{board.group.capitalize()} {key}: {_count(len(members), 'player')}", style="bold"))
+        _print_table(out, board, [{k: v for k, v in m.items() if k != board.group} for m in members], limit)
+
+
+def _print_table(out: Any, board: Leaderboard, lines: Sequence[dict[str, Any]], limit: int | None) -> None:
     from rich.table import Table
 
-    lines = board.ranked()
-    about = ", ".join(f"{k} {v}" for k, v in board.about.items())
-    table = Table(title=f"{board.system} leaderboard" + (f" ({about})" if about else ""))
-    columns = list(lines[0]) if lines else ["rank", "player", board.value_name, "count"]
-    for name in columns:
+    columns = list(lines[0])
+    rows = [[f"{v:.2f}" if isinstance(v, float) else str(v) for v in (line[c] for c in columns)]
+            for line in lines[:limit]]
+    # On a narrow terminal names wrap; numbers and headers are never cut.
+    table = Table()
+    for j, name in enumerate(columns):
         numeric = name in ("rank", board.value_name, "count")
-        table.add_column(name, justify="right" if numeric else "left")
-    for line in lines[:limit]:
-        table.add_row(*(f"{v:.2f}" if isinstance(v, float) else str(v) for v in (line[c] for c in columns)))
-    Console().print(table)
+        widest = max([len(name), *(len(row[j]) for row in rows)]) if numeric else len(name)
+        table.add_column(name, justify="right" if numeric else "left", min_width=widest,
+                         no_wrap=numeric, overflow="fold")
+    for row in rows:
+        table.add_row(*row)
+    out.print(table)
     if limit is not None and len(lines) > limit:
-        Console().print(f"... {len(lines) - limit} more; write them all with -o FILE.json/.csv/.xlsx")
+        out.print(f"... {len(lines) - limit} more; write them all with -o FILE.json/.csv/.xlsx")
+
+
+def _count(n: int, word: str) -> str:
+    return f"{n} {word}{'' if n == 1 else 's'}"

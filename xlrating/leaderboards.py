@@ -17,21 +17,33 @@ from xlrating.exports import Leaderboard
 def dippouch_leaderboard(results: Iterable[dippouch.Result], *, ties: TiePolicy = "best") -> Leaderboard:
     board = dippouch.ratings(results, ties=ties)
     lines = [{"player": r.player, "rating": r.rating, "count": r.events} for r in board]
-    return Leaderboard("Dip Pouch", "rating", lines, about={"ties": ties})
+    return Leaderboard("Dip Pouch", "rating", lines, about={"ties": ties},
+                       empty_reason="No player has a Dip Pouch rating: the table holds no result.")
 
 
 def dci_leaderboard(matches: Iterable[dci.Match], *, method: str = "formula",
                     category: str | None = None) -> Leaderboard:
-    board = [r for r in dci.ratings(matches, method=method) if category is None or r.category == category]
-    several = len({r.category for r in board}) > 1
+    everyone = dci.ratings(matches, method=method)
+    board = [r for r in everyone if category is None or r.category == category]
+    categories = sorted({r.category for r in board})
+    several = len(categories) > 1
     lines = []
     for r in board:
         line = {"player": r.player, "rating": r.rating, "count": r.matches}
         if several:
             line["category"] = r.category
         lines.append(line)
-    about = {"method": method} | ({"category": category} if category else {})
-    return Leaderboard("DCI", "rating", lines, about=about, group="category" if several else None)
+    shown = category or (categories[0] if len(categories) == 1 else None)
+    about = {"method": method} | ({"category": shown} if shown else {})
+    return Leaderboard("DCI", "rating", lines, about=about, group="category" if several else None,
+                       empty_reason=_dci_empty_reason(category, sorted({r.category for r in everyone})))
+
+
+def _dci_empty_reason(category: str | None, present: list[str]) -> str:
+    if category is not None and present:
+        return (f"No player has a DCI rating in category {category!r}: the matches are in "
+                f"{', '.join(map(repr, present))}.")
+    return "No player has a DCI rating: the table holds no rated match (a bye is not rated)."
 
 
 def mers_leaderboard(results: Iterable[mers.Result], as_of: dt.date, *, rules: str = "2005",
@@ -58,4 +70,15 @@ def mers_leaderboard(results: Iterable[mers.Result], as_of: dt.date, *, rules: s
                 "age_factor": item.age_factor,
             })
     about = {"as of": as_of.isoformat(), "rules": rules} | ({"ruleset": ruleset} if ruleset else {})
-    return Leaderboard("MERS", "total", lines, breakdown, about)
+    return Leaderboard("MERS", "total", lines, breakdown, about,
+                       empty_reason=mers_empty_reason(as_of, rules=rules, ruleset=ruleset))
+
+
+def mers_empty_reason(as_of: dt.date, *, rules: str = "2005", ruleset: str | None = None) -> str:
+    """Why a MERS leaderboard has nobody, from the rules themselves (the terminal, files and the
+    web ranking page say it in these words)."""
+    years = next(years for years, factor in mers.ERAS[rules].age_steps if factor == 0)
+    of = f" of {ruleset}" if ruleset else ""
+    return (f"No player has enough results for a MERS ranking{of} as of {as_of.isoformat()}: a player is "
+            f"ranked with at least {mers.MINIMUM_RESULTS} results that count on that day, and under the "
+            f"{rules} rules a result counts from the day it is played until it is {years} years old.")

@@ -90,7 +90,7 @@ def test_templates_check_passes_on_the_committed_files() -> None:
     assert code == 0, out
 
 
-# The Excel functions of INTERFACES.md (the public contract), with their arguments in order.
+# The Excel functions of docs/interfaces.md (the public contract), with their arguments in order.
 CONTRACT = json.loads((Path(__file__).resolve().parents[1] / "data" / "interface_functions.json").read_text())["functions"]
 
 

@@ -124,3 +124,20 @@ def test_the_file_is_read_and_checked_once_and_the_bytes_validated_are_the_bytes
     with open_store(str(db)) as store:
         (version,) = store.tournaments()
         assert store.submission_content(version.sha256) == checks[0]
+
+
+def test_several_files_end_with_one_summary_line(tmp_path):
+    db = tmp_path / "x.db"
+    good = _save(tmp_path, "good.xlsx")
+    _ingest("--db", str(db), good)
+    bad = [list(r) for r in ROWS]
+    bad[0][1] = "1234"
+    other = save_sheet(tmp_path / "other.xlsx", [("Tournament name", "Other Open")] + BLOCK[1:], ROWS)
+    result = _ingest("--db", str(db), good, _save(tmp_path, "bad.xlsx", bad), other)
+    assert result.exit_code == 1
+    assert result.output.splitlines()[-1] == "3 files: 1 stored, 1 unchanged, 1 rejected"
+
+
+def test_one_file_needs_no_summary_line(tmp_path):
+    result = _ingest("--db", str(tmp_path / "x.db"), _save(tmp_path, "good.xlsx"))
+    assert result.exit_code == 0 and len(result.output.splitlines()) == 1

@@ -224,3 +224,63 @@ def test_rank_on_an_empty_database_says_so(tmp_path):
     sqlite3.connect(empty).close()
     result = run("rank", "mers", "--db", empty, "--ruleset", "MCR")
     assert result.exit_code == 2 and "ingest" in result.output
+
+
+def _shown(*args, columns):
+    result = CliRunner().invoke(main, list(map(str, args)), env={"COLUMNS": str(columns)}, catch_exceptions=False)
+    assert result.exit_code == 0, result.output
+    return result.output.splitlines()
+
+
+@pytest.mark.parametrize("columns", [80, 40])
+def test_the_title_and_settings_are_lines_of_their_own_that_fit_the_terminal(columns):
+    lines = _shown("rank", "mers", EXAMPLES / "mers_results.csv", "--ruleset", "MCR", "--as-of", "2025-06-30",
+                   "--rules", "2018", columns=columns)
+    assert lines[0] == "MERS leaderboard"  # never split over lines, whatever the table's width
+    assert all(len(line) <= columns for line in lines)
+    settings = " ".join(lines[1:lines.index(next(line for line in lines if line.startswith("┏")))])
+    assert " ".join(settings.split()) == "as of 2025-06-30, rules 2018, ruleset MCR"
+    assert any("685.67" in line for line in lines)  # numbers are never cut
+
+
+def test_dci_shows_one_table_per_category_each_ranked_from_1():
+    lines = _shown("rank", "dci", EXAMPLES / "dci_matches.csv", columns=80)
+    assert "10 ratings of 6 players in 2 categories" in lines
+    constructed, limited = lines.index("Category Constructed: 6 players"), lines.index("Category Limited: 4 players")
+    assert constructed < limited
+    for start, end, players in ((constructed, limited, 6), (limited, len(lines), 4)):
+        table = [line.split("│") for line in lines[start:end] if line.startswith("│")]
+        assert len(table) == players and table[0][1].strip() == "1"
+        assert all("Constructed" not in line and "Limited" not in line for line in lines[start + 1:end])
+
+
+def test_writing_dci_ratings_counts_people_not_ratings(tmp_path):
+    result = run("rank", "dci", EXAMPLES / "dci_matches.csv", "-o", tmp_path / "board.csv")
+    assert f"wrote 10 ratings of 6 players in 2 categories to {tmp_path / 'board.csv'}" in result.output
+
+
+def test_an_empty_mers_leaderboard_on_the_terminal_says_why_without_a_table(tmp_path):
+    src = tmp_path / "one.csv"
+    src.write_text("tournament,date,players,weight,player,place\nT,2024-01-01,10,1,04060059,1\n")
+    lines = _shown("rank", "mers", src, "--as-of", "2024-06-01", columns=300)
+    assert lines == ["MERS leaderboard", "as of 2024-06-01, rules 2005",
+                     ("No player has enough results for a MERS ranking as of 2024-06-01: a player is ranked with "
+                      "at least 2 results that count on that day, and under the 2005 rules a result counts from the "
+                      "day it is played until it is 4 years old.")]
+
+
+def test_an_empty_leaderboard_file_comes_with_the_reason_instead_of_a_count(tmp_path):
+    src = tmp_path / "one.csv"
+    src.write_text("tournament,date,players,weight,player,place\nT,2020-01-01,10,1,04060059,1\n"
+                   "U,2020-02-01,10,1,04060059,2\n")
+    out = tmp_path / "board.json"
+    result = run("rank", "mers", src, "--as-of", "2023-06-01", "--rules", "2018", "-o", out)
+    assert result.exit_code == 0 and json.loads(out.read_text()) == []
+    message = " ".join(result.output.split())
+    assert f"wrote no players to {out} (the header only)" in message and "0 players" not in message
+    assert "until it is 2 years old" in message  # the reason of the 2018 rules
+
+
+def test_a_dci_category_that_is_not_there_is_named_with_those_that_are():
+    lines = _shown("rank", "dci", EXAMPLES / "dci_matches.csv", "--category", "Sealed", columns=200)
+    assert lines[-1] == "No player has a DCI rating in category 'Sealed': the matches are in 'Constructed', 'Limited'."

@@ -37,21 +37,28 @@ def test_an_invalid_sheet_exits_1_and_lists_findings_at_cells(tmp_path):
     assert "Results!B13: error EMA_ID_LOST_LEADING_ZERO" in result.output
 
 
-def test_json_report_is_a_list_of_findings_with_file_when_several(tmp_path):
+def test_json_report_has_every_file_checked_with_its_verdict_and_findings(tmp_path):
     bad = [list(r) for r in ROWS]
     bad[1][0] = 3
-    files = [_save(tmp_path, "good.xlsx"), _save(tmp_path, "bad.xlsx", bad)]
-    result = _run("--format", "json", *files)
-    assert result.exit_code == 1
-    records = json.loads(result.output)
-    assert [r["code"] for r in records] == ["PLACE_GAP"]
-    assert all(set(r) == {"code", "severity", "sheet", "cell", "message", "file"} for r in records)
-    assert {r["file"] for r in records} == {files[1]}
+    junk = tmp_path / "junk.xlsx"
+    junk.write_bytes(b"not a zip")
+    files = [_save(tmp_path, "good.xlsx"), _save(tmp_path, "bad.xlsx", bad), str(junk)]
+    result = CliRunner().invoke(main, ["validate", "--format", "json", *files])
+    assert result.exit_code == 2
+    good, invalid, unreadable = json.loads(result.stdout)
+    assert good == {"file": files[0], "valid": True, "errors": 0, "warnings": 0, "findings": []}
+    assert (invalid["file"], invalid["valid"], invalid["errors"], invalid["warnings"]) == (files[1], False, 1, 0)
+    [place_gap] = invalid["findings"]
+    assert place_gap["code"] == "PLACE_GAP" and place_gap["cell"] == "A12" and place_gap["file"] == files[1]
+    assert set(place_gap) == {"code", "severity", "sheet", "cell", "message", "file"}
+    assert unreadable["file"] == files[2] and unreadable["valid"] is False and unreadable["unreadable"]
 
 
-def test_json_report_of_one_file_has_no_file_key(tmp_path):
-    records = json.loads(_run("--format", "json", _save(tmp_path, "good.xlsx")).output)
-    assert records == []
+def test_json_report_of_one_valid_file_names_it(tmp_path):
+    good = _save(tmp_path, "good.xlsx")
+    result = _run("--format", "json", good)
+    assert result.exit_code == 0
+    assert json.loads(result.output) == [{"file": good, "valid": True, "errors": 0, "warnings": 0, "findings": []}]
 
 
 def test_an_unreadable_file_exits_2_with_its_reason(tmp_path):

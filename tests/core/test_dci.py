@@ -1,4 +1,4 @@
-"""DCI rules (RATING_RULES.md section 2), one test per rule or edge."""
+"""DCI rules (docs/rating-rules.md section 2), one test per rule or edge."""
 
 import datetime as dt
 import random

@@ -1,4 +1,4 @@
-"""Dip Pouch rules (RATING_RULES.md section 1), one test per rule or edge."""
+"""Dip Pouch rules (docs/rating-rules.md section 1), one test per rule or edge."""
 
 import datetime as dt
 import random

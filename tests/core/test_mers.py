@@ -1,4 +1,4 @@
-"""MERS rules (RATING_RULES.md section 3), one test per rule or edge."""
+"""MERS rules (docs/rating-rules.md section 3), one test per rule or edge."""
 
 import datetime as dt
 

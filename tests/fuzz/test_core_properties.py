@@ -1,6 +1,6 @@
 """Properties of the rating core that must hold for every input, checked with hypothesis.
 
-Each test is one rule from RATING_RULES.md stated as an invariant (ranges, monotonicity,
+Each test is one rule from docs/rating-rules.md stated as an invariant (ranges, monotonicity,
 zero-sum), so a counterexample hypothesis finds is a real bug in the maths, not a golden-value
 drift.
 """

@@ -11,9 +11,13 @@ report: {"values": {"Sheet!A1": number | text | {"error": "#N/A"}},  # every for
          "descriptions": {NAME: {"description", "category", "arguments": [[name, help, optional]]}}}
 
 or, to open existing workbooks instead (each loaded hidden, recalculated with calculateAll()):
-job: {"soffice": PATH, "profile": URL, "open": [{"path": PATH, "cells": ["Sheet!A1", ...], "reenter": bool}]}
+job: {"soffice": PATH, "profile": URL, "open": [{"path": PATH, "cells": ["Sheet!A1", ...], "reenter": bool,
+                                                 "conditions": ["Sheet!A1", ...], "save": PATH}]}
 report: {"opened": {PATH: {"values": {"Sheet!A1": number | text | {"error": "#N/A"}},   # the cells asked for
-                           "reentered": {...}}}}   # with "reenter": after typing every formula in again
+                           "reentered": {...},     # with "reenter": after typing every formula in again
+                           "conditions": {"Sheet!A1": {"validation": TEXT, "conditional": [TEXT, ...]}}}}}
+  "conditions": the formulas of the cells' data validation and conditional formats as Calc read them;
+  "save": where to save the recalculated workbook again as .xlsx (Calc's "Calc Office Open XML")
 """
 
 import datetime as dt
@@ -87,6 +91,24 @@ def read_cells(doc, keys):
     return values
 
 
+def read_conditions(doc, keys):
+    """The formulas of each cell's data validation and conditional formats, as Calc holds them."""
+    found = {}
+    for key in keys:
+        sheet_name, address = key.split("!")
+        cell = doc.Sheets.getByName(sheet_name).getCellRangeByName(address)
+        entries = cell.ConditionalFormat
+        found[key] = {"validation": cell.Validation.getFormula1(),
+                      "conditional": [entries.getByIndex(i).getFormula1() for i in range(entries.getCount())]}
+    return found
+
+
+def save_xlsx(doc, path):
+    prop = PropertyValue()
+    prop.Name, prop.Value = "FilterName", "Calc Office Open XML"
+    doc.storeToURL(libreoffice_session.uno.systemPathToFileUrl(os.path.abspath(path)), (prop,))
+
+
 def reenter_formulas(doc):
     """Type every (non-array) formula in again through the API, as a user re-entering each cell would:
     Calc then parses the names afresh (those its file import left unresolved included)."""
@@ -110,6 +132,10 @@ def open_workbooks(desktop, files):
         try:
             doc.calculateAll()
             opened[spec["path"]] = {"values": read_cells(doc, spec["cells"])}
+            if spec.get("conditions"):
+                opened[spec["path"]]["conditions"] = read_conditions(doc, spec["conditions"])
+            if spec.get("save"):
+                save_xlsx(doc, spec["save"])
             if spec.get("reenter"):
                 reenter_formulas(doc)
                 doc.calculateAll()
@@ -149,9 +175,7 @@ def main():
                                                                  .getCellRangeByName(address))
         report = {"values": values, "descriptions": descriptions(context, set(job["functions"]))}
         if job.get("xlsx"):
-            prop = PropertyValue()
-            prop.Name, prop.Value = "FilterName", "Calc Office Open XML"
-            doc.storeToURL(libreoffice_session.uno.systemPathToFileUrl(job["xlsx"]), (prop,))
+            save_xlsx(doc, job["xlsx"])
         doc.close(True)
     finally:
         libreoffice_session.stop_office(process, context)

@@ -4,6 +4,7 @@ worker to arrive runs it (under a file lock) and leaves its JSON result for the 
 from __future__ import annotations
 
 import json
+import os
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
@@ -29,17 +30,29 @@ def shared_session(tmp_path_factory: pytest.TempPathFactory, worker_id: str, nam
     return result
 
 
-def install_addin(folder: Path) -> Any:
-    """Install the add-in into a private profile under ``folder`` (``xlrating libreoffice install``);
-    the LibreOffice it went into."""
+def install_addin(folder: Path, soffice: Path | None = None, profile: str = "profile") -> Any:
+    """Install the add-in into a private profile ``folder / profile`` (``xlrating libreoffice install``)
+    of the system's LibreOffice or the one of ``soffice``; the LibreOffice it went into."""
     from click.testing import CliRunner
 
     from xlrating.cli import main
     from xlrating.hosts.libreoffice_install import find_office
 
-    office = find_office()
+    office = find_office(str(soffice) if soffice else None)
     if office.python is None:
-        pytest.fail("LibreOffice's Python (with uno) not found: install python3-uno")
-    installed = CliRunner().invoke(main, ["libreoffice", "install", "--profile", str(folder / "profile")])
+        pytest.fail(f"LibreOffice's Python (with uno) not found for {office.soffice}: install python3-uno")
+    chosen = ["--soffice", str(soffice)] if soffice else []
+    installed = CliRunner().invoke(main, ["libreoffice", "install", "--profile", str(folder / profile), *chosen])
     assert installed.exit_code == 0, installed.output
     return office
+
+
+# LibreOffice 7.4 beside the system's, as .ci/libreoffice-7.4.sh unpacks it (or $XLRATING_LIBREOFFICE_74).
+SOFFICE_74 = Path(os.environ.get("XLRATING_LIBREOFFICE_74", "/opt/libreoffice-7.4/program/soffice"))
+MISSING_74 = (f"LibreOffice 7.4 is not at {SOFFICE_74} (.ci/libreoffice-7.4.sh puts it there; or set "
+              "XLRATING_LIBREOFFICE_74 to its soffice)")
+
+
+def libreoffice_74() -> Path | None:
+    """The soffice of LibreOffice 7.4 when it is there."""
+    return SOFFICE_74 if SOFFICE_74.is_file() else None

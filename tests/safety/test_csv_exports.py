@@ -62,3 +62,23 @@ def test_convert_to_csv_writes_formula_like_texts_inert(tmp_path: Path) -> None:
     done = _xlrating("convert", str(source), "-o", str(out), cwd=tmp_path)
     assert done.returncode == 0, done.stderr
     assert _live_cells(out) == []
+
+
+def test_rank_to_xlsx_keeps_formula_like_player_names_as_text(tmp_path: Path) -> None:
+    """openpyxl stores a text starting with '=' as a formula unless told otherwise: the .xlsx a
+    ranking officer opens must hold the names as the texts they are, with no formula cell."""
+    table = tmp_path / "results.csv"
+    with table.open("w", newline="", encoding="utf-8") as handle:
+        writer = csv.writer(handle)
+        writer.writerow(["tournament", "date", "players", "weight", "player", "place"])
+        for event, day in (("Spring", "2024-03-01"), ("Summer", "2024-06-01")):
+            for place, name in enumerate(HOSTILE_NAMES, start=1):
+                writer.writerow([event, day, len(HOSTILE_NAMES), 1, name, place])
+    board = tmp_path / "board.xlsx"
+    done = _xlrating("rank", "mers", str(table), "--as-of", "2024-07-01", "-o", str(board), cwd=tmp_path)
+    assert done.returncode == 0, done.stderr
+    book = openpyxl.load_workbook(board)
+    cells = [cell for ws in book for row in ws.iter_rows() for cell in row if cell.value is not None]
+    assert [c.coordinate for c in cells if c.data_type == "f"] == []
+    names = {c.value for c in cells if isinstance(c.value, str)}
+    assert {n.strip() for n in HOSTILE_NAMES} <= {n.strip() for n in names}

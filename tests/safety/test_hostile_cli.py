@@ -38,7 +38,7 @@ SUBMISSION_READERS = ["validate", "ingest"]  # the commands that take .xls, .ods
 ALSO_ACCEPTED = {"is a folder": ("is a directory",)}
 
 # convert has its own contract and limits, both deliberate:
-# - INTERFACES.md: "0 all converted, 1 some failed, 2 bad usage", so a refused input is exit 1;
+# - docs/interfaces.md: "0 all converted, 1 some failed, 2 bad usage", so a refused input is exit 1;
 # - engine/batch.py raises the sheet limits to Excel's own grid (1,048,576 x 16,384, 20 M
 #   cells, 512 MB files) because it recalculates the user's own workbooks; the zip-bomb, DTD and
 #   format checks stay. Sheets that are only "too big" for a results submission must therefore

@@ -15,6 +15,7 @@ from click.testing import CliRunner
 
 from xlrating.cli import main
 from xlrating.engine.libreoffice import convert, make_profile, soffice
+from xlrating.sheets.annotate import listed_findings
 from xlrating.sheets.reader import read_workbook
 from xlrating.sheets.validator import validate_file
 
@@ -99,7 +100,7 @@ def test_annotated_copy_of_an_xls_or_ods_is_an_xlsx_with_the_findings(saved_by_l
                                        "--annotate", str(out)])
     assert result.exit_code == 1, result.output
     book = openpyxl.load_workbook(out)
-    listed = [(r[1], r[2], r[3]) for r in book["Findings"].iter_rows(min_row=2, values_only=True)]
+    listed = [(r[1], r[2], r[3]) for r in listed_findings(book["Findings"])]
     assert listed == findings(mistakes)
     for code, sheet, cell in listed:
         assert code in book[sheet][cell].comment.text

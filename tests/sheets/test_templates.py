@@ -19,12 +19,17 @@ from xlrating.sheets.templates import (
     buttons_module,
     ema_results,
     mers_formulas,
+    plain_calculators,
 )
 from xlrating.sheets.templates.style import FONT
 
 REPO = Path(__file__).resolve().parents[2]
 COMMITTED = REPO / "workbook_templates"
-EXCEL_BUILTINS = {"IF", "OR", "AND", "COUNT", "YEAR", "ISTEXT", "LEN", "TEXT", "DATE", "IFERROR", "ROUND", "MIN"}
+EXCEL_BUILTINS = {"IF", "OR", "AND", "COUNT", "YEAR", "ISTEXT", "LEN", "TEXT", "DATE", "IFERROR", "ROUND", "MIN",
+                  # the plain-formula calculators (tests/sheets/test_templates_plain.py)
+                  "ISERROR", "ISNUMBER", "ISLOGICAL", "TRIM", "LOWER", "UPPER", "SUBSTITUTE", "CHAR", "LEFT",
+                  "RIGHT", "INT", "ABS", "MAX", "SUM", "SUMPRODUCT", "INDEX", "MATCH", "EDATE", "NA"}
+NEEDS_NO_ADD_IN = {ema_results.FILE_NAME, *plain_calculators.TEMPLATES}
 
 
 @pytest.fixture(scope="module")
@@ -98,8 +103,8 @@ def test_every_formula_calls_known_functions_with_a_valid_number_of_arguments(wo
 
 def test_every_calculator_uses_xlrating_functions_and_names_the_udf_module(workbooks: dict[str, Any]) -> None:
     for name, wb in workbooks.items():
-        if name == ema_results.FILE_NAME:
-            continue  # filled in without any add-in: tests/sheets/test_ema_template_native.py
+        if name in NEEDS_NO_ADD_IN:
+            continue  # plain formulas: tests/sheets/test_ema_template_native.py, test_templates_plain*.py
         assert any(f in BY_NAME for _, formula in _formulas(wb) for f, _ in _calls(formula)), name
         conf = wb["xlwings.conf"]
         assert (conf["A1"].value, conf["B1"].value) == ("UDF Modules", "xlrating.hosts.xlwings_udfs"), name

@@ -13,6 +13,9 @@ Environment:
   ``after:INSERT INTO results#500``).
 - ``XLRATING_TEST_MARKER``: file written when the pause begins.
 - ``XLRATING_TEST_RELEASE``: when set, the pause ends once this file exists.
+- ``XLRATING_TEST_BEGIN_MARKER``: file written just before each ``BEGIN IMMEDIATE``, i.e. when
+  the process asks for the write lock (so a test knows the second writer is at the lock, however
+  slow the machine, instead of sleeping and hoping).
 - ``XLRATING_TEST_BUSY_TIMEOUT``: replaces the store's busy timeout (seconds).
 - ``XLRATING_TEST_CACHE_PAGES``: a small page cache (``PRAGMA cache_size``) so that SQLite spills
   changed pages into the database file before COMMIT; a kill then leaves a half-written file and
@@ -44,6 +47,7 @@ def _parse(spec: str) -> tuple[str, str, int] | None:
 
 PAUSE = _parse(os.environ.get("XLRATING_TEST_PAUSE", ""))
 SEEN: dict[str, int] = {}
+BEGIN_MARKER = os.environ.get("XLRATING_TEST_BEGIN_MARKER", "")
 
 
 def _pause() -> None:
@@ -57,6 +61,8 @@ def _pause() -> None:
 class PausingConnection(sqlite3.Connection):
     def execute(self, sql: str, *args: Any) -> sqlite3.Cursor:  # type: ignore[override]
         hit = False
+        if BEGIN_MARKER and sql.lstrip().upper().startswith("BEGIN IMMEDIATE"):
+            Path(BEGIN_MARKER).write_text(str(os.getpid()))
         if PAUSE is not None and sql.lstrip().upper().startswith(PAUSE[1]):
             SEEN[PAUSE[1]] = SEEN.get(PAUSE[1], 0) + 1
             hit = SEEN[PAUSE[1]] == PAUSE[2]

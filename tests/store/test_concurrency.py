@@ -48,12 +48,17 @@ def _overlapped(db: Path, first: Path, second: Path, tmp_path: Path, **second_en
     a = start_ingest(db, first, XLRATING_TEST_PAUSE=f"after:INSERT INTO results#{N // 2}",
                      XLRATING_TEST_MARKER=str(marker), XLRATING_TEST_RELEASE=str(release))
     wait_for(marker, a)
-    b = start_ingest(db, second, **second_env)
-    time.sleep(1.5)  # long enough for b to validate its sheet and reach the lock
+    at_lock = tmp_path / "second-at-lock"
+    b = start_ingest(db, second, XLRATING_TEST_BEGIN_MARKER=str(at_lock), **second_env)
+    wait_for(at_lock, b)  # b has validated its sheet and asks for the write lock, however slow the machine
+    if "XLRATING_TEST_BUSY_TIMEOUT" in second_env:
+        b_out = b.communicate(timeout=120)  # a holds the lock until b has given up
+    time.sleep(0.2)
     b_waited = b.poll() is None
     release.touch()
     a_out = a.communicate(timeout=120)
-    b_out = b.communicate(timeout=120)
+    if "XLRATING_TEST_BUSY_TIMEOUT" not in second_env:
+        b_out = b.communicate(timeout=120)
     if not second_env:
         assert b_waited, "the second ingest did not wait for the first one's transaction"
     return (a.returncode, *a_out), (b.returncode, *b_out)

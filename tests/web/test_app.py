@@ -98,12 +98,14 @@ def test_the_annotated_copy_is_an_xlsx_named_after_the_upload(client: TestClient
 
     import openpyxl
 
+    from xlrating.sheets.annotate import listed_findings
+
     page = checked(client, FAULTY)
     response = client.get(f"{page}/annotated.xlsx")
     assert response.status_code == 200
     assert 'filename="06_paris_winter_open_2025_with_mistakes.annotated.xlsx"' in response.headers["content-disposition"]
     findings = openpyxl.load_workbook(io.BytesIO(response.content))["Findings"]
-    listed = [(row[2], row[3]) for row in findings.iter_rows(min_row=2, values_only=True)]
+    listed = [(row[2], row[3]) for row in listed_findings(findings)]
     assert listed == [(f.sheet, f.cell) for f in validate_file(FAULTY).findings]
 
 
@@ -304,6 +306,7 @@ def test_the_same_tournament_from_another_file_is_replaced_only_on_purpose(clien
     [number] = pending_ids(client)
     first = client.post(f"/officer/submissions/{number}/accept", data={"csrf_token": token(client, "/officer")})
     assert first.status_code == 409 and "already stored as version 1" in first.text and 'name="replace"' in first.text
+    assert "--replace" not in first.text and "as version 2 instead" in first.text
     assert len(rows(tmp_path / "store.db", "tournaments")) == 1 and pending_ids(client) == [number]
     second = client.post(f"/officer/submissions/{number}/accept",
                          data={"csrf_token": token(client, "/officer"), "replace": "yes"})
@@ -361,7 +364,10 @@ def test_the_ranking_page_is_the_leaderboard_of_xlrating_rank(ranked: Path, tmp_
     with _app(ranked) as c:
         page = c.get(f"/rankings/{ruleset}/{rules}.json?as_of=2025-12-31").json()
         html = c.get(f"/rankings/{ruleset}/{rules}?as_of=2025-12-31").text
-    assert page["ranking"] == json.loads(out.read_text()) and page["ranking"]
+    countries = {row[0]: row[3] for row in rows(ranked, "players")}
+    assert [{k: v for k, v in line.items() if k != "country"} for line in page["ranking"]] \
+        == json.loads(out.read_text()) and page["ranking"]
+    assert [line["country"] for line in page["ranking"]] == [countries[line["player"]] for line in page["ranking"]]
     for line in page["ranking"]:
         # the player's page is linked for the same era and date as the ranking
         assert f'/players/{line["player"]}?rules={rules}&amp;as_of=2025-12-31' in html
@@ -370,7 +376,7 @@ def test_the_ranking_page_is_the_leaderboard_of_xlrating_rank(ranked: Path, tmp_
 
 def test_a_player_page_breaks_the_total_down_as_the_ranking_counts_it(ranked: Path) -> None:
     with _app(ranked) as c:
-        # the 2005 era's total is the plain weighted average of the counted results (RATING_RULES.md)
+        # the 2005 era's total is the plain weighted average of the counted results (docs/rating-rules.md)
         best = c.get("/rankings/Riichi/2005.json?as_of=2025-12-31").json()["ranking"][0]
         page = c.get(f"/players/{best['player']}.json?rules=2005&as_of=2025-12-31").json()
         html = c.get(f"/players/{best['player']}?rules=2005&as_of=2025-12-31").text
@@ -403,3 +409,4 @@ def test_serving_an_in_memory_store_is_refused_with_a_message() -> None:
 
     with pytest.raises(StoreError, match="needs a store file"):
         create_app(Settings(":memory:"))
+

@@ -29,6 +29,8 @@ import pytest
 from libreoffice_copies import libreoffice_copies
 from live_server import OFFICER, running_server
 
+from xlrating.sheets.annotate import TABLE_HEADER_ROW, listed_findings
+
 CHROMIUM = "/usr/bin/chromium" if os.path.exists("/usr/bin/chromium") else shutil.which("chromium")
 if CHROMIUM is None:
     pytest.skip("Chromium is not installed (/usr/bin/chromium or chromium on PATH)", allow_module_level=True)
@@ -52,7 +54,9 @@ def cli_findings(path: Path) -> list[dict[str, str]]:
     """What ``xlrating validate --format json`` reports for ``path``."""
     done = xlrating("validate", "--format", "json", str(path))
     assert done.returncode in (0, 1), done.stderr
-    findings: list[dict[str, str]] = json.loads(done.stdout)
+    (report,) = json.loads(done.stdout)  # one report per file checked
+    assert report["file"] == str(path)
+    findings: list[dict[str, str]] = [{k: v for k, v in f.items() if k != "file"} for f in report["findings"]]
     return findings
 
 
@@ -121,10 +125,10 @@ def findings_sheet(path: Path) -> list[tuple[str, str, str, str, str]]:
     """The annotated copy's Findings sheet as (severity, sheet, cell, message, code) rows."""
     book = openpyxl.load_workbook(path)
     sheet = book["Findings"]
-    header = [c.value for c in sheet[1]]
+    header = [c.value for c in sheet[TABLE_HEADER_ROW]]
     assert header == ["Severity", "Code", "Sheet", "Cell", "Message"]
     listed = [(sev, sheet_name, cell, message, code)
-              for sev, code, sheet_name, cell, message in sheet.iter_rows(min_row=2, values_only=True)]
+              for sev, code, sheet_name, cell, message in listed_findings(sheet)]
     book.close()
     return listed
 
@@ -200,7 +204,7 @@ def test_faulty_sheet_saved_by_libreoffice(context: Any, saved_by_libreoffice: d
 
 def ranked_players(page: Any) -> list[str]:
     page.goto(RANKING)
-    return [text.strip() for text in page.locator("table#ranking tbody tr td:nth-child(2)").all_inner_texts()]
+    return [text.strip() for text in page.locator("table#ranking tbody tr td:nth-child(3)").all_inner_texts()]
 
 
 def sheet_ema_ids(path: Path) -> set[str]:
@@ -249,7 +253,7 @@ def test_valid_sheet_submitted_accepted_and_ranked(browser: Any, server: str, st
         ranked = ranked_players(desk)
         assert ranked, "no MCR player is ranked after the Lyon results were accepted"
         assert set(ranked) <= sheet_ema_ids(LYON)
-        desk.locator("table#ranking tbody tr").first.get_by_role("link").click()
+        desk.locator("table#ranking tbody tr").first.get_by_role("link").first.click()  # the name
         desk.wait_for_url("**/players/*")
         assert "Lyon MCR Open 2024" in desk.locator("table#results").inner_text()
 

@@ -105,8 +105,9 @@ def validate_cli(folder: Path, names: list[str]) -> dict[str, Expected]:
     for name in names:
         refusal = [line for line in errors if line.startswith(f"{name}: ")]
         assert len(refusal) <= 1, refusal
-        findings = [{k: v for k, v in r.items() if k != "file"} for r in records
-                    if r.get("file", names[0]) == name]
+        # one record per file checked: {file, valid, errors, warnings, findings} (each finding names its file)
+        findings = [{k: v for k, v in f.items() if k != "file"} for r in records if r["file"] == name
+                    for f in r.get("findings", [])]
         expected[name] = Expected(refusal[0] if refusal else None, findings)
     return expected
 

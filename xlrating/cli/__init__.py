@@ -23,6 +23,7 @@ COMMANDS: dict[str, tuple[str, str, str]] = {
     "templates": ("templates", "templates", "(Re)build the templates, the VBA modules and the add-in sources."),
     "demo": ("demo", "demo", "Run the validate -> ingest -> rank pipeline on the bundled examples."),
     "libreoffice": ("libreoffice", "libreoffice", "Build, install or uninstall the LibreOffice Calc add-in; templates for Calc."),
+    "lite": ("lite", "lite", "Write main.py and requirements.txt for xlwings Lite (Excel on Mac and the web)."),
     "serve": ("serve", "serve", "The web intake: organisers check and submit sheets, the officer accepts them, rankings."),
 }
 
@@ -50,7 +51,11 @@ class LazyGroup(click.Group):
 @click.group(cls=LazyGroup, context_settings={"help_option_names": ["-h", "--help"]})
 @click.version_option(package_name="xlrating")
 def main() -> None:
-    """xlrating: tournament ratings (Dip Pouch, DCI, MERS) for spreadsheets."""
+    """xlrating: tournament ratings (Dip Pouch, DCI, MERS) for spreadsheets.
+
+    Every command, option, Excel function and table: docs/interfaces.md; the rating rules and their
+    sources: docs/rating-rules.md (in the source repository).
+    """
 
 
 def entry() -> None:

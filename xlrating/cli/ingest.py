@@ -3,6 +3,7 @@
 Each file is validated first; a file with any error stores nothing. A valid file is stored in one
 transaction with its bytes and SHA-256. The same file again changes nothing; a different file for
 an already stored tournament is refused unless ``--replace`` (the old version stays in history).
+Several files end with one summary line (``6 files: 4 stored, 1 unchanged, 1 rejected``).
 Exit status: 0 all stored (or already stored), 1 some file invalid or refused, 2 unreadable file,
 unusable store or bad usage.
 """
@@ -24,29 +25,51 @@ from xlrating.cli.validate import load_registry_option
 @click.option("--replace", is_flag=True, help="Replace a tournament already stored from a different file.")
 @click.option("--players", metavar="REGISTRY.csv", default=None,
               help="Player registry (ema_id, last_name, first_name or name) to check IDs and names against.")
-def ingest(files: tuple[str, ...], db: str | None, replace: bool, players: str | None) -> None:
-    """Validate EMA results sheets and store the valid ones (invalid ones store nothing)."""
+@click.option("--system", type=click.Choice(["dippouch", "dci", "mers"], case_sensitive=False), default=None,
+              help="What the files are: Dip Pouch results, DCI matches or EMA (MERS) results sheets "
+                   "(default: judged by each file's columns).")
+def ingest(files: tuple[str, ...], db: str | None, replace: bool, players: str | None, system: str | None) -> None:
+    """Validate EMA results sheets, Dip Pouch results and DCI matches tables and store the valid
+    ones (invalid ones store nothing)."""
     registry = load_registry_option(players)
-    status = EXIT_OK
+    outcomes: list[str] = []
     store = None
     try:
         for file in files:
-            outcome_status, store, _ = ingest_one(file, store, resolve_db(db), registry, replace=replace)
-            status = max(status, outcome_status)
+            outcome, store, _ = ingest_one(file, store, resolve_db(db), registry, replace=replace,
+                                           system=system and system.lower())
+            outcomes.append(outcome)
     finally:
         if store is not None:
             store.close()
-    raise SystemExit(status)
+    if len(files) > 1:
+        click.echo(f"{len(files)} files: {ingest_summary(outcomes)}")
+    raise SystemExit(max(EXIT_STATUS[outcome] for outcome in outcomes))
+
+
+# What became of a file, in the order the summary line counts them, with the exit status it gives.
+EXIT_STATUS = {"stored": EXIT_OK, "replaced": EXIT_OK, "unchanged": EXIT_OK, "refused": EXIT_INVALID,
+               "rejected": EXIT_INVALID, "unreadable": EXIT_UNREADABLE}
+
+
+def ingest_summary(outcomes: list[str]) -> str:
+    """``4 stored, 1 unchanged, 1 rejected``: how many files had each outcome (none left out but
+    those no file had; "stored" always shown). "refused": a different file for a tournament
+    already stored (needs --replace); "rejected": the sheet has errors."""
+    counts = {kind: outcomes.count(kind) for kind in EXIT_STATUS}
+    return ", ".join(f"{n} {kind}" for kind, n in counts.items() if n or kind == "stored")
 
 
 def ingest_one(file: str, store: Any, location: str, registry: Any, *, replace: bool,
-               echo: Any = click.echo) -> tuple[int, Any, Any]:
-    """Validate and store one file; returns the exit status for it, the store (opened on first
-    need) and the validation (None when the file could not be read)."""
+               echo: Any = click.echo, system: str | None = None) -> tuple[str, Any, Any]:
+    """Validate and store one file; returns what became of it (a key of :data:`EXIT_STATUS`), the
+    store (opened on first need) and the validation (None when the file could not be read).
+    ``system`` (dippouch, dci, mers) says what the file is; None judges it by its columns."""
+    from xlrating.cli.ingest_tables import store_validated, validate_for_ingest
     from xlrating.sheets.report import text_report
     from xlrating.sheets.safe_open import UnreadableWorkbook
     from xlrating.sheets.submitted_file import open_submission
-    from xlrating.sheets.validator import validate_file
+    from xlrating.sheets.systems import SystemUnclear
     from xlrating.store import StoreError, open_store
 
     try:
@@ -54,21 +77,24 @@ def ingest_one(file: str, store: Any, location: str, registry: Any, *, replace: 
         # whichever format they came (.xlsx, .xlsm, .xls, .ods, .csv).
         submission = open_submission(file)
         content = submission.data
-        validation = validate_file(file, registry, submission=submission)
+        validation = validate_for_ingest(file, submission, registry, system)
+    except SystemUnclear as exc:
+        click.echo(f"xlrating: error: {exc}, or say which with --system dippouch or --system dci", err=True)
+        return "unreadable", store, None
     except (UnreadableWorkbook, OSError) as exc:
         click.echo(f"xlrating: error: {exc if isinstance(exc, UnreadableWorkbook) else f'{file}: {exc}'}", err=True)
-        return EXIT_UNREADABLE, store, None
+        return "unreadable", store, None
     if validation.findings:
         echo("\n".join(text_report(file, validation.findings)))
     if not validation.valid:
         errors = sum(f.severity == "error" for f in validation.findings)
         echo(f"{file}: not stored ({errors} error{'s' if errors != 1 else ''}; fix them and ingest again)")
-        return EXIT_INVALID, store, validation
+        return "rejected", store, validation
     try:
         if store is None:
             store = open_store(location)
-        outcome = store.ingest(Path(file).name, content, validation.submission, replace=replace)
+        outcome = store_validated(store, Path(file).name, content, validation.submission, replace=replace)
     except StoreError as exc:
         fail(str(exc))
     echo(f"{file}: {outcome.message}")
-    return (EXIT_INVALID if outcome.status == "refused" else EXIT_OK), store, validation
+    return outcome.status, store, validation

@@ -7,8 +7,11 @@ LibreOffice profile (``unopkg``; as root through a headless LibreOffice, since u
 another user profile (a folder, e.g. a private one for tests) instead of yours. ``templates`` writes
 the workbook templates with the functions named as Calc stores them (``xlrating.DCI_K``), which
 LibreOffice 7.4 needs to compute them on opening (see :mod:`xlrating.hosts.libreoffice_templates`).
+``prepare IN -o OUT`` does the same to any workbook (cells, defined names, conditional formats, data
+validations), for LibreOffice 7.x (see :mod:`xlrating.hosts.libreoffice_prepare`).
 
-Exit status: 0 done; 2 LibreOffice or its Python bridge is missing, or LibreOffice refused.
+Exit status: 0 done; 2 LibreOffice or its Python bridge is missing, or LibreOffice refused; for
+``prepare``, the workbook cannot be read or the output cannot be written.
 """
 
 from __future__ import annotations
@@ -113,3 +116,40 @@ def templates(out: Path) -> None:
         except OSError as exc:
             fail(f"{path}: cannot write ({exc.strerror or exc})")
         click.echo(f"wrote {path}")
+
+
+@libreoffice.command("prepare")
+@click.argument("workbook", metavar="IN", type=click.Path(dir_okay=False, path_type=Path))
+@click.option("-o", "--output", "output", metavar="OUT", required=True,
+              type=click.Path(dir_okay=False, path_type=Path), help="Where to write the prepared copy (.xlsx/.xlsm).")
+@click.option("--force", is_flag=True, help="Replace OUT if it exists.")
+def prepare(workbook: Path, output: Path, force: bool) -> None:
+    """Rename xlrating's functions in a workbook from Excel to the form LibreOffice 7.x reads.
+
+    LibreOffice 7.x opens the names Excel stores (DCI_K(...), or [1]!DCI_K(...) when the function
+    came from an add-in workbook) as #NAME? even with the add-in installed; it computes
+    xlrating.DCI_K(...). The copy written to OUT has every call of one of xlrating's functions in
+    cells, defined names, conditional formats, data validations and table columns renamed so (text
+    in quotes and sheet names are left alone), a link to an add-in no formula needs any more
+    removed, and every other part as it was. LibreOffice 25.2 (and Excel, through
+    `xlrating convert`) read both forms. IN is not changed.
+    """
+    from xlrating.hosts.libreoffice_prepare import PrepareError
+    from xlrating.hosts.libreoffice_prepare import prepare as prepare_workbook
+
+    try:
+        prepared = prepare_workbook(workbook, output, force=force)
+    except PrepareError as exc:
+        fail(str(exc))
+    if prepared.total:
+        kinds = ", ".join(f"{count} {kind}" for kind, count in sorted(prepared.renamed.items()))
+        click.echo(f"wrote {output}: renamed xlrating's functions in {kinds}")
+    else:
+        click.echo(f"wrote {output}: no function of xlrating to rename (an unchanged copy)")
+    for target in prepared.links_removed:
+        click.echo(f"removed the link to the add-in {target} (no formula uses it any more)")
+    for target in prepared.links_kept:
+        click.echo(f"kept the link to the add-in {target} (unused; other links or parts still number it)")
+    for target in prepared.other_links:
+        click.echo(f"xlrating: warning: formulas call xlrating's functions from the workbook {target}, which is "
+                   "not an add-in: left as they are", err=True)

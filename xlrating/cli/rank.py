@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import datetime as dt
-from pathlib import Path
 
 import click
 
@@ -18,8 +17,8 @@ SYSTEMS = ("dippouch", "dci", "mers")
 
 @click.command()
 @click.argument("system", type=click.Choice(SYSTEMS, case_sensitive=False))
-@click.argument("file", required=False, type=click.Path(dir_okay=False, path_type=Path))
-@click.option("-o", "--output", type=click.Path(dir_okay=False, path_type=Path),
+@click.argument("file", required=False)
+@click.option("-o", "--output", type=click.Path(dir_okay=False),
               help="Write the leaderboard to FILE.json, .csv or .xlsx (default: a table on the terminal).")
 @click.option("--sheet", help="Worksheet holding the table (default: the first).")
 @click.option("--ties", type=click.Choice(["best", "average"]), default="best", show_default=True,
@@ -37,12 +36,12 @@ SYSTEMS = ("dippouch", "dci", "mers")
 @click.option("--limit", type=click.IntRange(1), default=50, show_default=True,
               help="Lines shown on the terminal.")
 @db_option
-def rank(system: str, file: Path | None, output: Path | None, sheet: str | None, ties: str,
+def rank(system: str, file: str | None, output: str | None, sheet: str | None, ties: str,
          as_of: dt.date | None, rules: str, ruleset: str | None, method: str, category: str | None,
          decimals: int | None, limit: int, db: str | None) -> None:
-    """Compute the SYSTEM leaderboard from FILE (.csv or .xlsx; the tables of INTERFACES.md).
+    """Compute the SYSTEM leaderboard from FILE (.csv or .xlsx; its columns: docs/interfaces.md).
 
-    For MERS, without FILE the leaderboard comes from the results store (--db).
+    Without FILE the leaderboard comes from the results store (--db).
     """
     from xlrating.leaderboards import dci_leaderboard, dippouch_leaderboard, mers_leaderboard
 
@@ -52,19 +51,25 @@ def rank(system: str, file: Path | None, output: Path | None, sheet: str | None,
         except ValueError as exc:
             fail(str(exc))
     system = system.lower()
-    if file is None and system != "mers":
-        fail(f"rank {system} needs a result FILE (.csv or .xlsx)")
     policy = "average" if ties == "average" else "best"
     try:
         board: Leaderboard
         if system == "dippouch":
-            rows, header_row, source = _table(file, sheet)
-            board = _guarded(source, lambda: dippouch_leaderboard(
-                dippouch.results_from_table(rows, header_row=header_row), ties=policy))
+            if file is None:
+                source = resolve_db(db)
+                results = _stored(source, "dippouch")
+            else:
+                rows, header_row, source = _table(file, sheet)
+                results = _guarded(source, lambda: dippouch.results_from_table(rows, header_row=header_row))
+            board = _guarded(source, lambda: dippouch_leaderboard(results, ties=policy))
         elif system == "dci":
-            rows, header_row, source = _table(file, sheet)
-            board = _guarded(source, lambda: dci_leaderboard(
-                dci.matches_from_table(rows, header_row=header_row), method=method, category=category))
+            if file is None:
+                source = resolve_db(db)
+                matches = _stored(source, "dci")
+            else:
+                rows, header_row, source = _table(file, sheet)
+                matches = _guarded(source, lambda: dci.matches_from_table(rows, header_row=header_row))
+            board = _guarded(source, lambda: dci_leaderboard(matches, method=method, category=category))
         else:
             names = None
             if file is None:
@@ -89,10 +94,13 @@ def rank(system: str, file: Path | None, output: Path | None, sheet: str | None,
             write_leaderboard(board, output, decimals=decimals)
         except OSError as exc:
             fail(f"{output}: cannot write ({exc.strerror or exc})")
-        click.echo(f"wrote {len(board.lines)} players to {output}", err=True)
+        if board.lines:
+            click.echo(f"wrote {board.counted()} to {output}", err=True)
+        else:  # still a file, with the header only: a script reading it finds the columns it expects
+            click.echo(f"wrote no players to {output} (the header only). {board.empty_reason}", err=True)
 
 
-def _table(file: Path | None, sheet: str | None) -> tuple[list[list[object]], int, str]:
+def _table(file: str | None, sheet: str | None) -> tuple[list[list[object]], int, str]:
     from xlrating.sheets.table_files import read_table_file
 
     assert file is not None
@@ -108,6 +116,17 @@ def _guarded(source: str, compute):  # type: ignore[no-untyped-def]
         fail(str(exc.with_source(source)))
     except RatingError as exc:
         fail(f"{source}: {exc}")
+
+
+def _stored(location: str, system: str) -> list:  # type: ignore[type-arg]
+    """The Dip Pouch results or DCI matches the store holds (read-only)."""
+    from xlrating.cli.ingest_tables import stored_records
+    from xlrating.store import StoreError
+
+    try:
+        return stored_records(location, system)
+    except StoreError as exc:
+        fail(str(exc))
 
 
 def _store_results(location: str, ruleset: str | None) -> tuple[list[mers.Result], dict[str, str]]:

@@ -26,8 +26,12 @@ from xlrating.cli.common import db_option, fail, resolve_db
               help="Trust X-Forwarded-For/-Proto from these addresses (the reverse proxy, e.g. 127.0.0.1).")
 @click.option("--https", "https", is_flag=True,
               help="Served over HTTPS (by the proxy): session cookies are Secure, and HSTS is sent.")
+@click.option("--site-name", metavar="TEXT", default=None,
+              help="The site's name in every page's title and header (default: $XLRATING_SITE_NAME, else xlrating).")
+@click.option("--federation", metavar="TEXT", default=None,
+              help="Who publishes the ratings, shown beside the site's name (default: $XLRATING_FEDERATION).")
 def serve(host: str, port: int, db: str | None, max_upload_mb: float, upload_rate: str, check_processes: int,
-          proxy: str | None, https: bool) -> None:
+          proxy: str | None, https: bool, site_name: str | None, federation: str | None) -> None:
     """Run the web intake over the results store until stopped (Ctrl+C)."""
     import uvicorn
     from limits import parse
@@ -39,10 +43,14 @@ def serve(host: str, port: int, db: str | None, max_upload_mb: float, upload_rat
         parse(upload_rate)
     except ValueError:
         fail(f"--upload-rate {upload_rate!r}: expected N/PERIOD, e.g. 30/minute")
+    for option, value in (("--site-name", site_name), ("--federation", federation)):
+        if value is not None and (not value.strip() or len(value) > 100 or not value.isprintable()):
+            fail(f"{option} {value!r}: expected a name of 1 to 100 printable characters")
     try:
         settings = Settings.from_env(resolve_db(db), max_upload_bytes=int(max_upload_mb * 1024**2),
                                      upload_rate=upload_rate, check_processes=check_processes,
-                                     secure_cookies=https)
+                                     secure_cookies=https, site_name=site_name and site_name.strip(),
+                                     federation=federation and federation.strip())
         app = create_app(settings)
     except (ValueError, StoreError) as exc:
         fail(str(exc))

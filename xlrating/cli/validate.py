@@ -1,4 +1,5 @@
-"""``xlrating validate FILE...``: check submitted EMA result sheets, every problem at its cell.
+"""``xlrating validate FILE...``: check submitted EMA result sheets (and Dip Pouch results and DCI
+matches tables, judged by their columns), every problem at its cell.
 
 Exit status: 0 every file valid (warnings allowed), 1 some file has errors, 2 a file could not be
 read or the usage was wrong.
@@ -28,16 +29,24 @@ def load_registry_option(players: str | None):  # type: ignore[no-untyped-def]
 @click.command("validate")
 @click.argument("files", nargs=-1, required=True, metavar="FILE...")
 @click.option("--format", "fmt", type=click.Choice(["text", "json"]), default="text", show_default=True,
-              help="text for people, json (a list of findings) for machines.")
+              help="text for people, json for machines: a list with one object per file (file, valid, "
+                   "errors, warnings, findings).")
 @click.option("--annotate", "annotate", metavar="OUT", default=None,
               help="Write a copy marking each finding at its cell (fill + comment) with a Findings sheet. "
                    "With several files OUT is a folder.")
 @click.option("--players", metavar="REGISTRY.csv", default=None,
               help="Player registry (ema_id, last_name, first_name or name) to check IDs and names against.")
-def validate(files: tuple[str, ...], fmt: str, annotate: str | None, players: str | None) -> None:
-    """Check EMA results reporting sheets and report every finding with its sheet and cell."""
+@click.option("--system", type=click.Choice(["dippouch", "dci", "mers"], case_sensitive=False), default=None,
+              help="What the files are: Dip Pouch results, DCI matches or EMA (MERS) results sheets "
+                   "(default: judged by each file's columns).")
+def validate(files: tuple[str, ...], fmt: str, annotate: str | None, players: str | None,
+             system: str | None) -> None:
+    """Check EMA results reporting sheets, Dip Pouch results and DCI matches tables, and report
+    every finding with its sheet and cell."""
+    from xlrating.sheets.report import file_report, json_report, unreadable_report
     from xlrating.sheets.safe_open import UnreadableWorkbook
-    from xlrating.sheets.validator import validate_file
+    from xlrating.sheets.submitted_file import open_submission
+    from xlrating.sheets.systems import SystemUnclear, validate_submission
 
     registry = load_registry_option(players)
     status = EXIT_OK
@@ -45,12 +54,19 @@ def validate(files: tuple[str, ...], fmt: str, annotate: str | None, players: st
     copies = _annotated_names(files) if annotate is not None and len(files) > 1 else {}
     for file in files:
         try:
-            validation = validate_file(file, registry)
-        except UnreadableWorkbook as exc:
-            click.echo(f"xlrating: error: {exc}", err=True)
+            validation = validate_submission(file, open_submission(file), registry,
+                                             system=system and system.lower())
+        except SystemUnclear as exc:
+            click.echo(f"xlrating: error: {exc}, or say which with --system dippouch or --system dci", err=True)
+            reports.append(unreadable_report(file, f"{exc}; say which with --system dippouch or --system dci"))
             status = EXIT_UNREADABLE
             continue
-        reports.append((file, validation.findings))
+        except UnreadableWorkbook as exc:
+            click.echo(f"xlrating: error: {exc}", err=True)
+            reports.append(unreadable_report(file, exc.reason))
+            status = EXIT_UNREADABLE
+            continue
+        reports.append(file_report(file, validation.findings))
         if not validation.valid:
             status = max(status, EXIT_INVALID)
         if fmt == "text":
@@ -58,8 +74,6 @@ def validate(files: tuple[str, ...], fmt: str, annotate: str | None, players: st
         if annotate is not None:
             _annotate(file, validation.findings, Path(annotate), copies.get(file))
     if fmt == "json":
-        from xlrating.sheets.report import json_report
-
         click.echo(json_report(reports))
     raise SystemExit(status)
 

@@ -28,7 +28,8 @@ from xlrating.core import checks
 from xlrating.core.errors import InvalidArgument, TableError
 from xlrating.core.powers import power, powers
 from xlrating.core.reference_data import load
-from xlrating.core.tables import Column, read_table
+from xlrating.core.table_columns import DCI_MATCH_COLUMNS
+from xlrating.core.tables import read_table
 
 try:  # the leaderboard's column engine; without numpy (LibreOffice's own Python) see core.without_numpy
     import numpy as np
@@ -123,17 +124,7 @@ def delta(rating: float, opponent: float, result: Any, k: float = DEFAULT_K, met
 
 # --- history --------------------------------------------------------------------------------------
 
-MATCH_COLUMNS = (
-    Column("date", "date"),
-    Column("round", "whole"),
-    Column("player", "text"),
-    Column("opponent", "text", required=False),
-    Column("result", "result"),
-    Column("event", "text", required=False),
-    Column("k", "number", required=False),
-    Column("tier", "k", required=False),
-    Column("category", "text", required=False),
-)
+MATCH_COLUMNS = DCI_MATCH_COLUMNS
 
 
 @dataclass(frozen=True)
@@ -162,7 +153,7 @@ class Rating:
 
 
 def matches_from_table(rows: Iterable[Sequence[Any]], *, header_row: int = 1) -> list[Match]:
-    """Read a DCI match table (INTERFACES.md columns) into :class:`Match` records.
+    """Read a DCI match table (docs/interfaces.md columns) into :class:`Match` records.
 
     Opponent "BYE", "-" or empty marks a bye. K comes from ``k``, else from ``tier``, else 16.
     """

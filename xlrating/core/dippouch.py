@@ -20,7 +20,8 @@ from typing import Any
 from xlrating.core import checks
 from xlrating.core.errors import TableError
 from xlrating.core.placement import TiePolicy, tie_policy
-from xlrating.core.tables import Column, read_table
+from xlrating.core.table_columns import DIPPOUCH_RESULT_COLUMNS
+from xlrating.core.tables import read_table
 
 try:  # the leaderboard's column engine; without numpy (LibreOffice's own Python) see core.without_numpy
     import numpy as np
@@ -86,15 +87,7 @@ def new_rating(rating: float, percentile: float, value: float) -> float:
 
 # --- history --------------------------------------------------------------------------------------
 
-RESULT_COLUMNS = (
-    Column("event", "text"),
-    Column("date", "date"),
-    Column("players", "whole"),
-    Column("rounds", "whole"),
-    Column("player", "text"),
-    Column("place", "whole"),
-    Column("world_championship", "flag", required=False),
-)
+RESULT_COLUMNS = DIPPOUCH_RESULT_COLUMNS
 
 
 @dataclass(frozen=True)
@@ -121,7 +114,7 @@ class Rating:
 
 
 def results_from_table(rows: Iterable[Sequence[Any]], *, header_row: int = 1) -> list[Result]:
-    """Read a Dip Pouch results table (INTERFACES.md columns) into :class:`Result` records."""
+    """Read a Dip Pouch results table (docs/interfaces.md columns) into :class:`Result` records."""
     results = []
     for rec in read_table(rows, RESULT_COLUMNS, header_row=header_row):
         if rec["place"] > rec["players"]:

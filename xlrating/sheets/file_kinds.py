@@ -60,7 +60,7 @@ def _text_kind(data: bytes) -> str | None:
         if exc.start < len(head) - 4 and not _windows_1252_text(head):
             return None
     return ("a text file (CSV or similar), not an .xlsx workbook; open it in a spreadsheet and "
-            "save it as .xlsx (xlrating rank reads .csv files under a .csv name)")
+            "save it as .xlsx, or, if it is a CSV file, name it .csv")
 
 
 def _windows_1252_text(head: bytes) -> bool:

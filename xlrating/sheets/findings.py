@@ -82,6 +82,46 @@ CATALOGUE: dict[str, tuple[Severity, str]] = {
     "NAME_EMPTY": ("error", "the player on row {row} has no {column}; expected a name"),
     "FIRST_NAME_EMPTY": ("warning", "the player on row {row} has no first name"),
     "COUNTRY_EMPTY": ("warning", "the player on row {row} has no country; expected a 3-letter code such as FRA"),
+    # Dip Pouch results and DCI matches tables (each message starts with the column's header)
+    "TABLE_NOT_FOUND": ("error", ("no {table} table found: expected a header row naming the columns {columns} "
+                        "in the first rows of a sheet")),
+    "TABLE_COLUMN_MISSING": ("error", ("the {table} table has no {column!r} column; expected a header row naming "
+                             "{columns}")),
+    "TABLE_EMPTY": ("error", "the {table} table has no rows below its header; expected one row per {row_is}"),
+    "TABLE_VALUE_MISSING": ("error", "{header} is empty; expected {expected}"),
+    "TABLE_TEXT_INVALID": ("error", "{header} {value!r} is not text; expected {expected}"),
+    "TABLE_DATE_INVALID": ("error", "{header} {value!r} is not a real date; expected a date cell or YYYY-MM-DD"),
+    "TABLE_WHOLE_INVALID": ("error", "{header} {value!r} is not valid; expected a whole number >= 1"),
+    "TABLE_FLAG_INVALID": ("error", "{header} {value!r} is not TRUE or FALSE; expected TRUE or FALSE (1/0, Yes/No)"),
+    "RESULT_INVALID": ("error", ("{header} {value!r} is not a match result; expected W, D or L (or 1, 0.5, 0) "
+                       "from the player's side")),
+    "K_INVALID": ("error", "{header} {value!r} is not a K-value; expected a number >= 0 such as 16"),
+    "TIER_UNKNOWN": ("error", "{header} {value!r} is not a DCI event tier; expected one of {tiers}, or a K-value"),
+    "K_TIER_DISAGREE": ("warning", ("{header} {value!r} differs from the tier's K {tier_k:g} ({tier!r}); the "
+                        "K column wins: expected K and tier to agree, or only one of them")),
+    "SPELLING_VARIANT": ("error", ("{header} {value!r} is spelled {other!r} at {first}; expected one spelling "
+                         "({what} spelled differently count as different {what})")),
+    "PLAYER_SPELLING_VARIANT": ("warning", ("{header} {value!r} is spelled {other!r} at {first}; the ratings "
+                                "count them as two players: expected one spelling for one player")),
+    "EVENT_VALUE_DIFFERS": ("error", ("{header} {value!r} differs from {other!r} at {first} in event {event!r}; "
+                            "expected the same {header} on every row of an event")),
+    "EVENT_PLACE_OUT_OF_RANGE": ("error", ("{header} {value} is outside 1 to {players}, the players of event "
+                                 "{event!r}")),
+    "EVENT_PLAYER_TWICE": ("error", ("{header} {value!r} is listed again in event {event!r} (first at {first}); "
+                           "expected each player once per event")),
+    "EVENT_MORE_ROWS_THAN_PLAYERS": ("error", ("event {event!r} has {rows} rows but {header} says {players}; "
+                                     "expected at most one row per player")),
+    "MATCH_AGAINST_SELF": ("error", "{header} {value!r} is the player; expected an opponent other than the player"),
+    "MATCH_SIDES_DISAGREE": ("error", ("{header} {value!r} ({player} vs {opponent}, {event} round {round}) "
+                             "disagrees with {other!r} at {other_cell}, the same match from the other side; "
+                             "expected W against L and D against D")),
+    "MATCH_K_DISAGREE": ("error", ("{header} {value!r} ({player} vs {opponent}, {event} round {round}) differs "
+                         "from {other!r} at {other_cell}, the same match from the other side; expected one K")),
+    "MATCH_LISTED_TWICE": ("error", ("{player} vs {opponent} ({event} round {round}) is listed again (first at "
+                           "{first}); expected a match once, or once from each side")),
+    "PLAYER_TWICE_IN_ROUND": ("error", ("{header} {value!r} also plays in {event} round {round} at {first}; "
+                              "expected each player in one match (or bye) per round")),
+    "TABLE_NOT_RANKABLE": ("error", "the ratings cannot be computed from this table: {message}"),
 }
 
 

@@ -12,7 +12,6 @@ from __future__ import annotations
 
 import os
 from dataclasses import dataclass
-from pathlib import Path
 
 from xlrating.core.tables import normalise_header
 from xlrating.sheets.cellvalues import fold
@@ -46,8 +45,9 @@ class Registry:
 
 
 def load_registry(path: str | os.PathLike[str]) -> Registry:
-    """The registry in the CSV file ``path``, or :class:`RegistryError` naming the file, line and problem."""
-    file = Path(path)
+    """The registry in the CSV file ``path``, or :class:`RegistryError` naming the file (as given),
+    line and problem."""
+    file = str(path)
     try:
         table = read_csv_table(file)
     except UnreadableWorkbook as exc:
@@ -77,7 +77,7 @@ def load_registry(path: str | os.PathLike[str]) -> Registry:
     if not names:  # every sheet would then be all PLAYER_UNKNOWN: more likely the wrong file
         raise RegistryError(f"{file}: the player registry lists no players (no line with an EMA ID "
                             f"under the header {', '.join(repr(h) for h in header)})")
-    return Registry(str(file), names)
+    return Registry(file, names)
 
 
 def _columns(header: list[str]) -> dict[str, int]:

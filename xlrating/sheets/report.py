@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 from collections.abc import Sequence
+from typing import Any
 
 from xlrating.sheets.findings import Finding
 
@@ -19,17 +20,24 @@ def text_report(file: str, findings: Sequence[Finding]) -> list[str]:
     return lines
 
 
-def json_report(per_file: Sequence[tuple[str, Sequence[Finding]]]) -> str:
-    """A JSON list of findings; each carries ``file`` when several files are reported."""
-    several = len(per_file) > 1
-    records = []
-    for file, findings in per_file:
-        for f in findings:
-            record = f.as_dict()
-            if several:
-                record["file"] = file
-            records.append(record)
-    return json.dumps(records, indent=2, ensure_ascii=False)
+def file_report(file: str, findings: Sequence[Finding]) -> dict[str, Any]:
+    """One checked file for the JSON report: ``file`` (as given), ``valid``, the counts of
+    ``errors`` and ``warnings``, and its ``findings`` (each with code, severity, sheet, cell,
+    message, and ``file`` too, so that findings gathered from several reports still say where)."""
+    errors = sum(f.severity == "error" for f in findings)
+    return {"file": file, "valid": not errors, "errors": errors, "warnings": len(findings) - errors,
+            "findings": [f.as_dict() | {"file": file} for f in findings]}
+
+
+def unreadable_report(file: str, reason: str) -> dict[str, Any]:
+    """A file that could not be read, for the JSON report: not valid, with ``unreadable`` saying why."""
+    return {"file": file, "valid": False, "unreadable": reason, "errors": 0, "warnings": 0, "findings": []}
+
+
+def json_report(reports: Sequence[dict[str, Any]]) -> str:
+    """The JSON report: a list with one object per file checked, in the order given (valid files
+    and unreadable ones included), from :func:`file_report` and :func:`unreadable_report`."""
+    return json.dumps(list(reports), indent=2, ensure_ascii=False)
 
 
 def _count(n: int, word: str) -> str:

@@ -1,4 +1,4 @@
-"""Rules for each player row: EMA IDs (RATING_RULES.md section 3, "EMA IDs"), names, countries,
+"""Rules for each player row: EMA IDs (docs/rating-rules.md section 3, "EMA IDs"), names, countries,
 score cells, and the optional player registry."""
 
 from __future__ import annotations

@@ -1,5 +1,5 @@
 """Rules for the tournament block: ruleset, dates, days, players, countries, MERS weight,
-qualification (RATING_RULES.md section 3, "What an EMA results reporting sheet carries")."""
+qualification (docs/rating-rules.md section 3, "What an EMA results reporting sheet carries")."""
 
 from __future__ import annotations
 

@@ -27,7 +27,6 @@ import os
 import stat
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
-from pathlib import Path
 from typing import Any
 
 from xlrating.sheets.limits import Limits, describe
@@ -52,7 +51,7 @@ def read_package(path: str | os.PathLike[str], limits: Limits | None = None) -> 
         limits = limits or Limits.from_env()
     except ValueError as exc:
         raise UnreadableWorkbook(path, str(exc)) from None
-    data = _read_file(Path(path), limits)
+    data = _read_file(path, limits)
     try:
         return data, check_package(data, limits)
     except Refused as refused:
@@ -64,7 +63,7 @@ def open_package(path: str | os.PathLike[str], limits: Limits, defer: Callable[[
     every part but those ``defer`` names is checked here; the returned :class:`PackageCheck` (a
     context manager holding the open archive) is how the reader reads and checks the rest. Its
     :class:`Refused` must become :class:`UnreadableWorkbook` for ``path``, as here."""
-    data = _read_file(Path(path), limits)
+    data = _read_file(path, limits)
     try:
         check = PackageCheck(data, limits)
     except Refused as refused:
@@ -84,7 +83,7 @@ def read_bytes(path: str | os.PathLike[str], limits: Limits | None = None) -> by
         limits = limits or Limits.from_env()
     except ValueError as exc:
         raise UnreadableWorkbook(path, str(exc)) from None
-    return _read_file(Path(path), limits)
+    return _read_file(path, limits)
 
 
 def inspect_package(path: str | os.PathLike[str], limits: Limits | None = None) -> PackageReport:
@@ -149,9 +148,10 @@ def _raised_by_parser(exc: BaseException) -> bool:
     return module.startswith(_PARSER_MODULES)
 
 
-def _read_file(file: Path, limits: Limits) -> bytes:
+def _read_file(file: str | os.PathLike[str], limits: Limits) -> bytes:
+    """The bytes of ``file``; an :class:`UnreadableWorkbook` names it as given (as the user typed it)."""
     try:
-        info = file.stat()
+        info = os.stat(file)
     except FileNotFoundError:
         raise UnreadableWorkbook(file, "no such file") from None
     except OSError as exc:
@@ -164,7 +164,7 @@ def _read_file(file: Path, limits: Limits) -> bytes:
         raise UnreadableWorkbook(file, f"the file has {info.st_size:,} bytes, over the limit "
                                        f"{describe('max_file_bytes', limits.max_file_bytes)}")
     try:
-        with file.open("rb") as handle:
+        with open(file, "rb") as handle:
             data = handle.read(limits.max_file_bytes + 1)
     except OSError as exc:
         raise UnreadableWorkbook(file, f"cannot be read ({exc.strerror or exc})") from None

@@ -1,5 +1,6 @@
 """Result tables from files: ``.csv`` (comma or semicolon separated, UTF-8) or a worksheet of an
-``.xlsx``/``.xlsm`` workbook. The table starts at its first non-empty row (the header)."""
+``.xlsx``/``.xlsm``, ``.xls`` or ``.ods`` workbook. The table starts at its first non-empty row (the
+header)."""
 
 from __future__ import annotations
 
@@ -14,31 +15,35 @@ from xlrating.sheets.limits import Limits
 from xlrating.sheets.safe_open import UnreadableWorkbook, load_workbook, read_bytes, reading
 
 WORKBOOK_SUFFIXES = (".xlsx", ".xlsm")
+CALAMINE_SUFFIXES = (".xls", ".ods")
 
 
 @dataclass
 class TableSource:
     """Rows of a table read from a file, with where they came from (for error messages)."""
 
-    name: str  # "file.csv" or "file.xlsx [Sheet1]"
+    name: str  # the path as given ("data/file.csv") or, for a workbook, with its sheet ("file.xlsx [Sheet1]")
     header_row: int
     rows: list[list[Any]]
 
 
 def read_table_file(path: str | Path, *, sheet: str | None = None) -> TableSource:
-    """Read the table in ``path``; raises :class:`UnreadableWorkbook` naming the file and reason."""
-    file = Path(path)
-    suffix = file.suffix.lower()
+    """Read the table in ``path``; raises :class:`UnreadableWorkbook` naming the file (as ``path``
+    gives it, so messages name it as the user typed it) and the reason."""
+    suffix = Path(path).suffix.lower()
     if suffix == ".csv":
         if sheet is not None:
-            raise UnreadableWorkbook(file, f"--sheet {_quoted(sheet)} names a worksheet, but a .csv file has none")
-        return read_csv(file)
+            raise UnreadableWorkbook(path, f"--sheet {_quoted(sheet)} names a worksheet, but a .csv file has none")
+        return read_csv(path)
     if suffix in WORKBOOK_SUFFIXES:
-        return _from_workbook(file, sheet)
-    raise UnreadableWorkbook(file, f"expected a .csv, .xlsx or .xlsm file, got {suffix or 'no extension'!r}")
+        return _from_workbook(path, sheet)
+    if suffix in CALAMINE_SUFFIXES:
+        return _from_calamine(path, sheet)
+    raise UnreadableWorkbook(path, f"expected a .csv, .xlsx, .xlsm, .xls or .ods file, got "
+                                   f"{suffix or 'no extension'!r}")
 
 
-def read_csv(file: Path) -> TableSource:
+def read_csv(file: str | Path) -> TableSource:
     """A CSV table: UTF-8 (BOM allowed), comma or semicolon separated, through safe_open's file checks
     and the bounded reading of every CSV (:func:`xlrating.sheets.csv_reader.bounded_rows`: the
     limits of :class:`~xlrating.sheets.limits.Limits`, a line handed to csv at a time)."""
@@ -53,10 +58,10 @@ def read_csv(file: Path) -> TableSource:
         raise UnreadableWorkbook(file, f"not UTF-8 text (byte {exc.start}); save the CSV as UTF-8") from None
     del data
     rows = list(bounded_rows(file, text, delimiter_of(text, (",", ";")), limits))
-    return _trimmed(file.name, rows)
+    return _trimmed(str(file), rows)
 
 
-def _from_workbook(file: Path, sheet: str | None) -> TableSource:
+def _from_workbook(file: str | Path, sheet: str | None) -> TableSource:
     book = load_workbook(file, read_only=True, data_only=True)
     try:
         if sheet is None:
@@ -68,9 +73,24 @@ def _from_workbook(file: Path, sheet: str | None) -> TableSource:
                                            f"{', '.join(map(_quoted, book.sheetnames))}")
         with reading(file):  # a read-only sheet is parsed while its rows are iterated
             rows = [list(r) for r in ws.iter_rows(values_only=True)]
-        return _trimmed(f"{file.name} [{ws.title}]", rows)
+        return _trimmed(f"{file} [{ws.title}]", rows)
     finally:
         book.close()
+
+
+def _from_calamine(file: str | Path, sheet: str | None) -> TableSource:
+    """An .xls or .ods workbook, read as a submission of that format is (the same checks and limits,
+    :mod:`~xlrating.sheets.submitted_file`)."""
+    from xlrating.sheets.submitted_file import open_submission, read_grids
+
+    grids = read_grids(open_submission(file))
+    names = [g.name for g in grids]
+    if not grids:
+        raise UnreadableWorkbook(file, "the workbook has no sheets")
+    if sheet is not None and sheet not in names:
+        raise UnreadableWorkbook(file, f"no sheet named {_quoted(sheet)}; sheets: {', '.join(map(_quoted, names))}")
+    grid = grids[names.index(sheet)] if sheet is not None else grids[0]
+    return _trimmed(f"{file} [{grid.name}]", grid.rows)
 
 
 def _trimmed(name: str, rows: Sequence[list[Any]]) -> TableSource:

@@ -1,4 +1,5 @@
-"""The results ledger: players, tournaments, results and every accepted submission.
+"""The results ledger: players, tournaments, results, Dip Pouch and DCI events, and every accepted
+submission.
 
 ``open_store(location)`` takes a SQLite file path or a ``sqlite:///path`` URL (``sqlite://`` or
 ``:memory:`` for a throwaway in-memory store). Other URL schemes are refused with a message.
@@ -9,11 +10,12 @@ from __future__ import annotations
 import re
 from pathlib import Path
 
+from xlrating.store.events import EventsOutcome, EventVersion
 from xlrating.store.intake import IntakeError, IntakeItem
 from xlrating.store.sqlite import IngestOutcome, SQLiteStore, StoreError, TournamentVersion
 
-__all__ = ["IngestOutcome", "IntakeError", "IntakeItem", "SQLiteStore", "StoreError", "TournamentVersion",
-           "open_store", "sqlite_path"]
+__all__ = ["EventVersion", "EventsOutcome", "IngestOutcome", "IntakeError", "IntakeItem", "SQLiteStore", "StoreError",
+           "TournamentVersion", "open_store", "sqlite_path"]
 
 
 def sqlite_path(location: str) -> str:

@@ -42,6 +42,7 @@ class IntakeItem:
     submitted_at: str | None
     decided_at: str | None
     decision_note: str | None
+    system: str = "mers"  # "mers" (an EMA results sheet), "dippouch" or "dci"
 
     @property
     def errors(self) -> int:
@@ -56,16 +57,16 @@ class IntakeItem:
         return {"file_name": self.file_name, "format": self.kind, "sha256": self.sha256, "size": self.size,
                 "valid": self.valid, "tournament": self.tournament, "uploaded_at": self.uploaded_at,
                 "status": self.status, "submitted_at": self.submitted_at, "decided_at": self.decided_at,
-                "decision_note": self.decision_note, "findings": self.findings}
+                "decision_note": self.decision_note, "system": self.system, "findings": self.findings}
 
 
 _COLUMNS = ("id, token, file_name, kind, sha256, size, findings, valid, tournament, uploaded_at, status, "
-            "contact, submitted_at, decided_at, decision_note")
+            "contact, submitted_at, decided_at, decision_note, system")
 
 
 def _item(row: tuple[Any, ...]) -> IntakeItem:
     return IntakeItem(row[0], row[1], row[2], row[3], row[4], row[5], json.loads(row[6]), bool(row[7]), row[8],
-                      row[9], row[10], row[11], row[12], row[13], row[14])
+                      row[9], row[10], row[11], row[12], row[13], row[14], row[15])
 
 
 def utc_now() -> str:
@@ -92,8 +93,9 @@ class IntakeQueue:
         return result
 
     def add_check(self, token: str, file_name: str, kind: str, content: bytes, findings: list[dict[str, Any]],
-                  valid: bool, tournament: str | None) -> IntakeItem:
-        """Keep an uploaded sheet and its findings under ``token``; drops expired checks."""
+                  valid: bool, tournament: str | None, system: str = "mers") -> IntakeItem:
+        """Keep an uploaded sheet and its findings under ``token`` (``system``: what the file is
+        for, "mers" for an EMA results sheet); drops expired checks."""
         now = dt.datetime.now(dt.UTC)
         expired = (now - CHECK_LIFETIME).isoformat(timespec="seconds")
 
@@ -101,9 +103,9 @@ class IntakeQueue:
             db.execute("DELETE FROM intake WHERE status = 'checked' AND uploaded_at < ?", (expired,))
             db.execute(
                 "INSERT INTO intake (token, file_name, kind, sha256, size, content, findings, valid, tournament, "
-                "uploaded_at, status) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, 'checked')",
+                "uploaded_at, status, system) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, 'checked', ?)",
                 (token, file_name, kind, hashlib.sha256(content).hexdigest(), len(content), content,
-                 json.dumps(findings), int(valid), tournament, now.isoformat(timespec="seconds")))
+                 json.dumps(findings), int(valid), tournament, now.isoformat(timespec="seconds"), system))
 
         self._write(statements)
         item = self.intake_by_token(token)

@@ -90,6 +90,57 @@ MIGRATIONS: tuple[str, ...] = (
     );
     CREATE INDEX intake_status ON intake (status, uploaded_at);
     """,
+    # 3: Dip Pouch events with their standings and DCI events with their matches, versioned as
+    # tournaments are (one current version per system and event key; replaced ones kept), each
+    # version pointing at the submission it came from; the intake says which system an upload is.
+    """
+    ALTER TABLE intake ADD COLUMN system TEXT NOT NULL DEFAULT 'mers'
+        CHECK (system IN ('mers', 'dippouch', 'dci'));
+    CREATE TABLE events (
+        id                 INTEGER PRIMARY KEY,
+        system             TEXT NOT NULL CHECK (system IN ('dippouch', 'dci')),
+        event_key          TEXT NOT NULL,
+        name_key           TEXT NOT NULL,
+        version            INTEGER NOT NULL CHECK (version >= 1),
+        submission_id      INTEGER NOT NULL REFERENCES submissions(id),
+        sheet              TEXT,
+        name               TEXT NOT NULL,
+        start_date         TEXT NOT NULL,
+        end_date           TEXT NOT NULL,
+        players            INTEGER NOT NULL CHECK (players >= 1),
+        rounds             INTEGER NOT NULL CHECK (rounds >= 1),
+        world_championship INTEGER CHECK (world_championship IN (0, 1)),
+        fingerprint        TEXT NOT NULL,
+        stored_at          TEXT NOT NULL,
+        replaced_at        TEXT,
+        UNIQUE (system, event_key, version),
+        CHECK (end_date >= start_date)
+    );
+    CREATE UNIQUE INDEX events_current ON events (system, event_key) WHERE replaced_at IS NULL;
+    CREATE INDEX events_name ON events (system, name_key);
+    CREATE TABLE standings (
+        id        INTEGER PRIMARY KEY,
+        event_id  INTEGER NOT NULL REFERENCES events(id),
+        sheet_row INTEGER NOT NULL,
+        player    TEXT NOT NULL,
+        place     INTEGER NOT NULL CHECK (place >= 1)
+    );
+    CREATE INDEX standings_event ON standings (event_id);
+    CREATE TABLE matches (
+        id         INTEGER PRIMARY KEY,
+        event_id   INTEGER NOT NULL REFERENCES events(id),
+        sheet_row  INTEGER NOT NULL,
+        match_date TEXT NOT NULL,
+        round      INTEGER NOT NULL CHECK (round >= 1),
+        player     TEXT NOT NULL,
+        opponent   TEXT,
+        result     REAL NOT NULL CHECK (result IN (0, 0.5, 1)),
+        k          REAL NOT NULL CHECK (k >= 0),
+        tier       TEXT,
+        category   TEXT NOT NULL
+    );
+    CREATE INDEX matches_event ON matches (event_id);
+    """,
 )
 
 SCHEMA_VERSION = len(MIGRATIONS)

@@ -19,12 +19,12 @@ from typing import Literal, Self
 from xlrating.core.mers import Result
 from xlrating.sheets.cellvalues import fold
 from xlrating.sheets.submission import Submission
+from xlrating.store.errors import StoreError
+from xlrating.store.events import EventStore
 from xlrating.store.intake import IntakeQueue, record_acceptance, utc_now
 from xlrating.store.schema import MIGRATIONS, SCHEMA_VERSION
 
-
-class StoreError(Exception):
-    """The store cannot be opened or used; the message names the store and the reason."""
+__all__ = ["IngestOutcome", "SQLiteStore", "StoreError", "TournamentVersion"]
 
 
 Status = Literal["stored", "replaced", "unchanged", "refused"]
@@ -60,7 +60,7 @@ def tournament_key(submission: Submission) -> str:
     return f"{t.ruleset}|{fold(t.name)}|{t.start_date.isoformat()}"
 
 
-class SQLiteStore(IntakeQueue):
+class SQLiteStore(IntakeQueue, EventStore):
     """A results store in one SQLite file (``:memory:`` for a throwaway one)."""
 
     def __init__(self, path: str, *, read_only: bool = False):

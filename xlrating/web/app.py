@@ -3,45 +3,46 @@
 Three audiences, three modules of thin handlers over :mod:`xlrating.sheets` and
 :mod:`xlrating.store`: :mod:`~xlrating.web.organiser` (no account: check a sheet, download the
 annotated copy, submit it), :mod:`~xlrating.web.officer` (signed in: the queue, accept, reject) and
-:mod:`~xlrating.web.public` (rankings and players, each page also as JSON). Pages are rendered on
-the server (Jinja2, autoescaped) and need no JavaScript.
+:mod:`~xlrating.web.public`, :mod:`~xlrating.web.tournament_pages`, :mod:`~xlrating.web.player_pages`
+and :mod:`~xlrating.web.search_page` (the public pages, each also as JSON, CSV and Excel; see
+:mod:`~xlrating.web.pages`). Pages are rendered on the server (Jinja2, autoescaped) and need no
+JavaScript.
 """
 
 from __future__ import annotations
 
 import contextlib
-import datetime as dt
 import os
 import secrets
-from collections.abc import AsyncIterator, Iterator
+from collections.abc import AsyncIterator
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-import jinja2
 from starlette.applications import Starlette
 from starlette.exceptions import HTTPException
 from starlette.middleware import Middleware
 from starlette.middleware.sessions import SessionMiddleware
 from starlette.requests import Request
-from starlette.responses import HTMLResponse, JSONResponse, Response
+from starlette.responses import Response
 from starlette.routing import Mount, Route
 from starlette.staticfiles import StaticFiles
-from starlette.templating import Jinja2Templates
 
-from xlrating.store import SQLiteStore, StoreError, open_store, sqlite_path
+from xlrating.store import StoreError, open_store, sqlite_path
 from xlrating.web.checking import SheetChecker
-from xlrating.web.security import (
-    BodyLimit,
-    CsrfRefused,
-    OfficerPassword,
-    RateLimits,
-    SecurityHeaders,
-    csrf_token,
+from xlrating.web.pages import (  # noqa: F401  (render & co. are imported from here by older handlers)
+    HERE,
+    SESSION_HOURS,
+    error_page,
+    json_response,
+    render,
+    signed_in,
+    store,
+    wants_json,
 )
+from xlrating.web.security import BodyLimit, CsrfRefused, OfficerPassword, RateLimits, SecurityHeaders
 
-HERE = Path(__file__).parent
-SESSION_HOURS = 8
+DEFAULT_SITE_NAME = "xlrating"
 
 
 @dataclass
@@ -57,12 +58,16 @@ class Settings:
     check_processes: int = 2
     check_timeout: float = 60.0
     secure_cookies: bool = False
+    site_name: str = DEFAULT_SITE_NAME  # in every page's title and header
+    federation: str = ""  # who publishes the ratings, under the site's name when given
 
     @classmethod
     def from_env(cls, db: str, **overrides: Any) -> Settings:
         """``XLRATING_OFFICER_USER`` (default ``officer``) with ``XLRATING_OFFICER_PASSWORD`` or
         ``XLRATING_OFFICER_PASSWORD_FILE`` (the password is never defaulted: without one nobody can
-        sign in), ``XLRATING_SECRET_KEY`` (signs the session cookies; random per start if unset)."""
+        sign in), ``XLRATING_SECRET_KEY`` (signs the session cookies; random per start if unset),
+        ``XLRATING_SITE_NAME`` and ``XLRATING_FEDERATION`` (shown on every page; ``overrides``,
+        e.g. from ``serve --site-name``, win over them)."""
         password = os.environ.get("XLRATING_OFFICER_PASSWORD")
         password_file = os.environ.get("XLRATING_OFFICER_PASSWORD_FILE")
         if password is None and password_file:
@@ -77,59 +82,16 @@ class Settings:
                 raise ValueError("the ranking officer's password (XLRATING_OFFICER_PASSWORD or "
                                  "XLRATING_OFFICER_PASSWORD_FILE) must have at least 12 characters")
             officer = OfficerPassword(os.environ.get("XLRATING_OFFICER_USER") or "officer", password)
-        return cls(db=db, officer=officer, secret_key=os.environ.get("XLRATING_SECRET_KEY", ""), **overrides)
-
-
-templates = Jinja2Templates(env=jinja2.Environment(loader=jinja2.FileSystemLoader(HERE / "templates"),
-                                                   autoescape=True))
-
-
-def render(request: Request, name: str, context: dict[str, Any], status_code: int = 200) -> HTMLResponse:
-    """A page, with what every page needs (the CSRF token for its forms, who is signed in)."""
-    base = {"csrf_token": csrf_token(request), "officer": signed_in(request), "flash": request.session.pop("flash", None)}
-    return templates.TemplateResponse(request, name, base | context, status_code=status_code)
-
-
-def wants_json(value: str) -> tuple[str, bool]:
-    """A path parameter without its ``.json`` suffix, and whether it had one."""
-    return (value[:-5], True) if value.endswith(".json") else (value, False)
-
-
-def json_response(data: Any, status_code: int = 200, *, public: bool = False) -> JSONResponse:
-    """JSON; ``public`` data (rankings, players, tournaments) may be read by any site's scripts."""
-    return JSONResponse(data, status_code=status_code, headers={"access-control-allow-origin": "*"} if public else {})
-
-
-def error_page(request: Request, status: int, title: str, message: str, *, as_json: bool = False) -> Response:
-    if as_json:
-        return json_response({"error": title, "message": message}, status)
-    return render(request, "error.html", {"title": title, "message": message}, status)
-
-
-@contextlib.contextmanager
-def store(request: Request) -> Iterator[SQLiteStore]:
-    """The results store for one request (a connection per request, so threads never share one)."""
-    settings: Settings = request.app.state.settings
-    with open_store(settings.db) as opened:
-        yield opened
-
-
-def signed_in(request: Request) -> str | None:
-    """The signed-in ranking officer, or None (also after :data:`SESSION_HOURS`)."""
-    user = request.session.get("officer")
-    since = request.session.get("officer_since")
-    settings: Settings = request.app.state.settings
-    if not isinstance(user, str) or not isinstance(since, int | float) or settings.officer is None:
-        return None
-    if dt.datetime.now(dt.UTC).timestamp() - since > SESSION_HOURS * 3600 or user != settings.officer.user:
-        return None
-    return user
+        named = {"site_name": os.environ.get("XLRATING_SITE_NAME", "").strip() or DEFAULT_SITE_NAME,
+                 "federation": os.environ.get("XLRATING_FEDERATION", "").strip()}
+        given = {k: v for k, v in overrides.items() if v is not None}
+        return cls(db=db, officer=officer, secret_key=os.environ.get("XLRATING_SECRET_KEY", ""), **(named | given))
 
 
 def create_app(settings: Settings) -> Starlette:
     """The application for ``settings``; opens (and if needed creates) the store at once, so a
     wrong ``--db`` is an error at start, not on the first request."""
-    from xlrating.web import officer, organiser, public
+    from xlrating.web import officer, organiser, player_pages, public, search_page, tournament_pages
 
     if sqlite_path(settings.db) == ":memory:":
         raise StoreError(f"{settings.db}: the server needs a store file (each request opens it); "
@@ -143,7 +105,8 @@ def create_app(settings: Settings) -> Starlette:
         checker.close()
 
     routes = [
-        *organiser.routes, *officer.routes, *public.routes,
+        *organiser.routes, *officer.routes, *public.routes, *tournament_pages.routes, *player_pages.routes,
+        *search_page.routes,
         Route("/healthz", lambda request: Response("ok", media_type="text/plain")),
         Mount("/static", StaticFiles(directory=str(HERE / "static")), name="static"),
     ]
@@ -161,7 +124,8 @@ def create_app(settings: Settings) -> Starlette:
 
     async def http_error(request: Request, exc: Exception) -> Response:
         assert isinstance(exc, HTTPException)
-        return error_page(request, exc.status_code, "Not found" if exc.status_code == 404 else "Error",
+        titles = {400: "Bad request", 404: "Not found", 405: "Not allowed"}
+        return error_page(request, exc.status_code, titles.get(exc.status_code, "Error"),
                           exc.detail if exc.status_code != 404 else "There is no page at this address.",
                           as_json=request.url.path.endswith(".json"))
 

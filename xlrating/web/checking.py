@@ -19,6 +19,7 @@ import multiprocessing
 from dataclasses import dataclass, field
 from typing import Any
 
+from xlrating.sheets.event_tables import EventTable
 from xlrating.sheets.submission import Submission
 
 
@@ -31,36 +32,44 @@ class SheetCheck:
     valid: bool = False
     tournament: str | None = None
     unreadable: str | None = None
-    submission: Submission | None = None  # the sheet's content, for storing it (valid sheets)
+    # the content, for storing it (valid uploads): an EMA sheet's Submission or a table's EventTable
+    submission: Submission | EventTable | None = None
+    system: str = "mers"  # "mers" (an EMA results sheet), "dippouch" or "dci", judged by the columns
 
 
 def check_sheet(file_name: str, data: bytes) -> SheetCheck:
-    """Validate the bytes of an upload (runs in a worker process)."""
+    """Validate the bytes of an upload (runs in a worker process): an EMA results sheet, or a Dip
+    Pouch results or DCI matches table, as its columns say (:mod:`xlrating.sheets.systems`)."""
     from xlrating.sheets.safe_open import UnreadableWorkbook
     from xlrating.sheets.submitted_file import open_submission
-    from xlrating.sheets.validator import validate_file
+    from xlrating.sheets.systems import SystemUnclear, validate_submission
 
     try:
         submission = open_submission(file_name, data=data)
-        validation = validate_file(file_name, submission=submission)
-    except UnreadableWorkbook as exc:
+        validation = validate_submission(file_name, submission)
+    except (UnreadableWorkbook, SystemUnclear) as exc:
         return SheetCheck(None, unreadable=str(exc))
+    content = validation.submission
+    system = content.system if isinstance(content, EventTable) else "mers"
     return SheetCheck(submission.kind, [f.as_dict() for f in validation.findings], validation.valid,
-                      tournament_label(validation.submission), submission=validation.submission)
+                      tournament_label(content), submission=content, system=system)
 
 
 def annotated_sheet(file_name: str, data: bytes) -> bytes:
     """The annotated .xlsx copy of an upload (runs in a worker process)."""
     from xlrating.sheets.annotate import annotated_copy
     from xlrating.sheets.submitted_file import open_submission
-    from xlrating.sheets.validator import validate_file
+    from xlrating.sheets.systems import validate_submission
 
     submission = open_submission(file_name, data=data)
-    return annotated_copy(submission, validate_file(file_name, submission=submission).findings)
+    return annotated_copy(submission, validate_submission(file_name, submission).findings)
 
 
-def tournament_label(submission: Submission) -> str | None:
-    """``Name (Ruleset, start date)`` as far as the sheet gives them."""
+def tournament_label(submission: Submission | EventTable) -> str | None:
+    """``Name (Ruleset, start date)`` as far as the sheet gives them; for a table, its system and
+    events."""
+    if isinstance(submission, EventTable):
+        return submission.label()
     t = submission.tournament
     if not t.name:
         return None

@@ -17,8 +17,10 @@ from starlette.requests import Request
 from starlette.responses import RedirectResponse, Response
 from starlette.routing import Route
 
+from xlrating.sheets.event_tables import SYSTEM_TITLES, EventTable
 from xlrating.sheets.submitted_file import KIND_TITLES
-from xlrating.store import IntakeError, StoreError
+from xlrating.store import IngestOutcome, IntakeError, StoreError, queries
+from xlrating.store.sqlite import tournament_key
 from xlrating.web.app import Settings, error_page, render, signed_in, store
 from xlrating.web.checking import CheckUnavailable, check_sheet
 from xlrating.web.organiser import XLSX, annotated_download, attachment
@@ -100,7 +102,8 @@ async def _load(request: Request) -> tuple[Any, bytes] | None:
 
 
 def _detail(request: Request, item: Any, status: int = 200, **context: Any) -> Response:
-    return render(request, "submission.html", {"item": item, "kind_title": KIND_TITLES.get(item.kind, item.kind)}
+    return render(request, "submission.html", {"item": item, "kind_title": KIND_TITLES.get(item.kind, item.kind),
+                                               "system_title": SYSTEM_TITLES.get(item.system, item.system)}
                   | context, status)
 
 
@@ -108,10 +111,44 @@ def _missing(request: Request) -> Response:
     return error_page(request, 404, "Not found", "There is no submission with this number.")
 
 
+async def _stored_version(request: Request, item: Any, content: bytes) -> dict[str, Any] | None:
+    """The stored version of the tournament that accepting this submission would replace (or
+    that already holds this very file), so the officer sees it before deciding."""
+    from xlrating.sheets.submission import Submission  # an EMA sheet; a table is compared on accepting
+
+    try:
+        check = await request.app.state.checker.run(check_sheet, item.file_name, content)
+    except CheckUnavailable:
+        return None
+    if not isinstance(check.submission, Submission) or not check.valid:
+        return None
+    key = tournament_key(check.submission)
+
+    def lookup() -> dict[str, Any] | None:
+        with store(request) as opened:
+            return queries.current_version(opened, key)
+    return await run_in_threadpool(lookup)
+
+
 @officer_only
 async def submission(request: Request) -> Response:
     loaded = await _load(request)
-    return _missing(request) if loaded is None else _detail(request, loaded[0])
+    if loaded is None:
+        return _missing(request)
+    item, content = loaded
+    if item.status != "pending":
+        return _detail(request, item)
+    stored = await _stored_version(request, item, content)
+    return _detail(request, item, stored=stored, offer_replace=stored is not None and stored["sha256"] != item.sha256)
+
+
+def _refusal(item: Any, outcome: Any) -> str:
+    """Why accepting did not store the file, in the officer's terms (not the command line's)."""
+    if isinstance(outcome, IngestOutcome):
+        return (f"{outcome.tournament!r} is already stored as version {outcome.version} from a different file. "
+                f"To store this file as version {outcome.version + 1} instead, tick \u201cReplace the stored "
+                f"version\u201d and accept again; version {outcome.version} stays in the history.")
+    return str(outcome.message).split("; use --replace")[0]
 
 
 @officer_only
@@ -150,17 +187,20 @@ async def accept(request: Request) -> Response:
     if check.submission is None or not check.valid:
         return _detail(request, item, 409, error="The sheet does not pass validation now; reject it with a note.")
     replace = form.get("replace") == "yes"
+    table = isinstance(check.submission, EventTable)
 
     def ingest() -> Any:
         with store(request) as opened:
-            return opened.ingest(item.file_name, content, check.submission, replace=replace, intake_id=item.id)
+            keep = opened.ingest_events if table else opened.ingest
+            return keep(item.file_name, content, check.submission, replace=replace, intake_id=item.id)
 
     try:
         outcome = await run_in_threadpool(ingest)
     except (IntakeError, StoreError) as exc:
         return _detail(request, item, 409, error=str(exc))
-    if outcome.status == "refused":
-        return _detail(request, item, 409, error=outcome.message, offer_replace=True)
+    if outcome.status == "refused":  # replacing helps when stored versions differ (not when dates overlap)
+        replaceable = not table or any(c.status == "refused" and c.version > 0 for c in outcome.events)
+        return _detail(request, item, 409, error=_refusal(item, outcome), offer_replace=replaceable)
     request.session["flash"] = f"Accepted {item.file_name}: {outcome.message}."
     return RedirectResponse("/officer", status_code=303)
 

@@ -13,7 +13,6 @@ import secrets
 import unicodedata
 from pathlib import PurePosixPath, PureWindowsPath
 from typing import Any
-from urllib.parse import quote
 
 from starlette.concurrency import run_in_threadpool
 from starlette.datastructures import UploadFile
@@ -23,13 +22,12 @@ from starlette.routing import Route
 
 from xlrating.sheets.submitted_file import SUFFIX_KINDS
 from xlrating.store import IntakeError
-from xlrating.web.app import error_page, json_response, render, store, wants_json
 from xlrating.web.checking import CheckUnavailable, annotated_sheet, check_sheet
+from xlrating.web.pages import XLSX, attachment, error_page, json_response, render, store, wants_json
 from xlrating.web.security import check_csrf
 
 ACCEPT = ",".join(SUFFIX_KINDS)
 EMAIL = re.compile(r"[^@\s<>\"',;]+@[^@\s<>\"',;]+\.[^@\s<>\"',;.]+")
-XLSX = "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet"
 
 
 def upload_name(raw: str | None) -> str:
@@ -87,7 +85,8 @@ async def upload(request: Request) -> Response:
 
     def keep() -> None:
         with store(request) as opened:
-            opened.add_check(token, name, check.kind, data, check.findings, check.valid, check.tournament)
+            opened.add_check(token, name, check.kind, data, check.findings, check.valid, check.tournament,
+                             check.system)
 
     await run_in_threadpool(keep)
     return RedirectResponse(f"/checks/{token}", status_code=303)
@@ -145,12 +144,6 @@ async def annotated_download(request: Request, file_name: str, content: bytes) -
 def annotated_name(file_name: str) -> str:
     """The annotated copy of ``lyon.ods`` is ``lyon.annotated.xlsx`` (as ``validate --annotate`` names it)."""
     return f"{PurePosixPath(file_name).stem or 'sheet'}.annotated.xlsx"
-
-
-def attachment(name: str) -> str:
-    """A Content-Disposition downloading as ``name``, safe in any browser (RFC 6266 with an ASCII fallback)."""
-    ascii_name = "".join(ch if ch.isascii() and ch.isprintable() and ch not in '"\\;' else "_" for ch in name)
-    return f"attachment; filename=\"{ascii_name}\"; filename*=UTF-8''{quote(name, safe='')}"
 
 
 async def submit(request: Request) -> Response:

@@ -1,139 +1,98 @@
-"""The public pages: the MERS ranking per ruleset and rule era, each player's breakdown, the stored
-tournaments. Every page is also JSON (the same address ending in ``.json``), computed from the
-store's current tournament versions by the same code as ``xlrating rank mers``.
+"""The public ranking pages: the MERS ranking per ruleset and rule era (with each player's country
+and a country filter) and the EMA's country ranking. Each is also JSON, CSV and Excel (see
+:mod:`xlrating.web.pages`), computed from the store's current tournament versions by the same code
+as ``xlrating rank mers`` (:mod:`xlrating.web.mers_published`).
 """
 
 from __future__ import annotations
 
-import datetime as dt
-import re
 from typing import Any
 
 from starlette.requests import Request
-from starlette.responses import Response
-from starlette.routing import Route
 
 from xlrating.core import mers
-from xlrating.leaderboards import mers_leaderboard
-from xlrating.web.app import error_page, json_response, render, store, wants_json
+from xlrating.web import mers_published
+from xlrating.web.pages import BadRequest, Page, Table, choice, date_parameter, page_routes, store
 
 DEFAULT_RULES = mers.RULES[-1]  # the EMA's current rules
-EMA_ID = re.compile(r"\d{8}")
+RANKING_COLUMNS = ("rank", "player", "name", "country", "total", "count")
+COUNTRY_COLUMNS = ("rank", "country", "country_name", "ranked_players", "total",
+                   *(f"{what}_{i}" for i in range(1, mers_published.COUNTRY_TEAM + 1) for what in ("player", "total")))
 
 
-def _as_of(request: Request) -> dt.date:
-    """The ranking date: ``?as_of=YYYY-MM-DD``, default today; a ValueError names what is wrong."""
-    text = request.query_params.get("as_of")
+def _era(request: Request) -> tuple[str, str]:
+    ruleset = choice(request.path_params["ruleset"], mers.RULESETS, "The ruleset")
+    rules = choice(request.path_params["rules"], mers.RULES, "The rule era")
+    return ruleset, rules
+
+
+def _country(request: Request) -> str | None:
+    text = request.query_params.get("country", "").strip()
     if not text:
-        return dt.date.today()
-    try:
-        return dt.date.fromisoformat(text)
-    except ValueError:
-        raise ValueError(f"as_of={text!r} is not a date; expected YYYY-MM-DD") from None
+        return None
+    if len(text) > 60 or not all(ch.isalpha() or ch in " -'" for ch in text):
+        raise BadRequest(f"The parameter country={text!r} is not a country: give its 3-letter code as the results "
+                         f"sheets write it (e.g. country=FRA) or an EMA member country's name.")
+    return mers_published.country_code(text)
 
 
-def _as_of_query(request: Request) -> str:
-    """``&as_of=DATE`` when the page was asked for a date, so its links keep it."""
-    text = request.query_params.get("as_of")
-    return f"&as_of={text}" if text else ""
-
-
-def _choice(value: str, options: tuple[str, ...], what: str) -> str:
-    for option in options:
-        if option.casefold() == value.casefold():
-            return option
-    raise ValueError(f"{what} {value!r} is not one of {', '.join(options)}")
-
-
-def _board(request: Request, ruleset: str, rules: str, as_of: dt.date) -> dict[str, Any]:
-    with store(request) as opened:
-        results = opened.mers_results(ruleset)
-        names = opened.player_names()
-    board = mers_leaderboard(results, as_of, rules=rules, ruleset=ruleset, names=names)
-    breakdown = [row | {"date": row["date"].isoformat() if row["date"] else None} for row in board.breakdown]
-    return {"ruleset": ruleset, "rules": rules, "as_of": as_of.isoformat(), "ranking": board.ranked(),
-            "breakdown": breakdown}
-
-
-def rankings_index(request: Request) -> Response:
+def rankings_index(request: Request) -> Page:
     with store(request) as opened:
         tournaments = opened.tournaments()
-    counts = {ruleset: sum(t.ruleset == ruleset for t in tournaments) for ruleset in mers.RULESETS}
-    data = {"rulesets": [{"ruleset": r, "tournaments": counts[r],
-                          "rankings": {rules: f"/rankings/{r}/{rules}" for rules in mers.RULES}}
-                         for r in mers.RULESETS]}
-    if request.url.path.endswith(".json"):
-        return json_response(data, public=True)
-    return render(request, "rankings.html", data | {"rules": mers.RULES, "default_rules": DEFAULT_RULES})
+    rows = [{"ruleset": r, "rules": rules, "tournaments": sum(t.ruleset == r for t in tournaments),
+             "ranking": f"/rankings/{r}/{rules}", "countries": f"/rankings/{r}/{rules}/countries"}
+            for r in mers.RULESETS for rules in mers.RULES]
+    data = {"rulesets": [{"ruleset": r, "tournaments": sum(t.ruleset == r for t in tournaments),
+                          "rankings": {rules: f"/rankings/{r}/{rules}" for rules in mers.RULES},
+                          "country_rankings": {rules: f"/rankings/{r}/{rules}/countries" for rules in mers.RULES}}
+                         for r in mers.RULESETS],
+            "rankings": rows}
+    return Page("Rankings", "rankings.html", data,
+                (Table("rankings", "Rankings", ("ruleset", "rules", "tournaments", "ranking", "countries")),),
+                {"rules": mers.RULES, "default_rules": DEFAULT_RULES})
 
 
-def ranking(request: Request) -> Response:
-    rules_text, as_json = wants_json(request.path_params["rules"])
-    try:
-        ruleset = _choice(request.path_params["ruleset"], mers.RULESETS, "ruleset")
-        rules = _choice(rules_text, mers.RULES, "rule era")
-        as_of = _as_of(request)
-    except ValueError as exc:
-        return error_page(request, 404 if "is not one of" in str(exc) else 400, "Not found", str(exc),
-                          as_json=as_json)
-    data = _board(request, ruleset, rules, as_of)
-    if as_json:
-        return json_response({k: v for k, v in data.items() if k != "breakdown"}, public=True)
-    return render(request, "ranking.html", data | {"all_rules": mers.RULES, "as_of_query": _as_of_query(request)})
-
-
-def player(request: Request) -> Response:
-    ema_id, as_json = wants_json(request.path_params["ema_id"])
-    try:
-        rules = _choice(request.query_params.get("rules") or DEFAULT_RULES, mers.RULES, "rule era")
-        as_of = _as_of(request)
-        if not EMA_ID.fullmatch(ema_id):
-            raise LookupError
-        with store(request) as opened:
-            who = opened.player(ema_id)
-            results = opened.player_results(ema_id)
-        if who is None:
-            raise LookupError
-    except ValueError as exc:
-        return error_page(request, 400, "Bad request", str(exc), as_json=as_json)
-    except LookupError:
-        return error_page(request, 404, "Not found", f"No player with EMA ID {ema_id!r} has results here.",
-                          as_json=as_json)
-    standings = []
-    for ruleset in sorted({r["ruleset"] for r in results}):
-        board = _board(request, ruleset, rules, as_of)
-        line = next((line for line in board["ranking"] if line["player"] == ema_id), None)
-        standings.append({
-            "ruleset": ruleset, "rules": rules, "as_of": as_of.isoformat(),
-            "rank": line["rank"] if line else None, "total": line["total"] if line else None,
-            "ranked_players": len(board["ranking"]),
-            "counted": [row for row in board["breakdown"] if row["player"] == ema_id],
-        })
-    for row in results:
-        row["base_rank"] = mers.base_rank(row["players"], row["place"])  # type: ignore[arg-type]
-    data = {"player": who, "standings": standings, "results": results}
-    if as_json:
-        return json_response(data, public=True)
-    return render(request, "player.html", data | {"all_rules": mers.RULES, "rules": rules,
-                                                  "as_of_query": _as_of_query(request)})
-
-
-def tournaments(request: Request) -> Response:
+def ranking(request: Request) -> Page:
+    ruleset, rules = _era(request)
+    as_of = date_parameter(request)
+    country = _country(request)
     with store(request) as opened:
-        stored = opened.tournaments()
-    rows = [{"name": t.name, "ruleset": t.ruleset, "start_date": t.start_date.isoformat(),
-             "end_date": t.end_date.isoformat(), "players": t.players, "weight": t.weight, "version": t.version}
-            for t in reversed(stored)]
-    if request.url.path.endswith(".json"):
-        return json_response({"tournaments": rows}, public=True)
-    return render(request, "tournaments.html", {"tournaments": rows})
+        board = mers_published.ranking(opened, ruleset, rules, as_of)
+    lines = [line for line in board["ranking"] if country is None or line["country"] == country]
+    countries = sorted({line["country"] for line in board["ranking"] if line["country"]})
+    data = {"ruleset": ruleset, "rules": rules, "as_of": as_of.isoformat(), "country": country, "ranking": lines}
+    if lines:
+        empty = ""
+    elif country and board["ranking"]:
+        empty = (f"No ranked player of this ranking is from {country}; the ranked players are from "
+                 f"{', '.join(countries)}.")
+    else:
+        empty = board["empty_reason"]
+    country_name = mers_published.country_names().get(country or "", country)
+    title = f"{ruleset} ranking, {rules} rules" + (f": {country_name}" if country else "")
+    return Page(title, "ranking.html", data, (Table("ranking", "Ranking", RANKING_COLUMNS),),
+                {"all_rules": mers.RULES, "as_of_param": request.query_params.get("as_of") or None,
+                 "countries": countries, "country_names": mers_published.country_names(), "empty_reason": empty,
+                 "ranked_everywhere": len(board["ranking"])})
+
+
+def countries(request: Request) -> Page:
+    ruleset, rules = _era(request)
+    as_of = date_parameter(request)
+    with store(request) as opened:
+        board = mers_published.ranking(opened, ruleset, rules, as_of)
+    names = {line["player"]: line["name"] for line in board["ranking"]}
+    rows = mers_published.country_ranking(board["ranking"])
+    data: dict[str, Any] = {"ruleset": ruleset, "rules": rules, "as_of": as_of.isoformat(),
+                            "team_size": mers_published.COUNTRY_TEAM, "countries": rows}
+    return Page(f"{ruleset} country ranking, {rules} rules", "countries.html", data,
+                (Table("countries", "Countries", COUNTRY_COLUMNS),),
+                {"all_rules": mers.RULES, "as_of_param": request.query_params.get("as_of") or None, "names": names,
+                 "empty_reason": "" if rows else board["empty_reason"]})
 
 
 routes = [
-    Route("/rankings", rankings_index, methods=["GET"]),
-    Route("/rankings.json", rankings_index, methods=["GET"]),
-    Route("/rankings/{ruleset}/{rules}", ranking, methods=["GET"]),
-    Route("/players/{ema_id}", player, methods=["GET"]),
-    Route("/tournaments", tournaments, methods=["GET"]),
-    Route("/tournaments.json", tournaments, methods=["GET"]),
+    *page_routes("/rankings", rankings_index),
+    *page_routes("/rankings/{ruleset}/{rules}/countries", countries),
+    *page_routes("/rankings/{ruleset}/{rules}", ranking),
 ]

@@ -37,7 +37,7 @@ HEADERS = [
     (b"cross-origin-resource-policy", b"same-origin"),
     (b"permissions-policy", b"camera=(), microphone=(), geolocation=(), payment=()"),
 ]
-PUBLIC_PREFIXES = ("/static/", "/rankings", "/players/", "/tournaments")  # pages anyone may cache
+PUBLIC_PREFIXES = ("/static/", "/rankings", "/players/", "/tournaments", "/search")  # pages anyone may cache
 
 
 class SecurityHeaders:

@@ -8,7 +8,7 @@
   ``sum(w * a * b) / sum(w * a)`` of counted results (age factor ``a`` > 0), padded with results
   of base rank 0 and weight 1 up to 5; at least 2 counted results to be ranked.
 
-See ``RATING_RULES.md`` section 3 for the full rules. :mod:`.rules` holds one player's rules
+See ``docs/rating-rules.md`` section 3 for the full rules. :mod:`.rules` holds one player's rules
 (:data:`ERAS` has each era's parameters), :mod:`.leaderboard` the ranking of whole result tables.
 """
 

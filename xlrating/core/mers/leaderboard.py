@@ -82,7 +82,7 @@ def ruleset(value: Any) -> str:
 
 
 def results_from_table(rows: Iterable[Sequence[Any]], *, header_row: int = 1) -> list[Result]:
-    """Read a MERS results table (INTERFACES.md columns) into :class:`Result` records."""
+    """Read a MERS results table (docs/interfaces.md columns) into :class:`Result` records."""
     results = []
     for rec in read_table(rows, RESULT_COLUMNS, header_row=header_row, parsers={"player": player_id}):
         row = rec["_row"]

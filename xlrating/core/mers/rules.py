@@ -1,7 +1,7 @@
 """MERS rules for one player: base rank, tournament weight, age factors and the total by era.
 
 The formulas are summarised in the package docstring (:mod:`xlrating.core.mers`); the rules and
-their sources are in ``RATING_RULES.md`` section 3. :data:`ERAS` holds each era's parameters.
+their sources are in ``docs/rating-rules.md`` section 3. :data:`ERAS` holds each era's parameters.
 """
 
 from __future__ import annotations

@@ -23,13 +23,14 @@ from pathlib import Path
 from openpyxl.workbook import Workbook
 from openpyxl.writer.excel import ExcelWriter
 
-from xlrating.sheets.templates import calculators, ema_results
+from xlrating.sheets.templates import calculators, ema_results, plain_calculators
 
 TEMPLATES: dict[str, Callable[[], Workbook]] = {
     ema_results.FILE_NAME: ema_results.build,
     calculators.DIPPOUCH_FILE: calculators.dippouch_event,
     calculators.DCI_FILE: calculators.dci_match_calculator,
     calculators.MERS_FILE: calculators.mers_personal_ranking,
+    **plain_calculators.TEMPLATES,
 }
 
 BUTTONS_BAS = "xlrating_buttons.bas"

@@ -1,7 +1,7 @@
 """Three small calculator workbooks, one per rating system, built on xlrating's Excel functions.
 
 - Dip Pouch event sheet: an event's results in; each player's percentile and new rating out
-  (RATING_RULES.md section 1).
+  (docs/rating-rules.md section 1).
 - DCI match calculator: two ratings, the event tier (K), the result; both players' change out
   (section 2).
 - MERS personal ranking: one player's results in; the total under the 2005, 2010 and 2018 rules

@@ -1,7 +1,7 @@
 """The EMA results reporting sheet: the workbook an organiser fills in and submits.
 
 Layout (the labels are the standard ones that ``xlrating validate`` reads; see
-RATING_RULES.md, "What an EMA results reporting sheet carries"):
+docs/rating-rules.md, "What an EMA results reporting sheet carries"):
 
 - a tournament block, labels in column A and values in column B (rows 4-14);
 - the results table, header in row 16: Position, EMA ID, Last name, First name, Country, Table

@@ -3,13 +3,13 @@
 The EMA results template is filled in by organisers who never install xlrating, so its computed
 cells use only functions every spreadsheet has (IF, OR, IFERROR, ROUND, MIN, COUNT). Each formula
 gives the value xlrating's own function gives for the same cells
-(``MERS_BASE_RANK(players, place, "round")``, ``MERS_WEIGHT(...)``; RATING_RULES.md section 3):
+(``MERS_BASE_RANK(players, place, "round")``, ``MERS_WEIGHT(...)``; docs/rating-rules.md section 3):
 
 - an empty input cell: an empty result (the row is not in use);
 - valid input: the same number. The base rank is computed as ``(N - place) * 1000 / (N - 1)``,
   one division last, so an exact half (198th of 401: 507.5) stays exact and ``ROUND`` takes it up
   as :func:`xlrating.core.mers.base_rank` does. Tied players share the best place of their group
-  (RATING_RULES.md, "Ties": the default ``best`` policy), so they share a base rank.
+  (docs/rating-rules.md, "Ties": the default ``best`` policy), so they share a base rank.
 - invalid input: the same error value, checked in the same order (players before place): text
   that is not a number is ``#VALUE!``, a number that is not whole or is out of range is ``#NUM!``;
   an error in an input cell propagates. A number typed as text (``"3"``, ``" 7 "``) is read as the

@@ -1,0 +1,169 @@
+"""Dip Pouch and DCI events in the SQLite store: stored with the bytes received, read back as
+``rank`` reads the table, the same file again unchanged, a changed event replaced only on purpose
+with its old version kept, all or nothing, and a store of the previous schema upgraded with its
+data kept."""
+
+from __future__ import annotations
+
+import hashlib
+import sqlite3
+from pathlib import Path
+
+import pytest
+
+from xlrating.core import dci, dippouch
+from xlrating.sheets.event_tables import EventTable
+from xlrating.sheets.submitted_file import open_submission
+from xlrating.sheets.systems import validate_submission
+from xlrating.sheets.table_files import read_table_file
+from xlrating.store import StoreError, open_store
+from xlrating.store.schema import MIGRATIONS, SCHEMA_VERSION
+
+TABLES = Path(__file__).parents[2] / "examples" / "tables"
+DIPPOUCH = TABLES / "dippouch_results.csv"
+DCI = TABLES / "dci_matches.csv"
+
+
+def _table(path: Path) -> EventTable:
+    validation = validate_submission(path, open_submission(path))
+    assert validation.valid, validation.findings
+    assert isinstance(validation.submission, EventTable)
+    return validation.submission
+
+
+def _digest(path: Path) -> str:
+    return hashlib.sha256(path.read_bytes()).hexdigest()
+
+
+def _ingest(db: Path, path: Path, **options: object):  # type: ignore[no-untyped-def]
+    with open_store(str(db)) as store:
+        return store.ingest_events(path.name, path.read_bytes(), _table(path), **options)  # type: ignore[arg-type]
+
+
+def _edited(tmp_path: Path, source: Path, old: str, new: str) -> Path:
+    text = source.read_text()
+    assert old in text
+    path = tmp_path / f"edited_{source.name}"
+    path.write_text(text.replace(old, new, 1))
+    return path
+
+
+def test_a_dippouch_table_is_stored_with_its_bytes_and_read_back_as_rank_reads_it(tmp_path: Path) -> None:
+    db = tmp_path / "s.db"
+    outcome = _ingest(db, DIPPOUCH)
+    assert outcome.status == "stored" and [c.status for c in outcome.events] == ["stored"] * 4
+    with open_store(str(db)) as store:
+        source = read_table_file(DIPPOUCH)
+        assert sorted(store.dippouch_results(), key=lambda r: r.row) == dippouch.results_from_table(source.rows)
+        events = store.events("dippouch")
+        assert [(e.name, e.players, e.rounds, e.world_championship) for e in events] == [
+            ("Spring Cup", 21, 3, False), ("Summer Open", 14, 1, False),
+            ("World Diplomacy Championship", 65, 4, True), ("Winter Masters", 65, 3, False)]
+        assert store.submission_content(events[0].sha256) == DIPPOUCH.read_bytes()
+        assert store.event_rows("dippouch", events[0].key)[:2] == [
+            {"row": 2, "player": "Ada Lovelace", "place": 1}, {"row": 3, "player": "Blaise Pascal", "place": 2}]
+        assert store.dci_matches() == []
+
+
+def test_a_dci_table_is_stored_with_tier_k_and_category_and_read_back_as_rank_reads_it(tmp_path: Path) -> None:
+    db = tmp_path / "s.db"
+    assert _ingest(db, DCI).status == "stored"
+    with open_store(str(db)) as store:
+        source = read_table_file(DCI)
+        assert sorted(store.dci_matches(), key=lambda m: m.row) == dci.matches_from_table(source.rows)
+        kyoto = next(e for e in store.events("dci") if e.name == "Pro Tour Kyoto")
+        first = store.event_rows("dci", kyoto.key)[0]
+        assert first == {"row": 18, "date": "2009-02-20", "round": 1, "player": "Kai Budde",
+                         "opponent": "Jon Finkel", "result": 1.0, "k": 48.0, "tier": "pro tour", "category": "Limited"}
+
+
+def test_the_same_file_again_changes_nothing_not_even_the_file(tmp_path: Path) -> None:
+    db = tmp_path / "s.db"
+    _ingest(db, DIPPOUCH)
+    before = _digest(db)
+    again = _ingest(db, DIPPOUCH)
+    assert again.status == "unchanged" and "already stored" in again.message
+    reordered = tmp_path / "reordered.csv"
+    lines = DIPPOUCH.read_text().splitlines()
+    reordered.write_text("\n".join([lines[0], *reversed(lines[1:])]) + "\n")
+    assert _ingest(db, reordered).status == "unchanged"  # other bytes, the same events
+    assert _digest(db) == before
+
+
+def test_a_changed_event_is_replaced_only_on_purpose_and_its_old_version_kept(tmp_path: Path) -> None:
+    db = tmp_path / "s.db"
+    _ingest(db, DIPPOUCH)
+    changed = _edited(tmp_path, DIPPOUCH, "Fritz Haber,9,", "Fritz Haber,8,")
+    before = _digest(db)
+    with open_store(str(db)) as store:  # what accepting would do, said before it is done
+        assert [c.status for c in store.planned_changes(_table(changed))] == [
+            "refused", "unchanged", "unchanged", "unchanged"]
+        assert store.planned_changes(_table(changed), replace=True)[0].status == "replaced"
+    refused = _ingest(db, changed)
+    assert refused.status == "refused" and "Spring Cup (2023-04-16): already stored as version 1" in refused.message
+    assert _digest(db) == before
+    replaced = _ingest(db, changed, replace=True)
+    assert replaced.status == "replaced"
+    assert [(c.label, c.status, c.version) for c in replaced.events][:2] == [
+        ("Spring Cup (2023-04-16)", "replaced", 2), ("Summer Open (2023-07-02)", "unchanged", 1)]
+    with open_store(str(db)) as store:
+        history = [(e.name, e.version, e.current, e.file_name) for e in store.events("dippouch", history=True)]
+        assert history[:2] == [("Spring Cup", 1, False, "dippouch_results.csv"),
+                               ("Spring Cup", 2, True, "edited_dippouch_results.csv")]
+        key = store.events("dippouch")[0].key
+        assert store.event_rows("dippouch", key, version=1)[-1]["place"] == 9
+        assert store.event_rows("dippouch", key)[-1]["place"] == 8
+        haber = [r for r in store.dippouch_results() if r.player == "Fritz Haber" and r.event == "Spring Cup"]
+        assert [r.place for r in haber] == [8]
+
+
+def test_an_ingest_that_fails_midway_leaves_the_store_byte_for_byte(tmp_path: Path,
+                                                                    monkeypatch: pytest.MonkeyPatch) -> None:
+    db = tmp_path / "s.db"
+    _ingest(db, DCI)
+    before = _digest(db)
+    from xlrating.store.events import EventStore
+
+    original, calls = EventStore._insert_event, []
+
+    def failing(self, *args):  # type: ignore[no-untyped-def]
+        calls.append(1)
+        if len(calls) == 2:
+            raise sqlite3.OperationalError("disk I/O error")
+        return original(self, *args)
+
+    monkeypatch.setattr(EventStore, "_insert_event", failing)
+    with pytest.raises(StoreError, match="nothing was changed"):
+        _ingest(db, DIPPOUCH)
+    assert _digest(db) == before
+    with open_store(str(db)) as store:
+        assert store.dippouch_results() == [] and len(store.events("dci")) == 3
+
+
+def test_a_dci_event_overlapping_a_stored_one_of_the_same_name_is_refused(tmp_path: Path) -> None:
+    db = tmp_path / "s.db"
+    two_days = tmp_path / "gp.csv"
+    two_days.write_text("event,date,round,player,opponent,result\nGP,2009-04-18,1,A,B,W\nGP,2009-04-19,2,A,B,L\n")
+    assert _ingest(db, two_days).status == "stored"
+    second_day = tmp_path / "gp_day2.csv"
+    second_day.write_text("event,date,round,player,opponent,result\nGP,2009-04-19,1,A,C,W\n")
+    refused = _ingest(db, second_day)
+    assert refused.status == "refused" and "overlap the stored event 'GP' (2009-04-18 to 2009-04-19)" in refused.message
+
+
+def test_a_store_of_the_previous_schema_opens_upgraded_with_its_data_kept(tmp_path: Path) -> None:
+    db = tmp_path / "old.db"
+    old = sqlite3.connect(db)
+    old.executescript(MIGRATIONS[0] + ";" + MIGRATIONS[1] + "; PRAGMA user_version = 2;")
+    old.execute("INSERT INTO intake (token, file_name, kind, sha256, size, content, findings, valid, uploaded_at, "
+                "status) VALUES ('t', 'a.xlsx', 'xlsx', 'x', 1, x'00', '[]', 1, '2025-01-01T00:00:00+00:00', "
+                "'checked')")
+    old.commit()
+    old.close()
+    with pytest.raises(StoreError, match="schema version 2"):
+        open_store(str(db), read_only=True)  # a reader never upgrades
+    with open_store(str(db)) as store:
+        item = store.intake_by_token("t")
+        assert item is not None and item.system == "mers" and item.file_name == "a.xlsx"
+        assert store.ingest_events(DCI.name, DCI.read_bytes(), _table(DCI)).status == "stored"
+    assert sqlite3.connect(db).execute("PRAGMA user_version").fetchone()[0] == SCHEMA_VERSION == 3

@@ -1,0 +1,29 @@
+"""The columns of the Dip Pouch results and DCI matches tables (INTERFACES.md), in a module of
+their own so that what only needs to recognise a table (``xlrating ingest`` judging a file by its
+columns) does not load the rating engines."""
+
+from __future__ import annotations
+
+from xlrating.core.tables import Column
+
+DIPPOUCH_RESULT_COLUMNS = (
+    Column("event", "text"),
+    Column("date", "date"),
+    Column("players", "whole"),
+    Column("rounds", "whole"),
+    Column("player", "text"),
+    Column("place", "whole"),
+    Column("world_championship", "flag", required=False),
+)
+
+DCI_MATCH_COLUMNS = (
+    Column("date", "date"),
+    Column("round", "whole"),
+    Column("player", "text"),
+    Column("opponent", "text", required=False),
+    Column("result", "result"),
+    Column("event", "text", required=False),
+    Column("k", "number", required=False),
+    Column("tier", "k", required=False),
+    Column("category", "text", required=False),
+)

@@ -1,0 +1,154 @@
+"""What a validated Dip Pouch results or DCI matches table says: its events, each with its rows.
+
+A table file holds any number of events; the store keeps each event separately, versioned (see
+:mod:`xlrating.store.events`). An event's :attr:`fingerprint` is a hash of what it says (not of
+the row order or the file's format), so that a file saved again, or another file holding the same
+event unchanged, is recognised as the same version.
+
+- Dip Pouch: an event is the rows with one event name and one date (as ``rank dippouch`` groups
+  them); it declares players, rounds and whether it is a World Championship.
+- DCI: an event is the rows with one event name (an empty name is an event too) on consecutive
+  days whose round numbers continue (a two-day event's second day starts after the first day's
+  last round; the same name a week later, or starting again at round 1, is another event).
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import hashlib
+import json
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Literal
+
+from xlrating.sheets.cellvalues import fold
+
+if TYPE_CHECKING:  # the rating engines load numpy; recognising a table does not need them
+    from xlrating.core import dci, dippouch
+
+System = Literal["dippouch", "dci"]
+SYSTEM_TITLES = {"dippouch": "Dip Pouch results", "dci": "DCI matches", "mers": "EMA results sheet"}
+
+
+@dataclass(frozen=True)
+class DipPouchEvent:
+    name: str
+    date: dt.date
+    players: int
+    rounds: int
+    world_championship: bool
+    results: tuple[dippouch.Result, ...]
+
+    system = "dippouch"
+
+    @property
+    def key(self) -> str:
+        return f"{fold(self.name)}|{self.date.isoformat()}"
+
+    @property
+    def start_date(self) -> dt.date:
+        return self.date
+
+    @property
+    def end_date(self) -> dt.date:
+        return self.date
+
+    @property
+    def fingerprint(self) -> str:
+        standings = sorted([r.place, r.player] for r in self.results)
+        return _digest([self.name, self.date.isoformat(), self.players, self.rounds, self.world_championship,
+                        standings])
+
+    def label(self) -> str:
+        return f"{self.name} ({self.date.isoformat()})"
+
+
+@dataclass(frozen=True)
+class DciEvent:
+    name: str  # "" when the table has no event name for these matches
+    matches: tuple[dci.Match, ...]
+    tiers: tuple[str | None, ...] = field(default=())  # the tier named on each match's row, if any
+
+    system = "dci"
+
+    @property
+    def start_date(self) -> dt.date:
+        return min(m.date for m in self.matches)
+
+    @property
+    def end_date(self) -> dt.date:
+        return max(m.date for m in self.matches)
+
+    @property
+    def key(self) -> str:
+        return f"{fold(self.name)}|{self.start_date.isoformat()}"
+
+    @property
+    def players(self) -> int:
+        return len({m.player for m in self.matches} | {m.opponent for m in self.matches if m.opponent})
+
+    @property
+    def rounds(self) -> int:
+        return max(m.round for m in self.matches)
+
+    @property
+    def fingerprint(self) -> str:
+        rows = sorted([m.date.isoformat(), m.round, m.player, m.opponent or "", m.result, m.k, m.category,
+                       tier or ""] for m, tier in zip(self.matches, self.tiers or (None,) * len(self.matches)))
+        return _digest([self.name, rows])
+
+    def label(self) -> str:
+        name = self.name or "matches without an event name"
+        days = self.start_date.isoformat() + (f" to {self.end_date.isoformat()}"
+                                              if self.end_date != self.start_date else "")
+        return f"{name} ({days})"
+
+
+Event = DipPouchEvent | DciEvent
+
+
+@dataclass
+class EventTable:
+    """A whole table as read: complete only when validation found no errors."""
+
+    system: System
+    sheet: str | None = None
+    events: list[Event] = field(default_factory=list)
+
+    def label(self) -> str:
+        """``Dip Pouch results: Spring Cup (2023-04-16), ... (4 events)``, for the intake queue."""
+        names = ", ".join(e.label() for e in self.events[:3])
+        more = f" and {len(self.events) - 3} more" if len(self.events) > 3 else ""
+        count = f" ({len(self.events)} events)" if len(self.events) > 1 else ""
+        return f"{SYSTEM_TITLES[self.system]}: {names}{more}{count}" if self.events else SYSTEM_TITLES[self.system]
+
+
+def _digest(content: object) -> str:
+    return hashlib.sha256(json.dumps(content, ensure_ascii=False, separators=(",", ":")).encode()).hexdigest()
+
+
+def dci_events(matches: list[dci.Match], tiers: list[str | None]) -> list[DciEvent]:
+    """The matches of a valid table grouped into events (see the module docstring), in table order
+    of their first row."""
+    by_name: dict[str, list[int]] = {}
+    for i, m in enumerate(matches):
+        by_name.setdefault(fold(m.event), []).append(i)
+    groups: list[list[int]] = []
+    for indices in by_name.values():
+        days: dict[dt.date, list[int]] = {}
+        for i in indices:
+            days.setdefault(matches[i].date, []).append(i)
+        current: list[int] = []
+        last_day: dt.date | None = None
+        for day in sorted(days):
+            first_round = min(matches[i].round for i in days[day])
+            continues = (last_day is not None and (day - last_day).days == 1
+                         and first_round > max(matches[i].round for i in current))
+            if current and not continues:
+                groups.append(current)
+                current = []
+            current = current + days[day]
+            last_day = day
+        groups.append(current)
+    groups.sort(key=min)
+    return [DciEvent(matches[g[0]].event, tuple(matches[i] for i in sorted(g)), tuple(tiers[i] for i in sorted(g)))
+            for g in groups]

@@ -1,0 +1,147 @@
+"""Validate a DCI matches table (the table of ``xlrating rank dci``) in one pass.
+
+Every cell is read as ``rank`` reads it (:mod:`~xlrating.sheets.table_reading`): a result is
+W/D/L or 1/0.5/0, ``k`` a number >= 0, ``tier`` a tier :data:`xlrating.core.dci.TIERS` knows (or
+a K-value). Then the matches: nobody plays themself; a match listed from both sides agrees (W
+against L, D against D, one K), else a finding at both rows; a match is not listed twice from one
+side; a player is in one match (or bye) per round; one spelling of each event and category.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from xlrating.core import dci
+from xlrating.sheets.cellvalues import fold
+from xlrating.sheets.event_tables import EventTable, dci_events
+from xlrating.sheets.findings import Collector, has_errors
+from xlrating.sheets.table_reading import TableLayout, read_rows, report_spellings
+
+COLUMNS = dci.MATCH_COLUMNS
+PARSERS = {"result": lambda name, v: dci.score(v), "k": lambda name, v: dci.k_value(v)}
+
+
+def validate_dci(layout: TableLayout, out: Collector) -> EventTable:
+    """The findings go to ``out``; the table's events are filled in only when there is no error."""
+    table = EventTable("dci", layout.grid.name)
+    records = read_rows(layout, COLUMNS, out, PARSERS)
+    if not records:
+        out.add("TABLE_EMPTY", layout.grid.name, layout.header_row, min(layout.columns.values()),
+                table="DCI matches", row_is="match")
+        return table
+    checks = _Checks(layout, out)
+    for rec in records:
+        checks.row(rec)
+    report_spellings(layout, out, records, "event", "events")
+    report_spellings(layout, out, records, "category", "categories")
+    report_spellings(layout, out, records, "player", "players", "PLAYER_SPELLING_VARIANT")
+    checks.pairs(records)
+    if not has_errors(out.findings):
+        matches = [_match(r) for r in records]
+        table.events = list(dci_events(matches, [checks.tier_text(r) for r in records]))
+    return table
+
+
+def _match(rec: dict[str, Any]) -> dci.Match:
+    k = rec["k"] if rec["k"] is not None else rec["tier"] if rec["tier"] is not None else dci.DEFAULT_K
+    return dci.Match(rec["date"], rec["round"], rec["player"], rec["opponent"], rec["result"], rec["event"] or "",
+                     k, rec["category"] or dci.DEFAULT_CATEGORY, rec["_row"])
+
+
+class _Checks:
+    def __init__(self, layout: TableLayout, out: Collector):
+        self.layout, self.out = layout, out
+
+    def add(self, code: str, rec: dict[str, Any], column: str, **fields: Any) -> None:
+        self.out.add(code, self.layout.grid.name, rec["_row"], self.layout.columns[column],
+                     header=self.layout.headers[column], **fields)
+
+    def tier_text(self, rec: dict[str, Any]) -> str | None:
+        """The tier as written on the row (for the store), when it names one."""
+        if "tier" not in self.layout.columns or rec["tier"] is None:
+            return None
+        value = self.layout.grid.value(rec["_row"], self.layout.columns["tier"])
+        return value.strip() if isinstance(value, str) else None
+
+    def row(self, rec: dict[str, Any]) -> None:
+        opponent = rec["opponent"]
+        if opponent is not None and opponent.strip().lower() in dci.BYE_NAMES:
+            rec["opponent"] = opponent = None
+        if rec["k"] is not None:
+            if rec["k"] < 0:
+                self.add("K_INVALID", rec, "k", value=rec["k"])
+                rec["_bad"].add("k")
+            elif rec["tier"] is not None and rec["tier"] != rec["k"]:
+                self.add("K_TIER_DISAGREE", rec, "k", value=rec["k"], tier_k=rec["tier"],
+                         tier=self.layout.grid.value(rec["_row"], self.layout.columns["tier"]))
+        if opponent is not None and rec["player"] is not None and fold(opponent) == fold(rec["player"]):
+            self.add("MATCH_AGAINST_SELF", rec, "opponent", value=opponent)
+            rec["_bad"].add("opponent")
+
+    def _k(self, rec: dict[str, Any]) -> float:
+        return rec["k"] if rec["k"] is not None else rec["tier"] if rec["tier"] is not None else dci.DEFAULT_K
+
+    def _k_column(self, rec: dict[str, Any]) -> str:
+        if rec["k"] is not None or "tier" not in self.layout.columns:
+            return "k" if "k" in self.layout.columns else "result"
+        return "tier"
+
+    def pairs(self, records: list[dict[str, Any]]) -> None:
+        """Both sides of a match agree; a match is listed at most once from each side; a player is
+        in one match or bye per round."""
+        needed = ("date", "round", "player", "result", "opponent", "k", "tier", "event", "category")
+        rounds: dict[tuple[Any, ...], dict[str, tuple[dict[str, Any], str]]] = {}
+        matches: dict[tuple[Any, ...], list[dict[str, Any]]] = {}
+        for rec in records:
+            if any(name in rec["_bad"] for name in needed) or any(
+                    rec[name] is None for name in ("date", "round", "player", "result")):
+                continue
+            round_key = (fold(rec["category"] or dci.DEFAULT_CATEGORY), rec["date"], fold(rec["event"] or ""),
+                         rec["round"])
+            names = (fold(rec["player"]), fold(rec["opponent"]) if rec["opponent"] is not None else None)
+            if names[1] is not None:
+                listed = matches.setdefault((*round_key, frozenset(names)), [])
+                listed.append(rec)
+                if len(listed) > 1:
+                    self._same_match(listed[0], rec, len(listed))
+                    continue  # the other side of a match already seated
+            seats = rounds.setdefault(round_key, {})
+            for name, column in zip(names, ("player", "opponent")):
+                if name is None:
+                    continue
+                if name in seats:
+                    earlier, at = seats[name]
+                    self.add("PLAYER_TWICE_IN_ROUND", rec, column, value=rec[column], event=_event(rec),
+                             round=rec["round"], first=self.layout.cell(earlier["_row"], at))
+                else:
+                    seats[name] = (rec, column)
+
+    def _same_match(self, first: dict[str, Any], rec: dict[str, Any], count: int) -> None:
+        what = {"player": rec["player"], "opponent": rec["opponent"], "event": _event(rec), "round": rec["round"]}
+        if count > 2 or fold(first["player"]) == fold(rec["player"]):
+            self.add("MATCH_LISTED_TWICE", rec, "player", first=self.layout.cell(first["_row"], "player"), **what)
+            return
+        if rec["result"] != 1.0 - first["result"]:
+            for this, other in ((first, rec), (rec, first)):
+                self.add("MATCH_SIDES_DISAGREE", this, "result", value=_shown(self, this, "result"),
+                         other=_shown(self, other, "result"),
+                         other_cell=self.layout.cell(other["_row"], "result"),
+                         **what | {"player": this["player"], "opponent": this["opponent"]})
+        if self._k(rec) != self._k(first):
+            for this, other in ((first, rec), (rec, first)):
+                column, other_column = self._k_column(this), self._k_column(other)
+                self.add("MATCH_K_DISAGREE", this, column, value=_shown(self, this, column),
+                         other=_shown(self, other, other_column),
+                         other_cell=self.layout.cell(other["_row"], other_column),
+                         **what | {"player": this["player"], "opponent": this["opponent"]})
+
+
+def _event(rec: dict[str, Any]) -> str:
+    return repr(rec["event"]) if rec["event"] else "the event"
+
+
+def _shown(checks: _Checks, rec: dict[str, Any], column: str) -> Any:
+    """The cell as the table shows it (``W``, not 1.0)."""
+    value = checks.layout.grid.value(rec["_row"], checks.layout.columns[column])
+    return value.strip() if isinstance(value, str) else value
+

@@ -1,0 +1,228 @@
+"""What every page of the server shares: rendering with the site's name, errors, links, dates,
+the store of a request, and the one way a public page declares its data.
+
+A public page is a function ``request -> Page``. :func:`page_routes` serves it at its path as
+HTML and, with a suffix on the same path, as JSON (``.json``: :attr:`Page.data`), CSV (``.csv``:
+its first table) and Excel (``.xlsx``: every table, one sheet each). The downloads are the
+JSON's own rows, so the four never disagree. A page function raises :class:`BadRequest` or
+:class:`NotFound`; the visitor then gets a 400 or 404 page (or JSON) that says what was wrong.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import datetime as dt
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+from urllib.parse import quote, urlencode
+
+import jinja2
+from starlette.convertors import Convertor, register_url_convertor
+from starlette.requests import Request
+from starlette.responses import HTMLResponse, JSONResponse, Response
+from starlette.routing import Route
+from starlette.templating import Jinja2Templates
+
+from xlrating.store import SQLiteStore, open_store
+from xlrating.web.security import csrf_token
+
+HERE = Path(__file__).parent
+SESSION_HOURS = 8
+DOWNLOADS = {"json": "JSON", "csv": "CSV", "xlsx": "Excel"}
+XLSX = "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet"
+
+
+# --- links, dates and numbers as pages show them ------------------------------------------------
+
+def href(path: str, **params: Any) -> str:
+    """``path`` with the query parameters that have a value (never a bare ``?``)."""
+    given = {k: v for k, v in params.items() if v not in (None, "")}
+    return f"{path}?{urlencode(given)}" if given else path
+
+
+def when(stamp: str | None) -> str:
+    """A stored UTC timestamp as people read it: ``1 December 2026, 22:22 UTC``."""
+    if not stamp:
+        return ""
+    try:
+        moment = dt.datetime.fromisoformat(stamp)
+    except ValueError:
+        return stamp
+    if moment.tzinfo is not None:
+        moment = moment.astimezone(dt.UTC)
+    return f"{moment.day} {moment:%B %Y, %H:%M} UTC"
+
+
+def attachment(name: str) -> str:
+    """A Content-Disposition downloading as ``name``, safe in any browser (RFC 6266 with an ASCII fallback)."""
+    ascii_name = "".join(ch if ch.isascii() and ch.isprintable() and ch not in '"\\;' else "_" for ch in name)
+    return f"attachment; filename=\"{ascii_name}\"; filename*=UTF-8''{quote(name, safe='')}"
+
+
+def number(value: Any, decimals: int = 2) -> str:
+    return "" if value is None else f"{value:.{decimals}f}"
+
+
+templates = Jinja2Templates(env=jinja2.Environment(loader=jinja2.FileSystemLoader(HERE / "templates"),
+                                                   autoescape=True))
+templates.env.globals["href"] = href
+templates.env.filters["when"] = when
+templates.env.filters["number"] = number
+
+
+# --- every page ---------------------------------------------------------------------------------
+
+def signed_in(request: Request) -> str | None:
+    """The signed-in ranking officer, or None (also after :data:`SESSION_HOURS`)."""
+    user = request.session.get("officer")
+    since = request.session.get("officer_since")
+    officer = request.app.state.settings.officer
+    if not isinstance(user, str) or not isinstance(since, int | float) or officer is None:
+        return None
+    if dt.datetime.now(dt.UTC).timestamp() - since > SESSION_HOURS * 3600 or user != officer.user:
+        return None
+    return user
+
+
+def render(request: Request, name: str, context: dict[str, Any], status_code: int = 200) -> HTMLResponse:
+    """A page, with what every page needs (the site's name, the CSRF token for its forms, who is
+    signed in)."""
+    settings = request.app.state.settings
+    base = {"csrf_token": csrf_token(request), "officer": signed_in(request), "flash": request.session.pop("flash", None),
+            "site_name": settings.site_name, "federation": settings.federation, "search_text": ""}
+    return templates.TemplateResponse(request, name, base | context, status_code=status_code)
+
+
+def json_response(data: Any, status_code: int = 200, *, public: bool = False) -> JSONResponse:
+    """JSON; ``public`` data (rankings, players, tournaments) may be read by any site's scripts."""
+    return JSONResponse(data, status_code=status_code, headers={"access-control-allow-origin": "*"} if public else {})
+
+
+def wants_json(value: str) -> tuple[str, bool]:
+    """A path parameter without its ``.json`` suffix, and whether it had one."""
+    return (value[:-5], True) if value.endswith(".json") else (value, False)
+
+
+def error_page(request: Request, status: int, title: str, message: str, *, as_json: bool = False) -> Response:
+    if as_json:
+        return json_response({"error": title, "message": message}, status)
+    return render(request, "error.html", {"title": title, "message": message}, status)
+
+
+@contextlib.contextmanager
+def store(request: Request) -> Iterator[SQLiteStore]:
+    """The results store for one request (a connection per request, so threads never share one)."""
+    with open_store(request.app.state.settings.db) as opened:
+        yield opened
+
+
+# --- public pages: one declaration, four formats ------------------------------------------------
+
+class PageError(Exception):
+    status = 400
+    title = "Bad request"
+
+
+class BadRequest(PageError):
+    """A query parameter or path part that is not what the page takes; the message names it and
+    what it takes."""
+
+
+class NotFound(PageError):
+    status = 404
+    title = "Not found"
+
+
+@dataclass(frozen=True)
+class Table:
+    """A list of rows in :attr:`Page.data` (``data[key]``), downloadable as CSV or a sheet."""
+
+    key: str
+    title: str
+    columns: tuple[str, ...]
+
+
+@dataclass
+class Page:
+    """What a public page shows: ``data`` is the JSON (and what the template reads), ``tables``
+    the lists of rows in it that the CSV (the first) and the Excel workbook (all) hold;
+    ``context`` adds what only the HTML needs."""
+
+    title: str
+    template: str
+    data: dict[str, Any]
+    tables: tuple[Table, ...] = ()
+    context: dict[str, Any] = field(default_factory=dict)
+
+    def rows(self, table: Table) -> list[dict[str, Any]]:
+        return list(self.data[table.key])
+
+
+class DownloadFormat(Convertor[str]):
+    regex = "json|csv|xlsx"
+
+    def convert(self, value: str) -> str:
+        return value
+
+    def to_string(self, value: str) -> str:
+        return value
+
+
+register_url_convertor("download", DownloadFormat())
+
+
+def download_links(request: Request) -> list[tuple[str, str]]:
+    """(label, address) of this page's JSON, CSV and Excel versions, with its query."""
+    path = request.url.path
+    query = f"?{request.url.query}" if request.url.query else ""
+    return [(label, f"{path}.{suffix}{query}") for suffix, label in DOWNLOADS.items()]
+
+
+def file_stem(request: Request) -> str:
+    """The download's file name: the page's path, ``/rankings/MCR/2018`` -> ``rankings-MCR-2018``."""
+    path = request.url.path.rsplit(".", 1)[0] if "format" in request.path_params else request.url.path
+    return "-".join(part for part in path.split("/") if part) or "page"
+
+
+def page_routes(path: str, build: Callable[[Request], Page]) -> list[Route]:
+    """The routes serving ``build``'s page at ``path`` (HTML) and ``path.json|.csv|.xlsx``."""
+    from xlrating.web import downloads
+
+    def endpoint(request: Request) -> Response:
+        kind = request.path_params.get("format", "html")
+        try:
+            page = build(request)
+        except PageError as exc:
+            return error_page(request, exc.status, exc.title, str(exc), as_json=kind == "json")
+        if kind == "json":
+            return json_response(page.data, public=True)
+        if kind == "csv":
+            return downloads.csv_response(page, file_stem(request))
+        if kind == "xlsx":
+            return downloads.xlsx_response(page, file_stem(request))
+        return render(request, page.template, page.data | page.context
+                      | {"title": page.title, "downloads": download_links(request)})
+
+    return [Route(f"{path}.{{format:download}}", endpoint, methods=["GET"]), Route(path, endpoint, methods=["GET"])]
+
+
+def date_parameter(request: Request, name: str = "as_of") -> dt.date:
+    """``?as_of=YYYY-MM-DD`` (default today); anything else is a :class:`BadRequest` naming it."""
+    text = request.query_params.get(name)
+    if not text:
+        return dt.date.today()
+    try:
+        return dt.date.fromisoformat(text)
+    except ValueError:
+        raise BadRequest(f"The parameter {name}={text!r} is not a date: write it as YYYY-MM-DD, "
+                         f"e.g. {name}=2025-12-31.") from None
+
+
+def choice(value: str, options: tuple[str, ...], what: str, error: type[PageError] = NotFound) -> str:
+    """``value`` as spelled in ``options`` (any case), or ``error`` naming them."""
+    for option in options:
+        if option.casefold() == value.casefold():
+            return option
+    raise error(f"{what} {value!r} is not one of {', '.join(options)}.")
