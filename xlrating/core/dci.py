@@ -6,6 +6,11 @@
 - Change: ``delta = K * (W - p)``, W = 1 win, 0.5 draw, 0 loss; the opponent changes by
   ``-delta`` (zero-sum). K by event tier: 8, 16 (default), 24, 32, 40, 48.
 - Byes are not rated. A rating history is per (player, category).
+
+``10 ** x`` is :func:`xlrating.core.powers.power` on every path (the column engine's arrays, one
+value at a time, and the record-by-record replay), so a leaderboard is the same double, the same
+order and the same ties with or without numpy on one machine; across machines a rating may differ
+in the last place where the C library's ``pow`` differs, which is far below the 1e-6 it is shown to.
 """
 
 from __future__ import annotations
@@ -21,6 +26,7 @@ from typing import Any
 
 from xlrating.core import checks
 from xlrating.core.errors import InvalidArgument, TableError
+from xlrating.core.powers import power, powers
 from xlrating.core.reference_data import load
 from xlrating.core.table_columns import DCI_MATCH_COLUMNS
 from xlrating.core.tables import read_table
@@ -70,13 +76,11 @@ def win_probability(rating: float, opponent: float, method: str = "formula") -> 
 
 def expected_score(rating: float, opponent: float, method: str) -> float:
     """:func:`win_probability` of checked arguments: the same operations, in the same order, as
-    :func:`expected_scores` does on arrays, so both give the same double."""
+    :func:`expected_scores` does on arrays, and the same :func:`~xlrating.core.powers.power` for
+    ``10 ** x``, so both give the same double on any machine. (A gap over ~123,000 points makes
+    ``10 ** x`` infinite and the probability 0.)"""
     if method == "formula":
-        try:
-            power: float = 10.0 ** ((opponent - rating) / 400.0)
-        except OverflowError:  # a gap over ~123,000 points: 10 ** x is inf, as numpy has it
-            return 0.0
-        return 1.0 / (1.0 + power)
+        return 1.0 / (1.0 + power(10.0, (opponent - rating) / 400.0))
     gap = rating - opponent
     distance = abs(gap) + 0.5
     row = bisect.bisect_left(_TABLE_BOUNDS, math.floor(distance) if math.isfinite(distance) else distance)
@@ -275,9 +279,12 @@ def ratings_from_columns(columns: MatchColumns, *, method: str = "formula") -> l
 
 
 def expected_scores(rating: np.ndarray, opponent: np.ndarray, method: str = "formula") -> np.ndarray:
-    """Vectorised :func:`win_probability`."""
+    """Vectorised :func:`win_probability`: the gap and ``1 / (1 + p)`` on arrays (IEEE-exact, the
+    same double as one at a time), ``10 ** x`` by :func:`~xlrating.core.powers.powers`, one value at
+    a time with the scalar path's power (numpy's own ``**`` differs from it in the last place on
+    some processors)."""
     if method == "formula":
-        p: np.ndarray = 1.0 / (1.0 + 10.0 ** ((opponent - rating) / 400.0))
+        p: np.ndarray = 1.0 / (1.0 + powers(10.0, (opponent - rating) / 400.0))
         return p
     gap = rating - opponent
     high, low = _table_columns()

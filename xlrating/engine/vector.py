@@ -4,7 +4,10 @@ A block is one formula filled down a column. Its compiled program (:mod:`.vector
 the rows to evaluate and returns one :class:`Vec` per node: numbers, error codes, which rows were
 empty references, text where a row's value is text, whether the values are booleans. This module
 holds the values and the operators: cell and range reads (relative or absolute), arithmetic,
-comparison, blank tests (``X=""``), AND/OR, IF/IFERROR. Rows whose inputs would need one of
+comparison, blank tests (``X=""``), AND/OR, IF/IFERROR. ``+ - * /`` and comparisons are numpy's, which
+IEEE 754 makes the same double as one cell at a time; ``^`` is Python's float power per row
+(:func:`xlrating.core.powers.powers`), as the cell-by-cell path computes it, because numpy's own
+power differs from it in the last place on some processors. Rows whose inputs would need one of
 Excel's coercions (text used as a number, booleans from cells) are marked *deferred* and go cell
 by cell through ``formulas`` (:mod:`.fallback`), so the fast path never has to guess them; IF
 defers a row only for the branch that row takes.
@@ -18,6 +21,7 @@ from typing import Any
 
 import numpy as np
 
+from xlrating.core.powers import powers
 from xlrating.excel_errors import ExcelError
 
 from .formula import Ref
@@ -231,6 +235,23 @@ def _read_area(ctx: Context, ref: Ref) -> _Area:
     return _Area(values, kinds == NUMBER, first)
 
 
+def _add_in_order(total: np.ndarray, area: _Area) -> np.ndarray:
+    """``total`` plus the numbers of each row's ``area``, added one at a time in the cell path's
+    order (row-major, after ``total``), so SUM and AVERAGE give the cell-by-cell double: numpy's
+    ``sum`` adds pairwise, which rounds differently. A cumulative sum adds left to right."""
+    values = np.where(area.numeric, area.values, 0.0)  # x + 0.0 is x (a running total is never -0.0)
+    if values.shape[1] == 0:
+        return total
+    if len(values) == len(total):  # a window per row
+        added: np.ndarray = np.cumsum(np.column_stack([total, values]), axis=1)[:, -1]
+        return added
+    # one range for every row: once per distinct running total (usually one: nothing before it)
+    starts, inverse = np.unique(total, return_inverse=True)
+    ends = np.array([np.cumsum(np.r_[start, values[0]])[-1] for start in starts.tolist()])
+    summed: np.ndarray = ends[inverse]
+    return summed
+
+
 # --- compilation --------------------------------------------------------------------------------
 
 def _const(value: Any) -> Program:
@@ -262,7 +283,7 @@ def _arith(op: str, left: Program, right: Program) -> Program:
                 num = np.divide(a.num, np.where(zero, 1.0, b.num))
                 err = _with_error(err, zero, DIV0)
             else:
-                num = np.power(a.num, b.num)
+                num = powers(a.num, b.num)  # the cell path's float power, not numpy's (see core.powers)
                 err = _with_error(err, (a.num == 0) & (b.num < 0), DIV0)  # Excel: 0^-1 is #DIV/0!
                 err = _with_error(err, (a.num == 0) & (b.num == 0), NUM)  # and 0^0 is #NUM!
         err = _with_error(err, ~np.isfinite(num), NUM)

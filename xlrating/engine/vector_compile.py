@@ -32,6 +32,7 @@ from .vector import (
     Program,
     Unsupported,
     Vec,
+    _add_in_order,
     _arith,
     _blank_test,
     _compare,
@@ -74,8 +75,7 @@ def _aggregate(name: str, args: tuple[Node, ...], compile_node: Callable[[Node],
                 area = _read_area(ctx, part)
                 if name != "COUNT":
                     err = np.where(err != 0, err, area.first_error).astype(np.int8)
-                masked = np.where(area.numeric, area.values, 0.0)
-                total = total + masked.sum(axis=1)
+                total = _add_in_order(total, area)
                 count = count + area.numeric.sum(axis=1)
                 if name in ("MIN", "MAX") and area.values.shape[1]:
                     low = np.minimum(low, np.where(area.numeric, area.values, np.inf).min(axis=1))
