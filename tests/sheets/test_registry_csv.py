@@ -51,9 +51,17 @@ def test_an_id_that_is_not_eight_digits_names_its_line(tmp_path):
         registry_from(tmp_path, "EMA ID;Name\n04858660;Aubert Ines\n4858660;Someone\n")
 
 
-def test_a_registry_that_is_not_utf8_is_refused(tmp_path):
-    with pytest.raises(RegistryError, match="cannot read the player registry .*UTF-8"):
-        registry_from(tmp_path, "EMA ID;Name\n04858660;M\xfcller\n".encode("latin-1"))
+@pytest.mark.parametrize("encoding", ["utf-8", "utf-16", "cp1252"])
+def test_a_registry_reads_in_the_encodings_a_results_sheet_reads(tmp_path, encoding):
+    """Saved by Excel as plain CSV on a Western European Windows (Windows-1252) or as UTF-16, a
+    registry reads as the results sheets and tables do."""
+    registry = registry_from(tmp_path, "EMA ID;Name\n04858660;M\xfcller Ines\n".encode(encoding))
+    assert list(registry.names) == ["04858660"] and "M\xfcller" in str(registry.names["04858660"])
+
+
+def test_a_registry_that_is_binary_is_refused(tmp_path):
+    with pytest.raises(RegistryError, match="cannot read the player registry .*not a text file"):
+        registry_from(tmp_path, b"EMA ID;Name\n04858660;\x00\x01\n")
 
 
 @pytest.mark.skipif(not hasattr(os, "mkfifo"), reason="needs named pipes")
