@@ -1,4 +1,4 @@
-"""The bulk reader (array operations over the sheet's bytes, :mod:`xlrating.engine.bulk_cells`) reads
+"""The bulk reader (array operations over the sheet's bytes, :mod:`xlrating.engine.read.bulk_cells`) reads
 a sheet of the four common cell layouts exactly as the per-cell reader does, and leaves any sheet
 with one cell laid out otherwise to the general readers, untouched."""
 
@@ -11,9 +11,9 @@ from typing import Any
 import numpy as np
 import pytest
 
-from xlrating.engine import package
-from xlrating.engine.formula import column_letters
-from xlrating.engine.package import SheetCells
+from xlrating.engine.formula.tree import column_letters
+from xlrating.engine.read import package
+from xlrating.engine.read.package import SheetCells
 
 STRINGS = ["alpha", "beta", "ångström", "日本語", "a<b>&c"]
 

@@ -1,5 +1,5 @@
 """A conversion imports only what its workbook needs: one function of ``formulas``' library loads that
-function's module (:mod:`xlrating.engine.library`), not the whole library with scipy, and a plain
+function's module (:mod:`xlrating.engine.functions.library`), not the whole library with scipy, and a plain
 conversion does not load openpyxl."""
 
 from __future__ import annotations
@@ -13,10 +13,11 @@ import openpyxl
 import pytest
 from openpyxl.styles.numbers import BUILTIN_FORMATS, is_date_format
 
-from xlrating.engine import evaluate_workbook, library
-from xlrating.engine.date_cells import BUILTIN_DATE_FORMATS
-from xlrating.engine.function_names import BUILTIN_PREFIXES
-from xlrating.engine.registry import lookup, registry
+from xlrating.engine import evaluate_workbook
+from xlrating.engine.evaluate.registry import lookup, registry
+from xlrating.engine.formula.function_names import BUILTIN_PREFIXES
+from xlrating.engine.functions import library
+from xlrating.engine.read.date_cells import BUILTIN_DATE_FORMATS
 
 # Converts argv[1] to argv[2] (.xlsx) and argv[3] (.json) through the public API, then prints which
 # of the heavy packages the conversion imported.
@@ -165,8 +166,8 @@ def test_mod_does_not_import_numpy_random_and_rand_still_computes(tmp_path: Path
 
 
 def test_the_stored_index_is_the_installed_formulas_library() -> None:
-    """data/formulas_functions.txt is current (after upgrading formulas: python -m xlrating.engine.library)."""
-    text = (Path(library.__file__).with_name("data") / library.INDEX_FILE).read_text(encoding="utf-8")
+    """data/formulas_functions.txt is current (after upgrading formulas: python -m xlrating.engine.functions.library)."""
+    text = (Path(library.__file__).parent.parent / "data" / library.INDEX_FILE).read_text(encoding="utf-8")
     assert library.read_index(text, library.installed_version()) == library.build_index()
 
 

@@ -14,8 +14,8 @@ from formulas.functions.operators import OPERATORS as FORMULAS_OPERATORS
 from formulas.tokens.operand import Error, XlError
 
 from xlrating.engine import evaluate_workbook
-from xlrating.engine.operators import OPERATORS
-from xlrating.engine.registry import EngineOperator, EngineParser
+from xlrating.engine.evaluate.registry import EngineOperator, EngineParser
+from xlrating.engine.functions.operators import OPERATORS
 from xlrating.functions import ExcelError
 
 

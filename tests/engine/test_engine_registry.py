@@ -8,9 +8,11 @@ import pytest
 import schedula as sh
 from formulas.tokens.operand import Error as ErrorToken
 
-from xlrating.engine.formula import FilledDown, Ref, parse
-from xlrating.engine.function_names import SYSTEM_PREFIXES, our_function
-from xlrating.engine.registry import EngineParser, argument_to_host, from_host, registry
+from xlrating.engine.evaluate.registry import EngineParser, argument_to_host, from_host, registry
+from xlrating.engine.formula.filled_down import FilledDown
+from xlrating.engine.formula.function_names import SYSTEM_PREFIXES, our_function
+from xlrating.engine.formula.reader import parse
+from xlrating.engine.formula.tree import Ref
 from xlrating.functions import FUNCTIONS, ExcelError
 
 
@@ -103,7 +105,7 @@ def test_the_index_of_the_engines_function_modules_lists_exactly_their_functions
 def test_one_name_of_the_engines_own_resolves_to_what_the_whole_table_holds() -> None:
     """One name imports one module of :mod:`xlrating.engine.functions`, with the table's precedence
     (references over the category modules over builtins' corrections; xlrating's functions over all)."""
-    from xlrating.engine.registry import _engine_function, _engine_functions
+    from xlrating.engine.evaluate.registry import _engine_function, _engine_functions
 
     for name, implementation in _engine_functions().items():
         assert _engine_function(name) is implementation, name

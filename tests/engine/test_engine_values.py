@@ -11,10 +11,11 @@ import openpyxl
 import pytest
 from engine_books import differences, engine_values, formulas_values, native_book, same
 
-from xlrating.engine import evaluate_workbook, vector_compile
-from xlrating.engine.grid import ERROR_BY_INDEX, Grid, NotComputed
-from xlrating.engine.vector import Context, Unsupported
-from xlrating.engine.vector_compile import KERNELS
+from xlrating.engine import evaluate_workbook
+from xlrating.engine.evaluate import vector_compile
+from xlrating.engine.evaluate.vector import Context, Unsupported
+from xlrating.engine.evaluate.vector_compile import KERNELS
+from xlrating.engine.read.grid import ERROR_BY_INDEX, Grid, NotComputed
 from xlrating.functions import BY_NAME, ExcelError, call
 
 
@@ -32,7 +33,7 @@ def test_fast_path_and_cell_by_cell_path_agree(tmp_path: Path, monkeypatch: pyte
     def refuse(tree):  # type: ignore[no-untyped-def]
         raise Unsupported("test: everything cell by cell")
 
-    monkeypatch.setattr("xlrating.engine.model.compile_tree", refuse)
+    monkeypatch.setattr("xlrating.engine.evaluate.model.compile_tree", refuse)
     assert differences(fast, engine_values(book)) == {}
 
 
@@ -93,7 +94,7 @@ def test_numpy_kernels_equal_functions_call(name: str) -> None:
     for r, args in enumerate(rows, start=1):
         for c, v in enumerate(args, start=1):
             sheet.set(r, c, v)
-    from xlrating.engine.formula import parse
+    from xlrating.engine.formula.reader import parse
 
     tree = parse(f"={name}(" + ",".join(f"{chr(65 + c)}1" for c in range(arity)) + ")")
     ctx = Context(grid, sheet, np.arange(1, len(rows) + 1), 1)
@@ -305,7 +306,7 @@ def test_guarded_template_formulas_take_the_fast_path_and_agree_with_the_cell_pa
     def refuse(tree):  # type: ignore[no-untyped-def]
         raise Unsupported("test: everything cell by cell")
 
-    monkeypatch.setattr("xlrating.engine.model.compile_tree", refuse)
+    monkeypatch.setattr("xlrating.engine.evaluate.model.compile_tree", refuse)
     assert differences(fast, engine_values(book)) == {}
 
 
@@ -385,7 +386,7 @@ def test_a_column_of_flags_is_read_as_booleans_on_the_fast_path(tmp_path: Path, 
     def refuse(tree):  # type: ignore[no-untyped-def]
         raise Unsupported("test: everything cell by cell")
 
-    monkeypatch.setattr("xlrating.engine.model.compile_tree", refuse)
+    monkeypatch.setattr("xlrating.engine.evaluate.model.compile_tree", refuse)
     assert differences(fast, engine_values(tmp_path / "flags.xlsx")) == {}
 
 

@@ -12,7 +12,8 @@ from pathlib import Path
 import openpyxl
 import pytest
 
-from xlrating.engine import evaluate_workbook, vector_compile
+from xlrating.engine import evaluate_workbook
+from xlrating.engine.evaluate import vector_compile
 
 TABLE = ["apple", "Banana", "cherry", 3, 7.5, True, None, "=1/0", "a*c", "", "abc", "APPLE", 0, -2, "=NA()",
          "x" * 300, 1e300, "3", False, "date"]
@@ -95,7 +96,7 @@ def test_a_column_at_a_time_gives_what_cell_by_cell_gives(tmp_path: Path, seed: 
 
 
 def test_a_filled_down_lookup_column_is_compiled_once(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    from xlrating.engine import fallback
+    from xlrating.engine.evaluate import fallback
 
     book = openpyxl.Workbook()
     sheet = book.active

@@ -10,7 +10,8 @@ from pathlib import Path
 import openpyxl
 import pytest
 
-from xlrating.engine import evaluate_workbook, vector_compile
+from xlrating.engine import evaluate_workbook
+from xlrating.engine.evaluate import vector_compile
 
 # Arguments of every kind: numbers (whole, fractional, negative, large), numeric and other text,
 # dates, booleans, empty cells, errors, Roman numerals
@@ -65,7 +66,7 @@ def test_a_column_at_a_time_gives_what_cell_by_cell_gives(tmp_path: Path, monkey
 
 
 def test_a_filled_down_column_is_one_call_per_distinct_row(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    from xlrating.engine import registry
+    from xlrating.engine.evaluate import registry
 
     book = openpyxl.Workbook()
     sheet = book.active

@@ -15,9 +15,9 @@ from engine_books import engine_values, native_book, same
 from openpyxl.styles import Font, PatternFill
 
 from xlrating.engine import convert_file
-from xlrating.engine.date_cells import as_date
-from xlrating.engine.package import ooxml_text
-from xlrating.engine.registry import excel_serial
+from xlrating.engine.evaluate.registry import excel_serial
+from xlrating.engine.read.date_cells import as_date
+from xlrating.engine.read.package import ooxml_text
 
 
 def test_output_keeps_the_formulas_and_caches_every_value(tmp_path: Path) -> None:
@@ -169,7 +169,7 @@ def test_full_recalculation_on_load_is_not_forced(tmp_path: Path) -> None:
 
 def test_the_writer_copies_the_checked_bytes_not_the_file_again(tmp_path: Path) -> None:
     from xlrating.engine import evaluate_workbook
-    from xlrating.engine.writer import write_xlsx
+    from xlrating.engine.write.writer import write_xlsx
 
     book = native_book(tmp_path / "book.xlsx")
     evaluated = evaluate_workbook(str(book))
@@ -239,7 +239,8 @@ def test_a_sheet_read_in_bulk_is_written_as_the_cell_by_cell_paths_write_it(tmp_
     """The bulk writer (a sheet of the four common cell layouts: each formula's value written after its
     ``</f>``) gives the same sheet XML as the general paths: numbers, text, booleans, errors, styled
     cells (t inserted after s), a formula with an entity, cells across many rows."""
-    from xlrating.engine import evaluate_workbook, writer
+    from xlrating.engine import evaluate_workbook
+    from xlrating.engine.write import writer
 
     rows = []
     for r in range(1, 3001):
@@ -289,7 +290,8 @@ def test_the_bulk_writers_templates_give_the_cell_by_cell_paths_xml(tmp_path: Pa
     pieces with text, error and not computed results among the numbers, pieces
     of numbers only, pieces without formulas. The same XML as the general paths, with many small
     pieces and with the usual ones, and in the written package."""
-    from xlrating.engine import evaluate_workbook, writer
+    from xlrating.engine import evaluate_workbook
+    from xlrating.engine.write import writer
 
     rows = []
     for r in range(1, 3001):
@@ -353,7 +355,7 @@ def test_numbers_are_written_by_orjson_or_repr_with_the_same_text_that_reads_bac
     double (-0.0 kept); exponents as orjson writes them ("1e-7", "0.00001", "1e+16"). The cell-by-cell
     paths and CSV write a fraction with the same text (number_text). NaN and infinities, never a
     number cell's value, are never written as orjson's null."""
-    from xlrating.engine import writer
+    from xlrating.engine.write import writer
 
     values = _doubles()
     quick, plain = writer._number_texts(values, True), writer._number_texts(values, False)
@@ -375,9 +377,10 @@ def test_every_number_written_reads_back_as_the_engines_double(tmp_path: Path) -
     XML either way, and each formula cell's <v> reads back as the very double the engine computed."""
     import re
 
-    from xlrating.engine import evaluate_workbook, writer
-    from xlrating.engine.formula import column_letters
-    from xlrating.engine.package import cell_position
+    from xlrating.engine import evaluate_workbook
+    from xlrating.engine.formula.tree import column_letters
+    from xlrating.engine.read.package import cell_position
+    from xlrating.engine.write import writer
 
     values = _doubles()[-3000:]
     rows = [f'<row r="{r}"><c r="A{r}"><v>{v!r}</v></c><c r="B{r}"><f>A{r}*1</f><v>0</v></c>'

@@ -13,8 +13,8 @@ from pathlib import Path
 import openpyxl
 import pytest
 
-from xlrating.engine import zip_stream
-from xlrating.engine.zip_stream import ZipWriter
+from xlrating.engine.write import zip_stream
+from xlrating.engine.write.zip_stream import ZipWriter
 
 
 def _info(name: str, **metadata: object) -> zipfile.ZipInfo:
@@ -120,7 +120,8 @@ def test_a_failure_while_streaming_leaves_no_output(tmp_path: Path, monkeypatch:
     whether the part is deflated by a thread of its own (a large sheet) or not (a small one)."""
     from test_engine_writer import _bulk_book
 
-    from xlrating.engine import evaluate_workbook, writer
+    from xlrating.engine import evaluate_workbook
+    from xlrating.engine.write import writer
 
     book = tmp_path / "bulk.xlsx"
     _bulk_book(book, [f'<row r="{r}"><c r="A{r}"><v>{r}</v></c><c r="B{r}"><f>A{r}*2</f><v>0</v></c></row>'

@@ -26,7 +26,7 @@ from pathlib import Path
 
 from xlrating.sheets.limits import Limits
 
-from .model import ConversionError, Evaluated, evaluate_workbook
+from .evaluate.model import ConversionError, Evaluated, evaluate_workbook
 
 FORMATS = ("xlsx", "csv", "json")
 
@@ -49,7 +49,7 @@ def convert_file(source: str | Path, target: str | Path, *, fmt: str = "xlsx", v
     Raises :class:`ConversionError` (the time limit, naming the cell) or
     :class:`xlrating.sheets.safe_open.UnreadableWorkbook`.
     """
-    from . import writer
+    from .write import writer
 
     source, target = Path(source), Path(target)
     evaluated = evaluate_workbook(str(source), limits=limits)

@@ -6,7 +6,7 @@ import numpy as np
 import pytest
 from formulas.tokens.operand import XlError
 
-from xlrating.engine.fallback import compile_formula
+from xlrating.engine.evaluate.fallback import compile_formula
 
 
 def _value(formula: str) -> object:

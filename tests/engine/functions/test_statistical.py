@@ -10,7 +10,7 @@ import pytest
 from formulas.tokens.operand import XlError
 
 from xlrating.engine import evaluate_workbook
-from xlrating.engine.fallback import compile_formula
+from xlrating.engine.evaluate.fallback import compile_formula
 from xlrating.functions import ExcelError
 
 # Microsoft's LINEST example 4: office buildings (floor space, offices, entrances, age) -> value

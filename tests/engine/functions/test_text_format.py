@@ -13,7 +13,7 @@ import schedula as sh
 from formulas.tokens.operand import XlError
 
 from xlrating.engine import evaluate_workbook
-from xlrating.engine.fallback import compile_formula
+from xlrating.engine.evaluate.fallback import compile_formula
 from xlrating.engine.functions.text import FUNCTIONS
 from xlrating.functions import ExcelError
 

@@ -14,24 +14,22 @@ from typing import Any
 
 import numpy as np
 
-from .formula import (
-    MAX_COL,
-    MAX_ROW,
+from ..formula.filled_down import FilledDown
+from ..formula.function_names import builtin_name, our_function
+from ..formula.reader import parse
+from ..formula.tree import (
     Call,
     Const,
     ExternalReference,
-    FilledDown,
     FormulaSyntaxError,
     Node,
     Op,
     Ref,
     column_letters,
-    parse,
     walk,
 )
-from .function_names import builtin_name, our_function
-from .grid import Sheet
-from .package import FormulaCell, SheetCells, cell_position
+from ..read.grid import MAX_COL, MAX_ROW, Sheet
+from ..read.package import FormulaCell, SheetCells, cell_position
 
 # Functions whose result is one value whatever ranges they are given.
 SCALAR_FUNCTIONS = frozenset(["SUM", "AVERAGE", "MIN", "MAX", "COUNT", "COUNTA", "COUNTBLANK", "COUNTIF", "COUNTIFS", "SUMIF", "SUMIFS", "AVERAGEIF", "AVERAGEIFS", "RANK", "RANK.EQ", "RANK.AVG", "VLOOKUP", "HLOOKUP", "MATCH", "XMATCH", "INDEX", "SUMPRODUCT", "LARGE", "SMALL", "MEDIAN", "MODE", "STDEV", "STDEV.S", "STDEV.P", "STDEVA", "VAR", "VAR.S", "VAR.P", "PRODUCT", "AND", "OR", "XOR", "CONCATENATE", "CONCAT", "TEXTJOIN", "ROWS", "COLUMNS", "AVERAGEA", "MAXA", "MINA", "PERCENTILE", "QUARTILE", "ISREF", "NPV", "IRR", "DAVERAGE", "DCOUNT", "DCOUNTA", "DGET", "DMAX", "DMIN", "DPRODUCT", "DSTDEV", "DSTDEVP", "DSUM", "DVAR", "DVARP"])
@@ -123,8 +121,8 @@ def _formulas_can_read(block: Block, names: dict[str, str]) -> bool:
     """A formula our tree builder cannot read but ``formulas`` compiles (LET, LAMBDA, a named
     formula or LAMBDA): evaluated cell by cell, reading what its compiled inputs name. False if
     ``formulas`` cannot either."""
+    from ..read.names import expand_names
     from .fallback import CellFailure, input_areas
-    from .names import expand_names
 
     try:
         for row in range(block.first, block.last + 1):

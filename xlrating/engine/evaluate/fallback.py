@@ -31,22 +31,13 @@ from formulas.tokens.operand import Error as ErrorToken
 
 from xlrating.excel_errors import ExcelError
 
-from .formula import Call, FormulaSyntaxError, Ref, column_letters, normalise, parse
-from .grid import CellFailure, Grid, InCircle, NotComputed, Sheet
-from .names import expand_names
+from ..formula.reader import normalise, parse
+from ..formula.tree import Call, FormulaSyntaxError, Ref, column_letters
+from ..formula.values import Area
+from ..read.grid import CellFailure, Grid, InCircle, NotComputed, Sheet
+from ..read.names import expand_names
+from ..read.row_visibility import Rows, rows_of
 from .registry import EngineParser, UnknownFunction, from_host, to_host
-from .row_visibility import Rows, rows_of
-
-
-class Area(Ranges):
-    """The values of an area read for ``formulas``, with the size the formula asked for: a whole
-    column (row) is read only as far as the sheet is used, but ROWS(C:C) is 1048576 all the same."""
-
-    __slots__ = ("size",)
-
-    def __init__(self, size: tuple[int, int]):
-        super().__init__()
-        self.size = size
 
 
 class Abort(BaseError):

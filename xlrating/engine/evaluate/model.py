@@ -31,13 +31,13 @@ import numpy as np
 from xlrating.excel_errors import ExcelError
 from xlrating.sheets.limits import Limits
 
+from ..formula.function_names import builtin_name, our_function
+from ..formula.tree import Call, walk
+from ..read.character_set import CHARACTER_SET
+from ..read.external import local_name
+from ..read.grid import BOOL, ERROR, ERROR_BY_INDEX, NUMBER, TEXT, CellFailure, Grid, InCircle, NotComputed
+from ..read.package import Package, read_package
 from .blocks import ARRAY_FUNCTIONS, Block, build_blocks
-from .character_set import CHARACTER_SET
-from .external import local_name
-from .formula import Call, walk
-from .function_names import builtin_name, our_function
-from .grid import BOOL, ERROR, ERROR_BY_INDEX, NUMBER, TEXT, CellFailure, Grid, InCircle, NotComputed
-from .package import Package, read_package
 from .schedule import Cycle, block_order, cell_order
 from .vector import Context, Unsupported, is_text
 from .vector_compile import compile_tree

@@ -30,15 +30,9 @@ from formulas.tokens.operator import OperatorToken
 from xlrating.core.dates import to_excel_serial
 from xlrating.excel_errors import ExcelError
 
-from . import library
-from .function_names import (
-    BUILTIN_PREFIXES,
-    PREFIXES,
-    _ours_by_name,
-    builtin_name,
-    our_function,
-)
-from .functions.arguments import OMITTED, is_omitted
+from ..formula.function_names import BUILTIN_PREFIXES, PREFIXES, _ours_by_name, builtin_name, our_function
+from ..formula.values import OMITTED, is_omitted
+from ..functions import library
 
 if TYPE_CHECKING:
     from xlrating.functions import ExcelFunction
@@ -112,7 +106,7 @@ def _engine_functions() -> dict[str, Any]:
     prefixed names ``formulas`` has imports none of its library (:func:`.library.names`)."""
     from xlrating.functions import BY_NAME
 
-    from .builtins import overrides
+    from ..functions.builtins import overrides
 
     known = library.names()
     functions: dict[str, Any] = {}
@@ -135,7 +129,7 @@ def _engine_function(name: str) -> Any | None:
             fn = _ours_by_name(name[len(prefix):])
             if fn is not None:
                 return _adapter(fn)
-    from .builtins import override
+    from ..functions.builtins import override
 
     found = override(name)
     if found is not None:
@@ -235,7 +229,7 @@ class EngineOperator(OperatorToken):
     its own implementation (``&``), and as ``formulas`` does otherwise."""
 
     def compile(self) -> Any:
-        from .operators import OPERATORS
+        from ..functions.operators import OPERATORS
 
         implementation = OPERATORS.get(self.name.upper())
         return implementation if implementation is not None else super().compile()

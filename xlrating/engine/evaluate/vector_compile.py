@@ -20,10 +20,10 @@ import numpy as np
 
 from xlrating.excel_errors import ExcelError
 
-from .formula import Call, Const, Node, Op, Ref
-from .function_names import builtin_name, our_function
-from .grid import ERROR_BY_INDEX, error_index
-from .rounding import MODES, round_many
+from ..formula.function_names import builtin_name, our_function
+from ..formula.tree import Call, Const, Node, Op, Ref
+from ..read.grid import ERROR_BY_INDEX, error_index
+from ..read.rounding import MODES, round_many
 from .vector import (
     _COMPARE,
     DIV0,
@@ -243,8 +243,8 @@ def _one_value(result: Any) -> tuple[float, int, str | None] | None:
     None for anything else (arrays, references, empty, booleans, infinities, overlong text)."""
     from formulas.ranges import Ranges
 
+    from ..read.grid import ERROR_INDEX
     from .fallback import MAX_TEXT
-    from .grid import ERROR_INDEX
     from .registry import to_host
 
     if isinstance(result, np.ndarray):
@@ -280,8 +280,8 @@ def _memoised(name: str, written: str, args: tuple[Node, ...]) -> Program:
     constants = [_token_value(a.value) if isinstance(a, Const) else None for a in args]
 
     def run(ctx: Context) -> Vec:
+        from ..read.grid import InCircle, NotComputed
         from .fallback import Abort
-        from .grid import InCircle, NotComputed
 
         fallback = getattr(ctx, "fallback", None)
         if fallback is None:

@@ -5,7 +5,7 @@ differently from Excel, the function lives here, in the module of its Excel cate
 function reference groups them the same way). Each module has a ``FUNCTIONS`` dict: Excel name ->
 a ``formulas``-compatible implementation (built with ``formulas.functions.wrap_func`` /
 ``wrap_ufunc``). :func:`implementations` merges them into the engine's private registry
-(:func:`xlrating.engine.registry.registry`); ``formulas``' global registry is never touched.
+(:func:`xlrating.engine.evaluate.registry.registry`); ``formulas``' global registry is never touched.
 """
 
 from __future__ import annotations

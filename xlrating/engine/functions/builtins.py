@@ -24,10 +24,10 @@ import schedula as sh
 from formulas.functions import Array, _text2num, wrap_func, wrap_ufunc
 from formulas.tokens.operand import Error, XlError
 
-from . import references
-from .functions import implementation, implementations
-from .functions.arguments import average
-from .rounding import MODES, excel_round
+from ..evaluate import references
+from ..read.rounding import MODES, excel_round
+from . import implementation, implementations
+from .arguments import average
 
 
 def _rounding(name: str) -> Any:

@@ -29,7 +29,8 @@ import schedula as sh
 from formulas.functions import Array, _text2num
 from formulas.tokens.operand import Error, XlError
 
-from .arguments import is_omitted, scalar
+from ..formula.values import is_omitted
+from .arguments import scalar
 
 VALUE: XlError = Error.errors["#VALUE!"]
 

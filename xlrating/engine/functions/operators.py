@@ -20,8 +20,8 @@ from typing import Any
 
 from formulas.functions import replace_empty, wrap_ufunc
 
-from .functions.text import value_text
-from .references import RANGE_OPERATOR
+from ..evaluate.references import RANGE_OPERATOR
+from .text import value_text
 
 
 def _join(left: str, right: str) -> str:

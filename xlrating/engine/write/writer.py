@@ -31,10 +31,10 @@ import numpy as np
 
 from xlrating.excel_errors import ExcelError
 
-from .formula import column_letters
-from .grid import NUMBER, NotComputed
-from .model import Evaluated
-from .package import SheetCells, cell_position, row_chunks
+from ..evaluate.model import Evaluated
+from ..formula.tree import column_letters
+from ..read.grid import NUMBER, NotComputed
+from ..read.package import SheetCells, cell_position, row_chunks
 from .zip_stream import ZipWriter
 
 _CELL = re.compile(r"<(?P<p>(?:\w+:)?)c\b(?P<attrs>[^>]*?)(?:/>|>(?P<body>.*?)</(?P=p)c>)", re.DOTALL)
@@ -259,7 +259,7 @@ def excel_function_names(xml: str) -> str:
     engine reads too), so the workbook works in Excel with the xlwings add-in as it is written."""
     if "xlrating." not in xml and "XLRATING." not in xml:  # as LibreOffice writes it, or upper case
         return xml
-    from .formula_xml import rewrite_formulas
+    from ..read.formula_xml import rewrite_formulas
 
     prefix = _service_prefix()
     return rewrite_formulas(xml, lambda text: prefix.sub(lambda m: m.group(1) or "", text))
@@ -590,7 +590,7 @@ def _plain(value: Any) -> Any:
 def sheet_rows(evaluated: Evaluated, name: str, dates: set[tuple[int, int]] | None = None) -> list[list[Any]]:
     """A sheet's values from A1 to its last used cell, as plain JSON-able values; the cells in
     ``dates`` (styled as dates, see :mod:`.date_cells`) as ISO dates."""
-    from .date_cells import as_date
+    from ..read.date_cells import as_date
 
     sheet = evaluated.grid.sheet(name)
     if sheet is None or not sheet.columns:
@@ -629,7 +629,7 @@ def csv_targets(evaluated: Evaluated, target: Path) -> list[tuple[str, Path]]:
 def write_csv(evaluated: Evaluated, target: Path) -> list[Path]:
     import csv  # csv, json and the date styles only for these outputs: not imported for an .xlsx
 
-    from .date_cells import date_cells
+    from ..read.date_cells import date_cells
 
     written = []
     dates = date_cells(evaluated.package)
@@ -647,7 +647,7 @@ def write_json(evaluated: Evaluated, target: Path) -> None:
     date cells as ISO dates."""
     import json
 
-    from .date_cells import date_cells
+    from ..read.date_cells import date_cells
 
     dates = date_cells(evaluated.package)
     document = {"workbook": Path(evaluated.package.path).name,
