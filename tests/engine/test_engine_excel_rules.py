@@ -21,7 +21,7 @@ from xlrating.functions import ExcelError
 def path(request: pytest.FixtureRequest, monkeypatch: pytest.MonkeyPatch) -> str:
     """Run the test on the vectorised path (where it covers the formula) and on ``formulas``."""
     if request.param == "cell by cell":
-        def refuse(tree: Any) -> Any:
+        def refuse(tree: Any, lookup: Any) -> Any:
             raise Unsupported("test: everything cell by cell")
 
         monkeypatch.setattr("xlrating.engine.evaluate.model.compile_tree", refuse)

@@ -66,7 +66,7 @@ def test_a_filled_down_date_column_is_compiled_once(tmp_path: Path, monkeypatch:
     book.save(tmp_path / "column.xlsx")
     compiled: list[str] = []
     original = fallback.compile_formula
-    monkeypatch.setattr(fallback, "compile_formula", lambda *a: compiled.append(a[0]) or original(*a))
+    monkeypatch.setattr(fallback, "compile_formula", lambda *a: compiled.append(a[1]) or original(*a))
     sheet = evaluate_workbook(str(tmp_path / "column.xlsx")).grid.order[0]
     assert compiled == []  # nothing went cell by cell
     assert sheet.get(1, 2) == 37165.0  # DATE(2001, 10, 1)

@@ -110,7 +110,7 @@ def test_a_filled_down_lookup_column_is_compiled_once(tmp_path: Path, monkeypatc
     book.save(tmp_path / "column.xlsx")
     compiled: list[str] = []
     original = fallback.compile_formula
-    monkeypatch.setattr(fallback, "compile_formula", lambda *a: compiled.append(a[0]) or original(*a))
+    monkeypatch.setattr(fallback, "compile_formula", lambda *a: compiled.append(a[1]) or original(*a))
     evaluated = evaluate_workbook(str(tmp_path / "column.xlsx"))
     values = evaluated.grid.order[0]
     # rows whose key is missing (k0, k6) give #N/A; a result is never guessed

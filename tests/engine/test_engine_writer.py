@@ -15,7 +15,7 @@ from engine_books import engine_values, native_book, same
 from openpyxl.styles import Font, PatternFill
 
 from xlrating.engine import convert_file
-from xlrating.engine.evaluate.registry import excel_serial
+from xlrating.engine.evaluate.host_values import excel_serial
 from xlrating.engine.read.date_cells import as_date
 from xlrating.engine.read.package import ooxml_text
 

@@ -3,7 +3,7 @@
 FORMULATEXT, ISFORMULA, ADDRESS).
 
 They run inside :meth:`xlrating.engine.evaluate.fallback.Fallback.evaluate`, which sets
-:data:`~.fallback.CURRENT` to the cell being computed. A reference they compute is read through
+:data:`~.position.CURRENT` to the cell being computed. A reference they compute is read through
 :meth:`~.fallback.Fallback.read`: formula cells there are computed first (on demand), so a cell
 reading ``OFFSET(A1, B1, 0)`` gets the value Excel shows even though which cell it reads is only
 known once ``B1`` is. Behaviour follows Microsoft's function reference pages (OFFSET, INDIRECT,
@@ -30,7 +30,7 @@ from formulas.tokens.operand import Error, XlError
 from ..formula.reader import parse
 from ..formula.tree import FormulaSyntaxError, Ref, column_letters
 from ..read.grid import MAX_COL, MAX_ROW, NotComputed, Sheet
-from .fallback import CURRENT, Abort, Position
+from .position import CURRENT, Abort, Position
 
 
 class _Failed(Exception):

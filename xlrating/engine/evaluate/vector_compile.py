@@ -245,7 +245,7 @@ def _one_value(result: Any) -> tuple[float, int, str | None] | None:
 
     from ..read.grid import ERROR_INDEX
     from .fallback import MAX_TEXT
-    from .registry import to_host
+    from .host_values import to_host
 
     if isinstance(result, np.ndarray):
         if result.size != 1:
@@ -263,15 +263,13 @@ def _one_value(result: Any) -> tuple[float, int, str | None] | None:
     return None
 
 
-def _memoised(name: str, written: str, args: tuple[Node, ...]) -> Program:
+def _memoised(name: str, written: str, args: tuple[Node, ...], lookup: Callable[[str], Any]) -> Program:
     if not args or any(not isinstance(a, (Ref, Const)) for a in args):
         raise Unsupported(f"{name} of a computed argument")
     if any(isinstance(a, Ref) and a.name for a in args):
         raise Unsupported("defined name")
     if any(isinstance(a, Const) and a.value is None for a in args):
         raise Unsupported("an omitted argument")
-    from .registry import lookup
-
     implementation = lookup(written)  # as EngineFunction.compile resolves it
     if implementation is None:
         implementation = lookup(name)
@@ -281,7 +279,7 @@ def _memoised(name: str, written: str, args: tuple[Node, ...]) -> Program:
 
     def run(ctx: Context) -> Vec:
         from ..read.grid import InCircle, NotComputed
-        from .fallback import Abort
+        from .position import Abort
 
         fallback = getattr(ctx, "fallback", None)
         if fallback is None:
@@ -460,8 +458,10 @@ def _ours(fn: ExcelFunction, args: tuple[Node, ...], compile_node: Callable[[Nod
     return run
 
 
-def compile_tree(tree: Node) -> Program:
-    """A program evaluating ``tree`` for many rows; raises :class:`Unsupported`."""
+def compile_tree(tree: Node, lookup: Callable[[str], Any]) -> Program:
+    """A program evaluating ``tree`` for many rows; raises :class:`Unsupported`. ``lookup``: the
+    engine's registry (:meth:`.registry.FunctionRegistry.lookup`), for the built-ins computed
+    through it once per distinct row."""
 
     def compile_node(node: Node) -> Program:
         if isinstance(node, Const):
@@ -509,7 +509,7 @@ def compile_tree(tree: Node) -> Program:
                 return _elementwise(name, node.args, compile_node)
             if name in MEMOISED or name in SCALAR:
                 def memoised(name: str = name, node: Call = node) -> Program:
-                    return _memoised(name, node.name, node.args)
+                    return _memoised(name, node.name, node.args, lookup)
                 try:
                     return fixed_range(name, node.args, compile_node, memoised)
                 except Unsupported:
