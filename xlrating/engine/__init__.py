@@ -73,16 +73,16 @@ def convert_file(source: str | Path, target: str | Path, *, fmt: str = "xlsx", v
     Raises :class:`ConversionError` (the time limit, naming the cell) or
     :class:`xlrating.sheets.safe_open.UnreadableWorkbook`.
     """
-    from .write import writer
+    from .write import values, writer
 
     source, target = Path(source), Path(target)
     evaluated = evaluate_workbook(str(source), limits=limits)
     if warnings is not None:
         warnings.extend(evaluated.warnings)
     if fmt == "csv":
-        return writer.write_csv(evaluated, target)
+        return values.write_csv(evaluated, target)
     if fmt == "json":
-        writer.write_json(evaluated, target)
+        values.write_json(evaluated, target)
         return [target]
     writer.write_xlsx(evaluated, target, values_only=values_only)
     return [target]
