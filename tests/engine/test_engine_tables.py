@@ -14,7 +14,7 @@ from openpyxl.worksheet.table import TableColumn, TableStyleInfo
 
 from xlrating.engine.formula.reader import parse
 from xlrating.engine.formula.tree import Call, Const, Op, Ref
-from xlrating.engine.read.package import cell_position
+from xlrating.engine.read.sheet_cells import cell_position
 from xlrating.engine.read.tables import Table, quote_sheet, read_tables, resolve_structured, table_at
 
 # Table1 on sheet "Bob's Sales": header row 2, data rows 3..11, totals row 12, columns B..I

@@ -17,7 +17,7 @@ from openpyxl.styles import Font, PatternFill
 from xlrating.engine import convert_file
 from xlrating.engine.evaluate.host_values import excel_serial
 from xlrating.engine.read.date_cells import as_date
-from xlrating.engine.read.package import ooxml_text
+from xlrating.engine.read.sheet_cells import ooxml_text
 
 
 def test_output_keeps_the_formulas_and_caches_every_value(tmp_path: Path) -> None:
@@ -379,7 +379,7 @@ def test_every_number_written_reads_back_as_the_engines_double(tmp_path: Path) -
 
     from xlrating.engine import evaluate_workbook
     from xlrating.engine.formula.tree import column_letters
-    from xlrating.engine.read.package import cell_position
+    from xlrating.engine.read.sheet_cells import cell_position
     from xlrating.engine.write import sheet_xml, writer
 
     values = _doubles()[-3000:]

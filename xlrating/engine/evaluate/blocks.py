@@ -29,7 +29,7 @@ from ..formula.tree import (
     walk,
 )
 from ..read.grid import MAX_COL, MAX_ROW, Sheet
-from ..read.package import FormulaCell, SheetCells, cell_position
+from ..read.sheet_cells import FormulaCell, SheetCells, cell_position
 from .registry import FunctionRegistry
 
 # Functions whose result is one value whatever ranges they are given.

@@ -24,7 +24,7 @@ from xlrating.excel_errors import ExcelError
 from ..evaluate.model import Evaluated
 from ..formula.tree import column_letters
 from ..read.grid import NUMBER, NotComputed
-from ..read.package import SheetCells, cell_position, row_chunks
+from ..read.sheet_cells import SheetCells, cell_position, row_chunks
 
 _CELL = re.compile(r"<(?P<p>(?:\w+:)?)c\b(?P<attrs>[^>]*?)(?:/>|>(?P<body>.*?)</(?P=p)c>)", re.DOTALL)
 _ROW = re.compile(r"<(?P<p>(?:\w+:)?)row\b(?P<attrs>[^>]*?)(?:/>|>(?P<body>.*?)</(?P=p)row>)", re.DOTALL)
