@@ -10,7 +10,7 @@ import openpyxl
 from openpyxl.workbook.defined_name import DefinedName
 
 from xlrating.engine import evaluate_workbook
-from xlrating.engine.formula import column_letters
+from xlrating.engine.formula.tree import column_letters
 from xlrating.functions import ExcelError
 
 

@@ -1,4 +1,4 @@
-"""The bulk reader (array operations over the sheet's bytes, :mod:`xlrating.engine.bulk_cells`) reads
+"""The bulk reader (array operations over the sheet's bytes, :mod:`xlrating.engine.read.bulk_cells`) reads
 a sheet of the four common cell layouts exactly as the per-cell reader does, and leaves any sheet
 with one cell laid out otherwise to the general readers, untouched."""
 
@@ -11,9 +11,9 @@ from typing import Any
 import numpy as np
 import pytest
 
-from xlrating.engine import package
-from xlrating.engine.formula import column_letters
-from xlrating.engine.package import SheetCells
+from xlrating.engine.formula.tree import column_letters
+from xlrating.engine.read import sheet_cells
+from xlrating.engine.read.sheet_cells import SheetCells
 
 STRINGS = ["alpha", "beta", "ångström", "日本語", "a<b>&c"]
 
@@ -68,9 +68,9 @@ def _random_sheet(rng: random.Random, rows: int) -> str:
 def _read(reader: str, text: str, checking: bool = False) -> tuple[bool, SheetCells]:
     sheet = SheetCells("S", "xl/worksheets/sheet1.xml")
     if reader == "bulk":
-        read = package._read_sheet_bulk(text.encode("utf-8"), text, sheet, STRINGS, checking)
+        read = sheet_cells.read_sheet_bulk(text.encode("utf-8"), text, sheet, STRINGS, checking)
     else:
-        read = package._read_sheet_fast(text, sheet, STRINGS, checking)
+        read = sheet_cells.read_sheet_fast(text, sheet, STRINGS, checking)
     return read, sheet
 
 
@@ -78,7 +78,7 @@ def _read(reader: str, text: str, checking: bool = False) -> tuple[bool, SheetCe
 @pytest.mark.parametrize("chunk", [1 << 20, 300])
 def test_the_bulk_reader_reads_every_layout_as_the_cell_by_cell_reader(seed: int, chunk: int,
                                                                         monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr(package, "_CHUNK", chunk)  # 300: many pieces, each read on its own
+    monkeypatch.setattr(sheet_cells, "_CHUNK", chunk)  # 300: many pieces, each read on its own
     text = _random_sheet(random.Random(seed), 60)
     bulk_read, bulk = _read("bulk", text)
     fast_read, fast = _read("fast", text)
@@ -152,7 +152,7 @@ def test_a_sheet_for_the_general_readers_is_theirs_even_when_an_earlier_piece_fa
         odd_cell: str, monkeypatch: pytest.MonkeyPatch) -> None:
     # the odd cell is many pieces after the number float() refuses: still False, as the sheet was
     # never the bulk reader's; without it, the refusal is raised
-    monkeypatch.setattr(package, "_CHUNK", 100)
+    monkeypatch.setattr(sheet_cells, "_CHUNK", 100)
     rows = "".join(f'<row r="{row}"><c r="A{row}"><v>{row}</v></c></row>' for row in range(2, 40))
     bad = '<row r="1"><c r="A1"><v>x1</v></c></row>'
     text = f'<worksheet><sheetData>{bad}{rows}<row r="40">{odd_cell}</row></sheetData></worksheet>'

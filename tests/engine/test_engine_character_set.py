@@ -14,8 +14,8 @@ from pathlib import Path
 import openpyxl
 import pytest
 
-from xlrating.engine.character_set import MAC, WINDOWS, of_application
-from xlrating.engine.package import _character_set, read_package
+from xlrating.engine.read.character_set import MAC, WINDOWS, of_application
+from xlrating.engine.read.package import _character_set, read_package
 
 EXTENDED = "http://schemas.openxmlformats.org/officeDocument/2006/extended-properties"
 STRICT = "http://purl.oclc.org/ooxml/officeDocument/extendedProperties"

@@ -12,7 +12,7 @@ from openpyxl.workbook.defined_name import DefinedName
 from openpyxl.worksheet.table import Table
 
 from xlrating.engine import evaluate_workbook
-from xlrating.engine.grid import NotComputed
+from xlrating.engine.read.grid import NotComputed
 from xlrating.functions import ExcelError
 
 

@@ -113,9 +113,9 @@ def test_a_sheet_with_namespace_prefixes_is_read_and_written_the_same(tmp_path: 
 def test_a_large_sheet_read_in_pieces_gives_every_cell_once(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     # Large sheets are matched a piece at a time; a layout the quickest reader does not know, met in
     # a late piece (here the boolean in row 40), must leave no cell of the earlier pieces behind twice.
-    from xlrating.engine import package
+    from xlrating.engine.read import sheet_cells
 
-    monkeypatch.setattr(package, "_CHUNK", 200)
+    monkeypatch.setattr(sheet_cells, "_CHUNK", 200)
     rows = "".join(f'<row r="{r}"><c r="A{r}" t="s"><v>{r % 6}</v></c><c r="B{r}"><v>{r}</v></c>'
                    f'<c r="C{r}"><f>B{r}*2</f><v>0</v></c></row>' for r in range(1, 40))
     late = '<row r="40"><c r="A40" t="b"><v>1</v></c><c r="B40"><v>40</v></c></row>'

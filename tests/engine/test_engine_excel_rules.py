@@ -12,8 +12,8 @@ from openpyxl.utils.cell import column_index_from_string, coordinate_from_string
 from openpyxl.workbook.defined_name import DefinedName
 
 from xlrating.engine import evaluate_workbook
-from xlrating.engine.rounding import excel_round
-from xlrating.engine.vector import Unsupported
+from xlrating.engine.evaluate.vector import Unsupported
+from xlrating.engine.read.rounding import excel_round
 from xlrating.functions import ExcelError
 
 
@@ -21,10 +21,10 @@ from xlrating.functions import ExcelError
 def path(request: pytest.FixtureRequest, monkeypatch: pytest.MonkeyPatch) -> str:
     """Run the test on the vectorised path (where it covers the formula) and on ``formulas``."""
     if request.param == "cell by cell":
-        def refuse(tree: Any) -> Any:
+        def refuse(tree: Any, lookup: Any) -> Any:
             raise Unsupported("test: everything cell by cell")
 
-        monkeypatch.setattr("xlrating.engine.model.compile_tree", refuse)
+        monkeypatch.setattr("xlrating.engine.evaluate.model.compile_tree", refuse)
     return str(request.param)
 
 

@@ -13,8 +13,9 @@ import openpyxl
 import pytest
 
 from xlrating.engine import evaluate_workbook
-from xlrating.engine.formula import Call, Const, Op, Ref, _Declined, _Reader, normalise, parse
-from xlrating.engine.formula_tokens import parse_with_formulas
+from xlrating.engine.formula.reader import _Declined, _Reader, normalise, parse
+from xlrating.engine.formula.tokens import parse_with_formulas
+from xlrating.engine.formula.tree import Call, Const, Op, Ref
 
 
 def _read(formula: str) -> object:

@@ -1,5 +1,5 @@
 """A conversion imports only what its workbook needs: one function of ``formulas``' library loads that
-function's module (:mod:`xlrating.engine.library`), not the whole library with scipy, and a plain
+function's module (:mod:`xlrating.engine.functions.library`), not the whole library with scipy, and a plain
 conversion does not load openpyxl."""
 
 from __future__ import annotations
@@ -13,10 +13,10 @@ import openpyxl
 import pytest
 from openpyxl.styles.numbers import BUILTIN_FORMATS, is_date_format
 
-from xlrating.engine import evaluate_workbook, library
-from xlrating.engine.date_cells import BUILTIN_DATE_FORMATS
-from xlrating.engine.function_names import BUILTIN_PREFIXES
-from xlrating.engine.registry import lookup, registry
+from xlrating.engine import REGISTRY, evaluate_workbook
+from xlrating.engine.formula.function_names import BUILTIN_PREFIXES
+from xlrating.engine.functions import library
+from xlrating.engine.read.date_cells import BUILTIN_DATE_FORMATS
 
 # Converts argv[1] to argv[2] (.xlsx) and argv[3] (.json) through the public API, then prints which
 # of the heavy packages the conversion imported.
@@ -103,7 +103,7 @@ def test_a_statistical_function_still_computes_as_excel(tmp_path: Path) -> None:
 
 _STATISTICS = """
 import sys
-from xlrating.engine import evaluate_workbook
+from xlrating.engine import REGISTRY, evaluate_workbook
 sheet = evaluate_workbook(sys.argv[1]).grid.sheet("Sheet")
 print(repr([sheet.get(1, c) for c in range(3, 8)]))
 print("scipy" in sys.modules)
@@ -138,7 +138,7 @@ def test_counting_and_averaging_need_no_scipy_and_a_distribution_still_gets_it(t
 
 _RANDOM = """
 import sys
-from xlrating.engine import evaluate_workbook
+from xlrating.engine import REGISTRY, evaluate_workbook
 evaluated = evaluate_workbook(sys.argv[1])
 print("numpy.random" in sys.modules)
 evaluated = evaluate_workbook(sys.argv[2])
@@ -165,8 +165,8 @@ def test_mod_does_not_import_numpy_random_and_rand_still_computes(tmp_path: Path
 
 
 def test_the_stored_index_is_the_installed_formulas_library() -> None:
-    """data/formulas_functions.txt is current (after upgrading formulas: python -m xlrating.engine.library)."""
-    text = (Path(library.__file__).with_name("data") / library.INDEX_FILE).read_text(encoding="utf-8")
+    """data/formulas_functions.txt is current (after upgrading formulas: python -m xlrating.engine.functions.library)."""
+    text = (Path(library.__file__).parent.parent / "data" / library.INDEX_FILE).read_text(encoding="utf-8")
     assert library.read_index(text, library.installed_version()) == library.build_index()
 
 
@@ -179,13 +179,13 @@ def test_an_index_written_for_another_formulas_is_not_used() -> None:
 def test_a_name_resolves_to_what_the_whole_registry_holds() -> None:
     """The lazy lookup keeps the registry's precedence: ours over formulas' (under the stored prefixes
     formulas knows), xlrating's functions over everything; formulas' own where we have nothing."""
-    whole = registry()
+    whole = REGISTRY.registry()
     for name, implementation in whole.items():
-        assert lookup(name) is implementation, name
+        assert REGISTRY.lookup(name) is implementation, name
     for name in ("SUMM", "_XLFN.SUMM", "_XLFN.DATE", "XLRATING.SUM", "_XLL.NOPE"):
-        assert (name in whole) == (lookup(name) is not None), name
-    assert lookup("ROUND") is not library.function("ROUND")  # ours, Excel's rounding
-    assert lookup("EXP") is library.function("EXP")  # formulas' own
+        assert (name in whole) == (REGISTRY.lookup(name) is not None), name
+    assert REGISTRY.lookup("ROUND") is not library.function("ROUND")  # ours, Excel's rounding
+    assert REGISTRY.lookup("EXP") is library.function("EXP")  # formulas' own
     assert all(prefix + "ROUND" not in whole for prefix in BUILTIN_PREFIXES)  # formulas has no _xlfn.ROUND
 
 

@@ -13,14 +13,14 @@ import schedula as sh
 from formulas.functions.operators import OPERATORS as FORMULAS_OPERATORS
 from formulas.tokens.operand import Error, XlError
 
-from xlrating.engine import evaluate_workbook
-from xlrating.engine.operators import OPERATORS
-from xlrating.engine.registry import EngineOperator, EngineParser
+from xlrating.engine import REGISTRY, evaluate_workbook
+from xlrating.engine.evaluate.compiler import EngineOperator, parser_for
+from xlrating.engine.functions.operators import OPERATORS
 from xlrating.functions import ExcelError
 
 
 def _operators(formula: str) -> list[EngineOperator]:
-    tokens, _ = EngineParser().ast(formula)
+    tokens, _ = parser_for(REGISTRY)().ast(formula)
     return [token for token in tokens if isinstance(token, EngineOperator)]
 
 

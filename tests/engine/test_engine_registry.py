@@ -8,9 +8,13 @@ import pytest
 import schedula as sh
 from formulas.tokens.operand import Error as ErrorToken
 
-from xlrating.engine.formula import FilledDown, Ref, parse
-from xlrating.engine.function_names import SYSTEM_PREFIXES, our_function
-from xlrating.engine.registry import EngineParser, argument_to_host, from_host, registry
+from xlrating.engine import REGISTRY
+from xlrating.engine.evaluate.compiler import parser_for
+from xlrating.engine.evaluate.host_values import argument_to_host, from_host
+from xlrating.engine.formula.filled_down import FilledDown
+from xlrating.engine.formula.function_names import SYSTEM_PREFIXES, our_function
+from xlrating.engine.formula.reader import parse
+from xlrating.engine.formula.tree import Ref
 from xlrating.functions import FUNCTIONS, ExcelError
 
 
@@ -18,14 +22,14 @@ from xlrating.functions import FUNCTIONS, ExcelError
                                     "_xll.DIPPOUCH_PERCENTILE", "xlrating.DIPPOUCH_PERCENTILE"])
 def test_our_function_is_found_under_every_stored_name(stored: str) -> None:
     assert our_function(stored) is not None and our_function(stored).name == "DIPPOUCH_PERCENTILE"
-    function = EngineParser().ast(f"={stored}(10,A1)")[1].compile()
+    function = parser_for(REGISTRY)().ast(f"={stored}(10,A1)")[1].compile()
     assert function(np.array([[2.0]], object)) == 85.0
 
 
 def test_every_function_of_the_table_is_registered() -> None:
     for fn in FUNCTIONS:
         for prefix in ("", "_XLDUDF_", "_XLL.", "XLRATING."):
-            assert prefix + fn.name in registry()
+            assert prefix + fn.name in REGISTRY.registry()
             assert our_function(prefix.lower() + fn.name.lower()) is fn
 
 
@@ -36,8 +40,8 @@ def test_every_function_is_named_after_its_system_so_other_names_skip_the_table(
 
 
 def test_formulas_global_registry_is_left_alone() -> None:
-    registry()
-    EngineParser().ast("=_xll.DCI_K(\"regular\")")[1].compile()
+    REGISTRY.registry()
+    parser_for(REGISTRY)().ast("=_xll.DCI_K(\"regular\")")[1].compile()
     assert not any(fn.name in name for fn in FUNCTIONS for name in formulas.get_functions())
 
 
@@ -103,9 +107,8 @@ def test_the_index_of_the_engines_function_modules_lists_exactly_their_functions
 def test_one_name_of_the_engines_own_resolves_to_what_the_whole_table_holds() -> None:
     """One name imports one module of :mod:`xlrating.engine.functions`, with the table's precedence
     (references over the category modules over builtins' corrections; xlrating's functions over all)."""
-    from xlrating.engine.registry import _engine_function, _engine_functions
 
-    for name, implementation in _engine_functions().items():
-        assert _engine_function(name) is implementation, name
+    for name, implementation in REGISTRY._engine_functions().items():
+        assert REGISTRY.engine_function(name) is implementation, name
     for name in ("NOPE", "_XLFN.NOPE", "_XLDUDF_SUM", "XLRATING.NOPE", "_XLFN.ROUND"):
-        assert _engine_function(name) is _engine_functions().get(name), name
+        assert REGISTRY.engine_function(name) is REGISTRY._engine_functions().get(name), name

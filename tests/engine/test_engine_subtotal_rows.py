@@ -10,7 +10,7 @@ from openpyxl.worksheet.filters import FilterColumn, Filters
 from openpyxl.worksheet.table import Table, TableStyleInfo
 
 from xlrating.engine import evaluate_workbook
-from xlrating.engine.grid import Sheet
+from xlrating.engine.read.grid import Sheet
 
 ROWS = [[12, 2, 3, 4], [3, 4, 5, 7], [1, 2, 3, 5], [12, 34, 7, 5]]
 ANIMALS = [[1, 1, 2, 34], [23, 4, 5, 1], [7, 4, 8, 1], [1, 2, 3, 4], [45, 6, 7, 7]]

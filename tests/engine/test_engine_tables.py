@@ -1,4 +1,4 @@
-"""Excel tables and structured references: xlrating.engine.tables."""
+"""Excel tables and structured references: xlrating.engine.read.tables."""
 
 from __future__ import annotations
 
@@ -12,9 +12,10 @@ from lxml import etree
 from openpyxl.worksheet.table import Table as XlTable
 from openpyxl.worksheet.table import TableColumn, TableStyleInfo
 
-from xlrating.engine.formula import Call, Const, Op, Ref, parse
-from xlrating.engine.package import cell_position
-from xlrating.engine.tables import Table, quote_sheet, read_tables, resolve_structured, table_at
+from xlrating.engine.formula.reader import parse
+from xlrating.engine.formula.tree import Call, Const, Op, Ref
+from xlrating.engine.read.sheet_cells import cell_position
+from xlrating.engine.read.tables import Table, quote_sheet, read_tables, resolve_structured, table_at
 
 # Table1 on sheet "Bob's Sales": header row 2, data rows 3..11, totals row 12, columns B..I
 SHEET = "Bob's Sales"

@@ -11,10 +11,11 @@ import openpyxl
 import pytest
 from engine_books import differences, engine_values, formulas_values, native_book, same
 
-from xlrating.engine import evaluate_workbook, vector_compile
-from xlrating.engine.grid import ERROR_BY_INDEX, Grid, NotComputed
-from xlrating.engine.vector import Context, Unsupported
-from xlrating.engine.vector_compile import KERNELS
+from xlrating.engine import REGISTRY, evaluate_workbook
+from xlrating.engine.evaluate import vector_compile
+from xlrating.engine.evaluate.vector import Context, Unsupported
+from xlrating.engine.evaluate.vector_compile import KERNELS
+from xlrating.engine.read.grid import ERROR_BY_INDEX, Grid, NotComputed
 from xlrating.functions import BY_NAME, ExcelError, call
 
 
@@ -29,10 +30,10 @@ def test_fast_path_and_cell_by_cell_path_agree(tmp_path: Path, monkeypatch: pyte
     book = native_book(tmp_path / "native.xlsx")
     fast = engine_values(book)
 
-    def refuse(tree):  # type: ignore[no-untyped-def]
+    def refuse(tree, lookup):  # type: ignore[no-untyped-def]
         raise Unsupported("test: everything cell by cell")
 
-    monkeypatch.setattr("xlrating.engine.model.compile_tree", refuse)
+    monkeypatch.setattr("xlrating.engine.evaluate.model.compile_tree", refuse)
     assert differences(fast, engine_values(book)) == {}
 
 
@@ -93,11 +94,11 @@ def test_numpy_kernels_equal_functions_call(name: str) -> None:
     for r, args in enumerate(rows, start=1):
         for c, v in enumerate(args, start=1):
             sheet.set(r, c, v)
-    from xlrating.engine.formula import parse
+    from xlrating.engine.formula.reader import parse
 
     tree = parse(f"={name}(" + ",".join(f"{chr(65 + c)}1" for c in range(arity)) + ")")
     ctx = Context(grid, sheet, np.arange(1, len(rows) + 1), 1)
-    result = vector_compile.compile_tree(tree)(ctx)
+    result = vector_compile.compile_tree(tree, REGISTRY.lookup)(ctx)
     for i, args in enumerate(rows):
         want = call(BY_NAME[name], args)
         got = ExcelError(ERROR_BY_INDEX[int(result.err[i])]) if result.err is not None and result.err[i] \
@@ -302,10 +303,10 @@ def test_guarded_template_formulas_take_the_fast_path_and_agree_with_the_cell_pa
     assert fast[("Sheet", "E10")] == call("DIPPOUCH_NEW_RATING", [40.0, fast[("Sheet", "D10")],
                                                                   call("DIPPOUCH_VALUE", [20.0, 3.0])])
 
-    def refuse(tree):  # type: ignore[no-untyped-def]
+    def refuse(tree, lookup):  # type: ignore[no-untyped-def]
         raise Unsupported("test: everything cell by cell")
 
-    monkeypatch.setattr("xlrating.engine.model.compile_tree", refuse)
+    monkeypatch.setattr("xlrating.engine.evaluate.model.compile_tree", refuse)
     assert differences(fast, engine_values(book)) == {}
 
 
@@ -382,10 +383,10 @@ def test_a_column_of_flags_is_read_as_booleans_on_the_fast_path(tmp_path: Path, 
     assert fast[("Sheet", "C3")] == call("DIPPOUCH_VALUE", [13.0, 2.0, True])
     assert fast[("Sheet", "C2")] == call("DIPPOUCH_VALUE", [12.0, 2.0, None])
 
-    def refuse(tree):  # type: ignore[no-untyped-def]
+    def refuse(tree, lookup):  # type: ignore[no-untyped-def]
         raise Unsupported("test: everything cell by cell")
 
-    monkeypatch.setattr("xlrating.engine.model.compile_tree", refuse)
+    monkeypatch.setattr("xlrating.engine.evaluate.model.compile_tree", refuse)
     assert differences(fast, engine_values(tmp_path / "flags.xlsx")) == {}
 
 

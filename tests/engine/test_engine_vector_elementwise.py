@@ -11,7 +11,8 @@ from pathlib import Path
 import openpyxl
 import pytest
 
-from xlrating.engine import evaluate_workbook, vector_compile
+from xlrating.engine import evaluate_workbook
+from xlrating.engine.evaluate import vector_compile
 
 EDGES = [(2024, 2, 1), (1900, 1, 1), (1900, 2, 29), (1900, 3, 1), (1899, 12, 31), (0, 1, 1), (-1, 1, 1),
          (2024, 13, 0), (2024, 1, -5), (10000, 1, 1), (9999, 12, 31), (2024.7, 2.9, 3.5), ("x", 1, 1),
@@ -56,7 +57,7 @@ def test_a_column_at_a_time_gives_what_cell_by_cell_gives(tmp_path: Path, seed: 
 
 
 def test_a_filled_down_date_column_is_compiled_once(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    from xlrating.engine import fallback
+    from xlrating.engine.evaluate import fallback
 
     book = openpyxl.Workbook()
     for r in range(1, 101):
@@ -65,7 +66,7 @@ def test_a_filled_down_date_column_is_compiled_once(tmp_path: Path, monkeypatch:
     book.save(tmp_path / "column.xlsx")
     compiled: list[str] = []
     original = fallback.compile_formula
-    monkeypatch.setattr(fallback, "compile_formula", lambda *a: compiled.append(a[0]) or original(*a))
+    monkeypatch.setattr(fallback, "compile_formula", lambda *a: compiled.append(a[1]) or original(*a))
     sheet = evaluate_workbook(str(tmp_path / "column.xlsx")).grid.order[0]
     assert compiled == []  # nothing went cell by cell
     assert sheet.get(1, 2) == 37165.0  # DATE(2001, 10, 1)

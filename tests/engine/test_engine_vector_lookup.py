@@ -12,7 +12,8 @@ from pathlib import Path
 import openpyxl
 import pytest
 
-from xlrating.engine import evaluate_workbook, vector_compile
+from xlrating.engine import evaluate_workbook
+from xlrating.engine.evaluate import vector_compile
 
 TABLE = ["apple", "Banana", "cherry", 3, 7.5, True, None, "=1/0", "a*c", "", "abc", "APPLE", 0, -2, "=NA()",
          "x" * 300, 1e300, "3", False, "date"]
@@ -95,7 +96,7 @@ def test_a_column_at_a_time_gives_what_cell_by_cell_gives(tmp_path: Path, seed: 
 
 
 def test_a_filled_down_lookup_column_is_compiled_once(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    from xlrating.engine import fallback
+    from xlrating.engine.evaluate import fallback
 
     book = openpyxl.Workbook()
     sheet = book.active
@@ -109,7 +110,7 @@ def test_a_filled_down_lookup_column_is_compiled_once(tmp_path: Path, monkeypatc
     book.save(tmp_path / "column.xlsx")
     compiled: list[str] = []
     original = fallback.compile_formula
-    monkeypatch.setattr(fallback, "compile_formula", lambda *a: compiled.append(a[0]) or original(*a))
+    monkeypatch.setattr(fallback, "compile_formula", lambda *a: compiled.append(a[1]) or original(*a))
     evaluated = evaluate_workbook(str(tmp_path / "column.xlsx"))
     values = evaluated.grid.order[0]
     # rows whose key is missing (k0, k6) give #N/A; a result is never guessed

@@ -10,7 +10,8 @@ from pathlib import Path
 import openpyxl
 import pytest
 
-from xlrating.engine import evaluate_workbook, vector_compile
+from xlrating.engine import evaluate_workbook
+from xlrating.engine.evaluate import vector_compile
 
 # Arguments of every kind: numbers (whole, fractional, negative, large), numeric and other text,
 # dates, booleans, empty cells, errors, Roman numerals
@@ -65,7 +66,7 @@ def test_a_column_at_a_time_gives_what_cell_by_cell_gives(tmp_path: Path, monkey
 
 
 def test_a_filled_down_column_is_one_call_per_distinct_row(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    from xlrating.engine import registry
+    from xlrating.engine import REGISTRY
 
     book = openpyxl.Workbook()
     sheet = book.active
@@ -75,14 +76,14 @@ def test_a_filled_down_column_is_one_call_per_distinct_row(tmp_path: Path, monke
         sheet.cell(r, 3, f"=ROMAN($A{r},B$1)")
     book.save(tmp_path / "roman.xlsx")
     calls = []
-    found = registry.lookup("ROMAN")
+    found = REGISTRY.lookup("ROMAN")
     assert found is not None
 
     def counted(*args: object) -> object:
         calls.append(args)
         return found(*args)
 
-    monkeypatch.setattr(registry, "lookup", lambda name: counted if name == "ROMAN" else None)
+    monkeypatch.setattr(REGISTRY, "lookup", lambda name: counted if name == "ROMAN" else None)
     evaluated = evaluate_workbook(str(tmp_path / "roman.xlsx"))
     values = evaluated.grid.order[0]
     assert [values.get(r, 3) for r in (2, 3, 4, 5, 6)] == ["III", "IV", "V", "I", "II"]

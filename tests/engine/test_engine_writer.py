@@ -15,9 +15,9 @@ from engine_books import engine_values, native_book, same
 from openpyxl.styles import Font, PatternFill
 
 from xlrating.engine import convert_file
-from xlrating.engine.date_cells import as_date
-from xlrating.engine.package import ooxml_text
-from xlrating.engine.registry import excel_serial
+from xlrating.engine.evaluate.host_values import excel_serial
+from xlrating.engine.read.date_cells import as_date
+from xlrating.engine.read.sheet_cells import ooxml_text
 
 
 def test_output_keeps_the_formulas_and_caches_every_value(tmp_path: Path) -> None:
@@ -169,7 +169,7 @@ def test_full_recalculation_on_load_is_not_forced(tmp_path: Path) -> None:
 
 def test_the_writer_copies_the_checked_bytes_not_the_file_again(tmp_path: Path) -> None:
     from xlrating.engine import evaluate_workbook
-    from xlrating.engine.writer import write_xlsx
+    from xlrating.engine.write.writer import write_xlsx
 
     book = native_book(tmp_path / "book.xlsx")
     evaluated = evaluate_workbook(str(book))
@@ -239,7 +239,8 @@ def test_a_sheet_read_in_bulk_is_written_as_the_cell_by_cell_paths_write_it(tmp_
     """The bulk writer (a sheet of the four common cell layouts: each formula's value written after its
     ``</f>``) gives the same sheet XML as the general paths: numbers, text, booleans, errors, styled
     cells (t inserted after s), a formula with an entity, cells across many rows."""
-    from xlrating.engine import evaluate_workbook, writer
+    from xlrating.engine import evaluate_workbook
+    from xlrating.engine.write import sheet_xml
 
     rows = []
     for r in range(1, 3001):
@@ -251,9 +252,9 @@ def test_a_sheet_read_in_bulk_is_written_as_the_cell_by_cell_paths_write_it(tmp_
     evaluated = evaluate_workbook(str(book))
     cells = evaluated.package.sheets[0]
     assert cells.bulk and cells.xml is not None
-    bulk = writer._bulk_chunks(cells.xml, writer._SheetEdit(evaluated, "S", False), cells)
+    bulk = sheet_xml.bulk_chunks(cells.xml, sheet_xml.SheetEdit(evaluated, "S", False), cells)
     assert bulk is not None
-    general = writer._edited_chunks(cells.xml, writer._SheetEdit(evaluated, "S", False))
+    general = sheet_xml.edited_chunks(cells.xml, sheet_xml.SheetEdit(evaluated, "S", False))
     assert general is not None
     written = "".join(bulk)
     assert written == "".join(general)
@@ -289,7 +290,8 @@ def test_the_bulk_writers_templates_give_the_cell_by_cell_paths_xml(tmp_path: Pa
     pieces with text, error and not computed results among the numbers, pieces
     of numbers only, pieces without formulas. The same XML as the general paths, with many small
     pieces and with the usual ones, and in the written package."""
-    from xlrating.engine import evaluate_workbook, writer
+    from xlrating.engine import evaluate_workbook
+    from xlrating.engine.write import sheet_xml, writer
 
     rows = []
     for r in range(1, 3001):
@@ -308,12 +310,12 @@ def test_the_bulk_writers_templates_give_the_cell_by_cell_paths_xml(tmp_path: Pa
     evaluated = evaluate_workbook(str(book))
     cells = evaluated.package.sheets[0]
     assert cells.bulk and cells.xml is not None
-    general = writer._edited_chunks(cells.xml, writer._SheetEdit(evaluated, "S", False))
+    general = sheet_xml.edited_chunks(cells.xml, sheet_xml.SheetEdit(evaluated, "S", False))
     assert general is not None
     expected = "".join(general)
-    for piece in (300, 5000, writer._PIECE):
-        monkeypatch.setattr(writer, "_PIECE", piece)
-        bulk = writer._bulk_chunks(cells.xml, writer._SheetEdit(evaluated, "S", False), cells)
+    for piece in (300, 5000, sheet_xml._PIECE):
+        monkeypatch.setattr(sheet_xml, "_PIECE", piece)
+        bulk = sheet_xml.bulk_chunks(cells.xml, sheet_xml.SheetEdit(evaluated, "S", False), cells)
         assert bulk is not None
         assert "".join(bulk) == expected
     assert '<c r="F2" t="str"><f>"p"&amp;MOD(A2,4)&amp;"%"</f><v>p2%</v></c>' in expected
@@ -353,10 +355,10 @@ def test_numbers_are_written_by_orjson_or_repr_with_the_same_text_that_reads_bac
     double (-0.0 kept); exponents as orjson writes them ("1e-7", "0.00001", "1e+16"). The cell-by-cell
     paths and CSV write a fraction with the same text (number_text). NaN and infinities, never a
     number cell's value, are never written as orjson's null."""
-    from xlrating.engine import writer
+    from xlrating.engine.write import sheet_xml
 
     values = _doubles()
-    quick, plain = writer._number_texts(values, True), writer._number_texts(values, False)
+    quick, plain = sheet_xml._number_texts(values, True), sheet_xml._number_texts(values, False)
     assert quick == plain
     assert all(_same_double(text, value) for text, value in zip(quick, values.tolist()))
     spelt = dict(zip(values.tolist()[-26:], quick[-26:]))
@@ -364,9 +366,9 @@ def test_numbers_are_written_by_orjson_or_repr_with_the_same_text_that_reads_bac
         "0.00001", "-0.000015", "9.99e-6", "1.2345e-7", "1e-10", "1e+16")
     assert (spelt[2.0**53], spelt[5e-324], spelt[-0.0]) == ("9007199254740992.0", "5e-324", "-0.0")
     fractions = [v for v in values.tolist() if not v.is_integer()]
-    assert [writer.number_text(v) for v in fractions] == writer._number_texts(np.array(fractions), True)
-    assert writer._number_texts(np.array([1.5, np.nan, -np.inf]), True) == ["1.5", "nan", "-inf"]
-    assert writer._number_texts(np.array([]), True) == writer._number_texts(np.array([]), False) == []
+    assert [sheet_xml.number_text(v) for v in fractions] == sheet_xml._number_texts(np.array(fractions), True)
+    assert sheet_xml._number_texts(np.array([1.5, np.nan, -np.inf]), True) == ["1.5", "nan", "-inf"]
+    assert sheet_xml._number_texts(np.array([]), True) == sheet_xml._number_texts(np.array([]), False) == []
 
 
 def test_every_number_written_reads_back_as_the_engines_double(tmp_path: Path) -> None:
@@ -375,9 +377,10 @@ def test_every_number_written_reads_back_as_the_engines_double(tmp_path: Path) -
     XML either way, and each formula cell's <v> reads back as the very double the engine computed."""
     import re
 
-    from xlrating.engine import evaluate_workbook, writer
-    from xlrating.engine.formula import column_letters
-    from xlrating.engine.package import cell_position
+    from xlrating.engine import evaluate_workbook
+    from xlrating.engine.formula.tree import column_letters
+    from xlrating.engine.read.sheet_cells import cell_position
+    from xlrating.engine.write import sheet_xml, writer
 
     values = _doubles()[-3000:]
     rows = [f'<row r="{r}"><c r="A{r}"><v>{v!r}</v></c><c r="B{r}"><f>A{r}*1</f><v>0</v></c>'
@@ -392,11 +395,11 @@ def test_every_number_written_reads_back_as_the_engines_double(tmp_path: Path) -
     written: dict[tuple[bool, bool], str] = {}
     for quick in (True, False):
         for values_only in (False, True):
-            edit = writer._SheetEdit(evaluated, "S", values_only)
-            edit.columns = writer._ColumnValues(edit)
+            edit = sheet_xml.SheetEdit(evaluated, "S", values_only)
+            edit.columns = sheet_xml._ColumnValues(edit)
             edit.columns.quick = quick
-            chunks = writer._edited_chunks(cells.xml, edit) if values_only else \
-                writer._bulk_chunks(cells.xml, edit, cells)
+            chunks = sheet_xml.edited_chunks(cells.xml, edit) if values_only else \
+                sheet_xml.bulk_chunks(cells.xml, edit, cells)
             assert chunks is not None
             written[(quick, values_only)] = "".join(chunks)
     assert written[(True, False)] == written[(False, False)] and written[(True, True)] == written[(False, True)]

@@ -13,8 +13,8 @@ from pathlib import Path
 import openpyxl
 import pytest
 
-from xlrating.engine import zip_stream
-from xlrating.engine.zip_stream import ZipWriter
+from xlrating.engine.write import zip_stream
+from xlrating.engine.write.zip_stream import ZipWriter
 
 
 def _info(name: str, **metadata: object) -> zipfile.ZipInfo:
@@ -120,13 +120,14 @@ def test_a_failure_while_streaming_leaves_no_output(tmp_path: Path, monkeypatch:
     whether the part is deflated by a thread of its own (a large sheet) or not (a small one)."""
     from test_engine_writer import _bulk_book
 
-    from xlrating.engine import evaluate_workbook, writer
+    from xlrating.engine import evaluate_workbook
+    from xlrating.engine.write import sheet_xml, writer
 
     book = tmp_path / "bulk.xlsx"
     _bulk_book(book, [f'<row r="{r}"><c r="A{r}"><v>{r}</v></c><c r="B{r}"><f>A{r}*2</f><v>0</v></c></row>'
                       for r in range(1, 20001)])
     evaluated = evaluate_workbook(str(book))
-    made = writer._bulk_pieces
+    made = sheet_xml._bulk_pieces
 
     def failing(*args: object) -> object:
         for number, piece in enumerate(made(*args)):  # type: ignore[arg-type]
@@ -134,15 +135,15 @@ def test_a_failure_while_streaming_leaves_no_output(tmp_path: Path, monkeypatch:
                 raise RuntimeError("failed half way")
             yield piece
 
-    monkeypatch.setattr(writer, "_PIECE", 4096)
+    monkeypatch.setattr(sheet_xml, "_PIECE", 4096)
     monkeypatch.setattr(writer, "_ALONE", 0 if threaded else 1 << 40)
-    monkeypatch.setattr(writer, "_bulk_pieces", failing)
+    monkeypatch.setattr(sheet_xml, "_bulk_pieces", failing)
     target = tmp_path / "out.xlsx"
     target.write_bytes(b"an earlier output")
     with pytest.raises(RuntimeError, match="half way"):
         writer.write_xlsx(evaluated, target)
     assert not target.exists()
-    monkeypatch.setattr(writer, "_bulk_pieces", made)
+    monkeypatch.setattr(sheet_xml, "_bulk_pieces", made)
     writer.write_xlsx(evaluated, target)
     values = openpyxl.load_workbook(target, data_only=True)["S"]
     assert [values[f"B{r}"].value for r in (1, 2, 20000)] == [2, 4, 40000]

@@ -222,7 +222,7 @@ def test_templates_for_calc_name_the_functions_as_calc_stores_them_and_convert_r
     import io
     import zipfile
 
-    from xlrating.engine.writer import excel_function_names
+    from xlrating.engine.write.sheet_xml import excel_function_names
     from xlrating.hosts.libreoffice_templates import calc_formula, for_libreoffice
     from xlrating.sheets.templates import build
 

@@ -27,7 +27,7 @@ from shared_session import install_addin, shared_session
 
 from xlrating.cli import main
 from xlrating.engine import convert_file
-from xlrating.engine.function_names import our_function
+from xlrating.engine.formula.function_names import our_function
 from xlrating.functions import BY_NAME, FUNCTIONS, call
 from xlrating.hosts.libreoffice import SERVICE_NAME
 

@@ -35,7 +35,7 @@ from test_libreoffice_calc import _normal, differences, workbook, write_xlsx, xl
 
 from xlrating.cli import main
 from xlrating.engine import convert_file
-from xlrating.engine.function_names import our_function
+from xlrating.engine.formula.function_names import our_function
 from xlrating.functions import BY_NAME, call
 
 pytestmark = [pytest.mark.libreoffice,

@@ -15,8 +15,8 @@ import openpyxl
 import pytest
 from package_bytes import SHEET, SHEET_OPEN, rezip, sheet_xml
 
-from xlrating.engine.package import SheetCells
-from xlrating.engine.package import read_package as engine_read
+from xlrating.engine.read.package import read_package as engine_read
+from xlrating.engine.read.sheet_cells import SheetCells
 from xlrating.sheets import package_guard, part_quick
 from xlrating.sheets.limits import Limits
 from xlrating.sheets.part_quick import SheetFacts

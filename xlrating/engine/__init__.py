@@ -1,19 +1,27 @@
 """The headless formula engine behind ``xlrating convert``.
 
-Recalculates workbooks that use xlrating's functions and ordinary Excel functions, without Excel:
+Recalculates workbooks that use xlrating's functions and ordinary Excel functions, without Excel.
+Its folders, in the order data flows through them (each imports only those before it; the
+functions only what reading and formulas define):
 
-- :mod:`.package` reads cells and formulas straight from the .xlsx XML;
-- :mod:`.formula` parses a formula with ``formulas``' tokenizer into a small tree and computes the
-  R1C1 shape that groups a filled-down column into one :mod:`.blocks` block;
-- :mod:`.schedule` orders blocks (and cells, where blocks depend on each other);
-- :mod:`.vector` and :mod:`.vector_compile` evaluate a block over all its rows with numpy;
-  :mod:`.fallback` evaluates what they do not cover cell by cell with ``formulas``, our functions
-  registered in :mod:`.registry` (a private copy of ``formulas``' registry, never the global one,
-  that loads ``formulas``' own functions one category module at a time: :mod:`.library`);
-- :mod:`.model` runs it all over a :mod:`.grid` of column arrays;
-- :mod:`.writer` writes the workbook back with fresh cached values, values only, CSV or JSON;
-- :mod:`.batch` converts many files (``xlrating convert``); :mod:`.libreoffice` drives LibreOffice
-  as a peer for the tests and the benchmark.
+- :mod:`.read`: the package (zip, parts, limits), cells, shared strings, styles, tables, defined
+  names, links to other workbooks, and the :mod:`~.read.grid` of column arrays the cells go into;
+- :mod:`.formula`: formula text -> expression tree (:mod:`~.formula.reader`, ``formulas``'
+  tokenizer for what it leaves), and the R1C1 shape that groups a filled-down column into a block;
+- :mod:`.evaluate`: blocks (:mod:`~.evaluate.blocks`) in dependency order
+  (:mod:`~.evaluate.schedule`), evaluated over whole columns with numpy (:mod:`~.evaluate.vector`,
+  :mod:`~.evaluate.vector_compile`) or cell by cell with ``formulas`` (:mod:`~.evaluate.fallback`),
+  references computed at run time (:mod:`~.evaluate.references`), and the function registry the
+  evaluator owns (:mod:`~.evaluate.registry`: a private copy of ``formulas``' functions, never the
+  global one); :mod:`~.evaluate.model` runs it all;
+- :mod:`.functions`: Excel's functions we compute, one module per Excel category, and ``formulas``'
+  own loaded one category module at a time (:mod:`~.functions.library`): the catalogue
+  :data:`REGISTRY` is made with;
+- :mod:`.write`: the workbook written back with fresh cached values, values only, CSV or JSON.
+
+Here the pieces meet: :func:`evaluate_workbook` and :func:`convert_file` run the evaluator with
+:data:`REGISTRY`. :mod:`.batch` converts many files (``xlrating convert``); :mod:`.libreoffice`
+drives LibreOffice as a peer for the tests and the benchmark.
 
 One cell never sinks a workbook: what the engine cannot compute as Excel would (references into
 other workbooks, data tables, an Excel function it does not implement) is left without a value and
@@ -26,9 +34,25 @@ from pathlib import Path
 
 from xlrating.sheets.limits import Limits
 
-from .model import ConversionError, Evaluated, evaluate_workbook
+from . import functions
+from .evaluate import model
+from .evaluate.model import ConversionError, Evaluated
+from .evaluate.registry import FunctionRegistry
 
 FORMATS = ("xlsx", "csv", "json")
+
+# The functions every workbook is evaluated with: ``formulas``' own with ours in their place. Made
+# without importing ``formulas``; each name is looked up (and its module imported) when first used.
+REGISTRY = FunctionRegistry(functions)
+
+
+def evaluate_workbook(path: str, *, limits: Limits | None = None) -> Evaluated:
+    """Recalculate every formula of the workbook at ``path`` (:func:`.evaluate.model.evaluate_workbook`).
+
+    ``limits``: the size limits of :mod:`xlrating.sheets.safe_open` (default: its defaults) and the
+    time limit (``max_seconds``, naming the cell being computed).
+    """
+    return model.evaluate_workbook(path, REGISTRY, limits=limits)
 
 
 def output_suffix(source: Path, fmt: str, values_only: bool) -> str:
@@ -49,19 +73,19 @@ def convert_file(source: str | Path, target: str | Path, *, fmt: str = "xlsx", v
     Raises :class:`ConversionError` (the time limit, naming the cell) or
     :class:`xlrating.sheets.safe_open.UnreadableWorkbook`.
     """
-    from . import writer
+    from .write import values, writer
 
     source, target = Path(source), Path(target)
     evaluated = evaluate_workbook(str(source), limits=limits)
     if warnings is not None:
         warnings.extend(evaluated.warnings)
     if fmt == "csv":
-        return writer.write_csv(evaluated, target)
+        return values.write_csv(evaluated, target)
     if fmt == "json":
-        writer.write_json(evaluated, target)
+        values.write_json(evaluated, target)
         return [target]
     writer.write_xlsx(evaluated, target, values_only=values_only)
     return [target]
 
 
-__all__ = ["FORMATS", "ConversionError", "Evaluated", "convert_file", "evaluate_workbook", "output_suffix"]
+__all__ = ["FORMATS", "REGISTRY", "ConversionError", "Evaluated", "convert_file", "evaluate_workbook", "output_suffix"]

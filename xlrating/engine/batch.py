@@ -74,7 +74,7 @@ class Job:
 
 def plan(sources: list[Path], out: str, fmt: str | None, values_only: bool) -> list[Job]:
     """Where each input goes (see ``xlrating convert --help``); raises :class:`UsageError`."""
-    from xlrating.engine import output_suffix
+    from . import output_suffix
 
     if not sources:
         raise UsageError("no workbook matched the inputs")
@@ -114,8 +114,9 @@ class Outcome:
 
 def convert_one(job: Job, limits: Limits | None = None) -> Outcome:
     """Convert one workbook; never raises (the failure is the outcome's message)."""
-    from xlrating.engine import ConversionError, convert_file
     from xlrating.sheets.safe_open import UnreadableWorkbook
+
+    from . import ConversionError, convert_file
 
     start = time.perf_counter()
     warnings: list[str] = []

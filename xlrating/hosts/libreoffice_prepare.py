@@ -28,7 +28,7 @@ from pathlib import Path
 
 from lxml import etree
 
-from xlrating.engine.formula_xml import unescape_xml
+from xlrating.engine.read.formula_xml import unescape_xml
 from xlrating.functions import BY_NAME
 from xlrating.sheets.safe_open import UnreadableWorkbook, read_package
 

@@ -2,7 +2,7 @@
 
 :mod:`xlrating.sheets.part_scan` checks a worksheet in expat with a Python call per element
 (about 2.5 microseconds a cell), before any reader parses the same XML again. The engine's reader
-(:mod:`xlrating.engine.package`) reads a sheet's cells with regular expressions over its text;
+(:mod:`xlrating.engine.read.sheet_cells`) reads a sheet's cells with regular expressions over its text;
 this module lets that one pass stand for the scan, with the rest of the work done in C:
 
 - before the read (:func:`before_read`): the part is UTF-8 XML whose root is an unprefixed

@@ -9,7 +9,7 @@ import openpyxl
 import pytest
 
 from xlrating.engine import evaluate_workbook
-from xlrating.engine.grid import Sheet
+from xlrating.engine.read.grid import Sheet
 
 
 def recalculated(tmp_path: Path, rows: list[list[Any]], formulas: dict[str, str]) -> Sheet:

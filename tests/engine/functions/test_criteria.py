@@ -17,7 +17,7 @@ import openpyxl
 import pytest
 
 from xlrating.engine import evaluate_workbook
-from xlrating.engine.grid import Sheet
+from xlrating.engine.read.grid import Sheet
 from xlrating.functions import ExcelError
 
 # (column, first row, values) down a column (across a row for row 1): a value "=..." is a formula,

@@ -6,11 +6,12 @@ import numpy as np
 import pytest
 from formulas.tokens.operand import XlError
 
-from xlrating.engine.fallback import compile_formula
+from xlrating.engine import REGISTRY
+from xlrating.engine.evaluate.compiler import compile_formula
 
 
 def _value(formula: str) -> object:
-    value = np.asarray(compile_formula(formula)(), dtype=object).ravel()[0]
+    value = np.asarray(compile_formula(REGISTRY, formula)(), dtype=object).ravel()[0]
     return f"error {value}" if isinstance(value, XlError) else value
 
 

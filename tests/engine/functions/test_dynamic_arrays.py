@@ -12,9 +12,9 @@ from formulas.tokens.operand import Error, XlError
 from openpyxl.utils.cell import column_index_from_string, coordinate_from_string
 
 from xlrating.engine import evaluate_workbook
-from xlrating.engine.functions.arguments import OMITTED
+from xlrating.engine.formula.values import OMITTED
 from xlrating.engine.functions.dynamic_arrays import FUNCTIONS
-from xlrating.engine.grid import Sheet
+from xlrating.engine.read.grid import Sheet
 from xlrating.functions import ExcelError
 
 NA, CALC, VALUE, NUM = ExcelError("#N/A"), ExcelError("#CALC!"), ExcelError("#VALUE!"), ExcelError("#NUM!")

@@ -6,13 +6,14 @@ import numpy as np
 import schedula as sh
 from formulas.tokens.operand import XlError
 
-from xlrating.engine.fallback import compile_formula
+from xlrating.engine import REGISTRY
+from xlrating.engine.evaluate.compiler import compile_formula
 
 
 def _value(formula: str) -> list[object]:
     """The formula's values, an error written "error #N/A" (an error is text-like in formulas)."""
     return [f"error {v}" if isinstance(v, XlError) else v
-            for v in np.asarray(compile_formula(formula)(), dtype=object).ravel().tolist()]
+            for v in np.asarray(compile_formula(REGISTRY, formula)(), dtype=object).ravel().tolist()]
 
 
 def test_scan_keeps_errors_as_errors_not_their_text() -> None:
@@ -49,5 +50,5 @@ def test_isnumber_is_true_for_numbers_only_not_for_texts_that_read_as_numbers() 
 
 
 def test_switch_an_empty_expression_matches_a_value_left_out() -> None:
-    function = compile_formula('=_xlfn.SWITCH(H25,2,0,1,3,TRUE,2,,3,"ciao",99,7)')
+    function = compile_formula(REGISTRY, '=_xlfn.SWITCH(H25,2,0,1,3,TRUE,2,,3,"ciao",99,7)')
     assert np.asarray(function(sh.EMPTY), dtype=object).ravel().tolist() == [3]  # H25 empty

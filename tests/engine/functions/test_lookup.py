@@ -84,9 +84,10 @@ def test_counting_distinct_values_with_rows_of_unique_in_a_workbook(tmp_path: Pa
 
 
 def test_xlookup_without_if_not_found_is_na_even_with_a_match_mode() -> None:
-    from xlrating.engine.registry import EngineParser
+    from xlrating.engine import REGISTRY
+    from xlrating.engine.evaluate.compiler import parser_for
 
-    function = EngineParser().ast('=_xlfn.XLOOKUP(99,{1;2;3},{"a";"b";"c"},,1)')[1].compile()
+    function = parser_for(REGISTRY)().ast('=_xlfn.XLOOKUP(99,{1;2;3},{"a";"b";"c"},,1)')[1].compile()
     assert str(np.asarray(function(), dtype=object).ravel()[0]) == "#N/A"
 
 

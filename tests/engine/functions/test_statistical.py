@@ -9,8 +9,8 @@ import openpyxl
 import pytest
 from formulas.tokens.operand import XlError
 
-from xlrating.engine import evaluate_workbook
-from xlrating.engine.fallback import compile_formula
+from xlrating.engine import REGISTRY, evaluate_workbook
+from xlrating.engine.evaluate.compiler import compile_formula
 from xlrating.functions import ExcelError
 
 # Microsoft's LINEST example 4: office buildings (floor space, offices, entrances, age) -> value
@@ -20,7 +20,7 @@ OFFICES = ("{142000;144000;151000;150000;139000;169000;126000;142900;163000;1690
 
 
 def _rows(formula: str) -> list[list[object]]:
-    array = np.atleast_2d(np.asarray(compile_formula(formula)(), dtype=object))
+    array = np.atleast_2d(np.asarray(compile_formula(REGISTRY, formula)(), dtype=object))
     return [[f"error {v}" if isinstance(v, XlError) else v for v in row] for row in array]
 
 

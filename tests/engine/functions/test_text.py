@@ -16,8 +16,8 @@ import schedula as sh
 from formulas.tokens.operand import Error, XlError
 
 from xlrating.engine import evaluate_workbook
-from xlrating.engine.character_set import CHARACTER_SET, MAC, WINDOWS
 from xlrating.engine.functions.text import FUNCTIONS
+from xlrating.engine.read.character_set import CHARACTER_SET, MAC, WINDOWS
 from xlrating.functions import ExcelError
 
 VALUE = ExcelError("#VALUE!")

@@ -12,8 +12,8 @@ import pytest
 import schedula as sh
 from formulas.tokens.operand import XlError
 
-from xlrating.engine import evaluate_workbook
-from xlrating.engine.fallback import compile_formula
+from xlrating.engine import REGISTRY, evaluate_workbook
+from xlrating.engine.evaluate.compiler import compile_formula
 from xlrating.engine.functions.text import FUNCTIONS
 from xlrating.functions import ExcelError
 
@@ -145,7 +145,7 @@ def test_text_in_a_workbook(tmp_path: Path) -> None:
     ('=TEXT(130.33332,"hm hmm hmmm")', "759 759 7May"),  # mmm after h is still the month
 ])
 def test_exponent_digits_and_month_codes_as_excel_saved_them(formula: str, expected: str) -> None:
-    assert np.asarray(compile_formula(formula)(), dtype=object).ravel()[0] == expected
+    assert np.asarray(compile_formula(REGISTRY, formula)(), dtype=object).ravel()[0] == expected
 
 
 # TEXT(value, "General") and signs, as a workbook Excel saved shows them (IronCalc's test workbook

@@ -9,13 +9,13 @@ import openpyxl
 import pytest
 from formulas.tokens.operand import XlError
 
-from xlrating.engine import evaluate_workbook
-from xlrating.engine.fallback import compile_formula
+from xlrating.engine import REGISTRY, evaluate_workbook
+from xlrating.engine.evaluate.compiler import compile_formula
 from xlrating.functions import ExcelError
 
 
 def _value(formula: str) -> object:
-    value = np.asarray(compile_formula(formula)(), dtype=object).ravel()[0]
+    value = np.asarray(compile_formula(REGISTRY, formula)(), dtype=object).ravel()[0]
     return f"error {value}" if isinstance(value, XlError) else value
 
 
@@ -119,5 +119,5 @@ def test_in_a_workbook(tmp_path: Path) -> None:
 
 def test_actual_actual_over_several_years_averages_real_calendar_years() -> None:
     # Excel saved YEARFRAC(1987, 345, 1) as 1642 days over (5 x 365 + 366) / 6: 1900 has 365 days here
-    value = np.asarray(compile_formula("=YEARFRAC(1987,345,1)")(), dtype=object).ravel()[0]
+    value = np.asarray(compile_formula(REGISTRY, "=YEARFRAC(1987,345,1)")(), dtype=object).ravel()[0]
     assert value == pytest.approx(4.496576905522592, rel=1e-12)

@@ -4,14 +4,19 @@
 differently from Excel, the function lives here, in the module of its Excel category (Microsoft's
 function reference groups them the same way). Each module has a ``FUNCTIONS`` dict: Excel name ->
 a ``formulas``-compatible implementation (built with ``formulas.functions.wrap_func`` /
-``wrap_ufunc``). :func:`implementations` merges them into the engine's private registry
-(:func:`xlrating.engine.registry.registry`); ``formulas``' global registry is never touched.
+``wrap_ufunc``); :mod:`.builtins` corrects a few of ``formulas``' own, :mod:`.operators` the ``&``
+operator. This package is the catalogue the engine's registry is made with
+(:class:`xlrating.engine.evaluate.registry.FunctionRegistry`, whose :class:`~xlrating.engine.evaluate.registry.Catalogue`
+it is: :func:`implementation`, :func:`implementations`, :func:`operator` and ``formulas``' own
+:mod:`.library`); ``formulas``' global registry is never touched.
 """
 
 from __future__ import annotations
 
 import importlib
 from typing import Any
+
+from . import library
 
 # Excel's function categories that have functions here (module names).
 MODULES = ("engineering", "financial", "database", "dynamic_arrays", "math_trig", "text", "information",
@@ -47,17 +52,32 @@ NAMES: dict[str, frozenset[str]] = {module: frozenset(names.split()) for module,
 
 def implementation(name: str) -> Any | None:
     """``implementations().get(name)``, importing only the module that defines ``name`` (the last
-    one in :data:`MODULES` order, as :func:`implementations` merges them)."""
+    one in :data:`MODULES` order, as :func:`implementations` merges them; then :mod:`.builtins`)."""
     for module in reversed(MODULES):
         if name in NAMES[module]:
             return importlib.import_module(f"{__name__}.{module}").FUNCTIONS[name]
-    return None
+    from .builtins import corrections
+
+    return corrections().get(name)
 
 
 def implementations() -> dict[str, Any]:
-    """Excel name (upper case, without ``_xlfn.``) -> implementation, over every category module."""
-    merged: dict[str, Any] = {}
+    """Excel name (upper case, without ``_xlfn.``) -> implementation: :mod:`.builtins`' corrections,
+    then every category module's (these win)."""
+    from .builtins import corrections
+
+    merged: dict[str, Any] = dict(corrections())
     for name in MODULES:
         module = importlib.import_module(f"{__name__}.{name}")
         merged.update(module.FUNCTIONS)
     return merged
+
+
+def operator(name: str) -> Any | None:
+    """The engine's own implementation of the operator ``name`` (``&``), or None."""
+    from .operators import OPERATORS
+
+    return OPERATORS.get(name)
+
+
+__all__ = ["MODULES", "NAMES", "implementation", "implementations", "library", "operator"]

@@ -25,24 +25,6 @@ NUM = Error.errors["#NUM!"]
 VALUE = Error.errors["#VALUE!"]
 
 
-class Omitted(float):
-    """An argument left out between commas (``XLOOKUP(x, a, b, , 1)``): 0 to every function that
-    takes it as a number, as Excel reads it, and recognisably left out to the functions whose
-    default is something else (XLOOKUP's if_not_found, LINEST's const, SEQUENCE's start)."""
-
-    def __repr__(self) -> str:
-        return "OMITTED"
-
-
-OMITTED = Omitted(0.0)
-
-
-def is_omitted(value: Any) -> bool:
-    """Whether an argument was left out: not passed (None) or left empty between commas."""
-    return value is None or isinstance(value, Omitted) or (
-        isinstance(value, np.ndarray) and value.size == 1 and isinstance(value.ravel()[0], Omitted))
-
-
 def as_objects(*args: Any) -> tuple[np.ndarray, ...]:
     """Arguments as object arrays (numpy would turn errors and empty cells, ``str`` subclasses, into text)."""
     return tuple(a if isinstance(a, np.ndarray) else np.asarray(a, dtype=object) for a in args)

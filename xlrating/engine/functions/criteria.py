@@ -52,7 +52,8 @@ from formulas.errors import FoundError
 from formulas.functions import Array, _text2num
 from formulas.tokens.operand import XlError
 
-from .arguments import average, is_omitted
+from ..formula.values import is_omitted
+from .arguments import average
 from .database import _DATE, _fail, _operand, _wildcard
 from .dynamic_arrays import grid
 

@@ -19,7 +19,7 @@ from formulas.functions import wrap_ufunc
 from formulas.functions.date import _int2date, _text2datetime, xdate, xdatevalue, xday, xtimevalue
 from formulas.tokens.operand import Error, XlError
 
-from . import plain_numbers
+from ..read import plain_numbers
 
 FIRST_YEAR, LAST_YEAR = 1900, 9999
 

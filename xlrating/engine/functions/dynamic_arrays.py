@@ -39,7 +39,7 @@ from formulas.errors import FoundError
 from formulas.functions import COMPILING, Array, _text2num, wrap_func, wrap_impure_func
 from formulas.tokens.operand import Error, XlError
 
-from .arguments import is_omitted as left_out
+from ..formula.values import is_omitted as left_out
 
 CALC = XlError("#CALC!")
 NA = Error.errors["#N/A"]

@@ -17,7 +17,7 @@ from formulas.functions import Array, replace_empty, wrap_func
 from formulas.ranges import Ranges
 from formulas.tokens.operand import Error, XlError
 
-from ..library import formulas_function
+from .library import formulas_function
 
 
 def single(value: Any) -> tuple[bool, Any]:

@@ -38,11 +38,10 @@ from formulas.functions.look import xcolumn, xrow
 from formulas.ranges import Ranges
 from formulas.tokens.operand import Error, XlError
 
-from ..fallback import Area
-from ..formula import column_letters
-from ..library import formulas_function
-from .arguments import is_omitted
+from ..formula.tree import column_letters
+from ..formula.values import Area, is_omitted
 from .dynamic_arrays import NA, fail, grid, spilled
+from .library import formulas_function
 
 _MISSING = object()
 

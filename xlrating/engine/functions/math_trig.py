@@ -10,7 +10,7 @@ What ``formulas`` 1.3 gets wrong here, and the rule followed instead (Microsoft'
   result is a finite double or the error Excel gives: #NUM! when the result (or the quotient of
   CEILING & co.) is beyond the doubles' range, FACT above 170 and FACTDOUBLE above 300 included.
 - TRUNC is ROUNDDOWN: it truncates the number as Excel shows it (15 significant digits), so
-  TRUNC(1.23456789, 10) is 1.23456789, not 1.2345678899 (:mod:`xlrating.engine.rounding`).
+  TRUNC(1.23456789, 10) is 1.23456789, not 1.2345678899 (:mod:`xlrating.engine.read.rounding`).
 - MROUND rounds half away from zero ("rounds up, away from zero, if the remainder ... is greater
   than or equal to half the value of multiple"): MROUND(1.3, 0.2) is 1.4, MROUND(7.05, 0.1) is 7.1
   (``formulas`` rounded half to even: 1.2 and 7.0). MROUND(6.05, 0.1) stays 6.0, as Microsoft notes.
@@ -45,13 +45,14 @@ import schedula as sh
 from formulas.functions import wrap_func, wrap_ufunc
 from formulas.tokens.operand import Error, XlError
 
-from ..library import formulas_function
-from ..rounding import excel_round
+from ..formula.values import is_omitted
+from ..read.plain_numbers import WHOLE, integer
+from ..read.rounding import excel_round
 from . import criteria
-from .arguments import as_objects, elementwise, is_omitted, number, quiet, scalar, text_number
+from .arguments import as_objects, elementwise, number, quiet, scalar, text_number
+from .library import formulas_function
 from .lifting import pairwise
 from .number_lists import Rejected, numbers, single
-from .plain_numbers import WHOLE, integer
 
 _NUM: XlError = Error.errors["#NUM!"]
 _VALUE: XlError = Error.errors["#VALUE!"]

@@ -9,7 +9,7 @@ cannot be translated into numbers cause errors." The workbooks Excel saved agree
 SUMSQ of a cell holding ="8", TRUE or "seven" count nothing (IronCalc's PRODUCT_SUM and SUMSQ
 books), STDEV(C34:D34,...,"2") counts the typed "2", STDEV(...,"") is #VALUE! (formulas' test.xlsx).
 
-How ``formulas`` hands arguments over tells them apart (as for SUM, :mod:`xlrating.engine.builtins`):
+How ``formulas`` hands arguments over tells them apart (as for SUM, :mod:`xlrating.engine.functions.builtins`):
 a reference arrives as a plain ``ndarray`` (a single cell too), a computed array as its ``Array``
 subclass, a value typed or computed as a scalar or a 1x1 ``Array``. An error inside a reference or
 array is the result (the first one, in argument order), as Excel answers STDEV(K34:L34) over
@@ -29,7 +29,8 @@ import schedula as sh
 from formulas.functions import Array, _text2num
 from formulas.tokens.operand import Error, XlError
 
-from .arguments import is_omitted, scalar
+from ..formula.values import is_omitted
+from .arguments import scalar
 
 VALUE: XlError = Error.errors["#VALUE!"]
 

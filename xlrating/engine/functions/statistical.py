@@ -38,10 +38,9 @@ from formulas.errors import RangeValueError
 from formulas.functions import Array, parse_ranges, wrap_func
 from formulas.tokens.operand import Error, XlError
 
-from ..fallback import Area
-from ..library import formulas_function
+from ..formula.values import Area, is_omitted
 from . import criteria
-from .arguments import is_omitted
+from .library import formulas_function
 from .number_lists import Rejected, as_reference, numbers
 
 NA, NUM, REF, VALUE = (Error.errors[e] for e in ("#N/A", "#NUM!", "#REF!", "#VALUE!"))

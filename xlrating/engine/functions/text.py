@@ -34,8 +34,9 @@ from formulas.functions import text as formulas_text
 from formulas.functions.date import _text2datetime
 from formulas.tokens.operand import Error, XlError
 
-from ..character_set import CHARACTER_SET, MAC, WINDOWS
-from .arguments import elementwise, is_omitted, number, wildcard_source
+from ..formula.values import is_omitted
+from ..read.character_set import CHARACTER_SET, MAC, WINDOWS
+from .arguments import elementwise, number, wildcard_source
 from .currency_text import FUNCTIONS as _CURRENCY_FUNCTIONS
 from .number_format import BadFormat, format_text
 from .number_text import GENERAL_WIDTH, TEXT_WIDTH, general_text, number_text  # noqa: F401 - the module's public names
@@ -291,7 +292,7 @@ for _name, _after in (("TEXTAFTER", True), ("TEXTBEFORE", False)):
 # CHAR(number) and CODE(text) (Microsoft, "CHAR function", "CODE function") number characters by "the
 # character set used by your computer": ANSI on Windows (code page 1252 for Western languages), the
 # Macintosh character set on the Mac (Mac OS Roman). A workbook is computed with the character set
-# of the Excel that saved it (:mod:`xlrating.engine.character_set`, from its docProps/app.xml),
+# of the Excel that saved it (:mod:`xlrating.engine.read.character_set`, from its docProps/app.xml),
 # Windows' when that is not known. Workbooks each saved show every number 1 to 255 (IronCalc's
 # TEXT_CHAR.xlsx, Excel for Windows: CHAR(128) is "€", and 129, 141, 143, 144 and 157, which 1252
 # leaves unassigned, give the control character of the same number; formulas' test.xlsx, Excel for

@@ -15,8 +15,8 @@ from collections import defaultdict
 from collections.abc import Iterator
 from dataclasses import dataclass
 
+from ..formula.tree import Ref, column_letters, walk
 from .blocks import Block
-from .formula import Ref, column_letters, walk
 
 MAX_SPILL_WIDTH = 64
 

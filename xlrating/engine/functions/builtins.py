@@ -1,5 +1,6 @@
 """Excel built-ins where ``formulas``' own version differs from Excel; they replace it in the
-engine's private registry (:func:`.registry.registry`), never in ``formulas``' global one.
+engine's private registry (:class:`..evaluate.registry.FunctionRegistry`), never in ``formulas``'
+global one.
 
 - ROUND, ROUNDUP, ROUNDDOWN: Excel rounds the number as shown to 15 digits (:mod:`.rounding`).
 - SUM, AVERAGE, MIN, MAX, COUNT, SUMPRODUCT: in a reference or an array
@@ -24,10 +25,8 @@ import schedula as sh
 from formulas.functions import Array, _text2num, wrap_func, wrap_ufunc
 from formulas.tokens.operand import Error, XlError
 
-from . import references
-from .functions import implementation, implementations
-from .functions.arguments import average
-from .rounding import MODES, excel_round
+from ..read.rounding import MODES, excel_round
+from .arguments import average
 
 
 def _rounding(name: str) -> Any:
@@ -137,26 +136,8 @@ def _scalar(function: Callable[..., Any]) -> Any:
     return wrap_func(evaluate)
 
 
-def overrides() -> dict[str, Any]:
-    """Function name -> ``formulas``-compatible implementation, for the engine's registry."""
-    functions = dict(_own())
-    functions.update(implementations())
-    functions.update(references.FUNCTIONS)
-    return functions
-
-
-def override(name: str) -> Any | None:
-    """``overrides().get(name)``, importing only the module of :mod:`.functions` that defines it."""
-    found = references.FUNCTIONS.get(name)
-    if found is None:
-        found = implementation(name)
-    if found is None:
-        found = _own().get(name)
-    return found
-
-
 @functools.lru_cache(maxsize=1)
-def _own() -> dict[str, Any]:
+def corrections() -> dict[str, Any]:
     """The corrections defined here (rounding, the aggregates, SUMPRODUCT)."""
     functions = {name: _rounding(name) for name in MODES}
     functions.update({

@@ -24,8 +24,8 @@ import numpy as np
 from xlrating.core.powers import powers
 from xlrating.excel_errors import ExcelError
 
-from .formula import Ref
-from .grid import BOOL, EMPTY, ERROR, NUMBER, TEXT, Grid, Sheet, error_index
+from ..formula.tree import Ref
+from ..read.grid import BOOL, EMPTY, ERROR, NUMBER, TEXT, Grid, Sheet, error_index
 
 DIV0 = error_index("#DIV/0!")
 NUM = error_index("#NUM!")

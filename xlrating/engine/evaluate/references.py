@@ -2,8 +2,8 @@
 (OFFSET, INDIRECT) and what Excel tells about cells and sheets (CELL, INFO, SHEET, SHEETS,
 FORMULATEXT, ISFORMULA, ADDRESS).
 
-They run inside :meth:`xlrating.engine.fallback.Fallback.evaluate`, which sets
-:data:`~.fallback.CURRENT` to the cell being computed. A reference they compute is read through
+They run inside :meth:`xlrating.engine.evaluate.fallback.Fallback.evaluate`, which sets
+:data:`~.position.CURRENT` to the cell being computed. A reference they compute is read through
 :meth:`~.fallback.Fallback.read`: formula cells there are computed first (on demand), so a cell
 reading ``OFFSET(A1, B1, 0)`` gets the value Excel shows even though which cell it reads is only
 known once ``B1`` is. Behaviour follows Microsoft's function reference pages (OFFSET, INDIRECT,
@@ -27,9 +27,10 @@ from formulas.functions import COMPILING, wrap_func, wrap_impure_func, wrap_ufun
 from formulas.ranges import Ranges
 from formulas.tokens.operand import Error, XlError
 
-from .fallback import CURRENT, Abort, Position
-from .formula import MAX_COL, MAX_ROW, FormulaSyntaxError, Ref, column_letters, parse
-from .grid import NotComputed, Sheet
+from ..formula.reader import parse
+from ..formula.tree import FormulaSyntaxError, Ref, column_letters
+from ..read.grid import MAX_COL, MAX_ROW, NotComputed, Sheet
+from .position import CURRENT, Abort, Position
 
 
 class _Failed(Exception):

@@ -31,13 +31,14 @@ import numpy as np
 from xlrating.excel_errors import ExcelError
 from xlrating.sheets.limits import Limits
 
+from ..formula.function_names import builtin_name, our_function
+from ..formula.tree import Call, walk
+from ..read.character_set import CHARACTER_SET
+from ..read.external import local_name
+from ..read.grid import BOOL, ERROR, ERROR_BY_INDEX, NUMBER, TEXT, CellFailure, Grid, InCircle, NotComputed
+from ..read.package import Package, read_package
 from .blocks import ARRAY_FUNCTIONS, Block, build_blocks
-from .character_set import CHARACTER_SET
-from .external import local_name
-from .formula import Call, walk
-from .function_names import builtin_name, our_function
-from .grid import BOOL, ERROR, ERROR_BY_INDEX, NUMBER, TEXT, CellFailure, Grid, InCircle, NotComputed
-from .package import Package, read_package
+from .registry import FunctionRegistry
 from .schedule import Cycle, block_order, cell_order
 from .vector import Context, Unsupported, is_text
 from .vector_compile import compile_tree
@@ -87,8 +88,8 @@ def _names(package: Package) -> dict[str | None, dict[str, str]]:
     return seen
 
 
-def evaluate_workbook(path: str, *, limits: Limits | None = None) -> Evaluated:
-    """Recalculate every formula of the workbook at ``path``.
+def evaluate_workbook(path: str, registry: FunctionRegistry, *, limits: Limits | None = None) -> Evaluated:
+    """Recalculate every formula of the workbook at ``path`` with the functions of ``registry``.
 
     ``limits``: the size limits of :mod:`xlrating.sheets.safe_open` (default: its defaults) and the
     time limit (``max_seconds``: :class:`TimeLimit`, naming the cell being computed).
@@ -111,18 +112,20 @@ def evaluate_workbook(path: str, *, limits: Limits | None = None) -> Evaluated:
         sheet.set_many([(row, col, value) for (row, col), value in link.cells.items()])
     for cells in package.sheets:
         sheet = grid.sheets[cells.name.upper()]
-        blocks.extend(build_blocks(sheet, cells, names.get(cells.name.upper(), names[None]), len(blocks)))
+        blocks.extend(build_blocks(sheet, cells, names.get(cells.name.upper(), names[None]), len(blocks), registry))
     for number, block in enumerate(blocks):  # ids index the dependency graph: unique across sheets
         block.id = number
     result = Evaluated(package, grid, blocks)
-    evaluator = _Evaluator(result, names, limits.max_seconds)
+    evaluator = _Evaluator(result, names, registry, limits.max_seconds)
     evaluator.run()
     return result
 
 
 class _Evaluator:
-    def __init__(self, result: Evaluated, names: dict[str | None, dict[str, str]], seconds: float):
+    def __init__(self, result: Evaluated, names: dict[str | None, dict[str, str]], registry: FunctionRegistry,
+                 seconds: float):
         self.result = result
+        self.registry = registry
         self.grid = result.grid
         self._names = names
         self._fallback: Fallback | None = None
@@ -148,7 +151,7 @@ class _Evaluator:
         if self._fallback is None:
             from .fallback import Fallback
 
-            self._fallback = Fallback(self.grid, self._names, self.result.package)
+            self._fallback = Fallback(self.grid, self._names, self.registry, self.result.package)
             self._fallback.demand = self.demand
             self._fallback.formula_text = self.formula_text
             self._fallback.spill_size = self.spill_size
@@ -223,12 +226,11 @@ class _Evaluator:
         for sheet, row, col, _, _ in self.circled:  # what Excel leaves uncalculated in a circle shows 0
             self.grid.sheets[sheet].set(row, col, 0.0)
 
-    @staticmethod
-    def _compile(block: Block) -> None:
+    def _compile(self, block: Block) -> None:
         if block.program is not None or block.tree is None or block.array_ref is not None or block.problem:
             return
         try:
-            block.program = compile_tree(block.tree)
+            block.program = compile_tree(block.tree, self.registry.lookup)
         except Unsupported:
             block.program = None
 

@@ -15,7 +15,8 @@ from __future__ import annotations
 import re
 from typing import NamedTuple
 
-from .package import Package, SheetCells, cell_position
+from .package import Package
+from .sheet_cells import SheetCells, cell_position
 
 _ROW = re.compile(r"<(?:[A-Za-z_][\w.-]*:)?row\b([^>]*)>")
 _NUMBER = re.compile(r'\br="(\d+)"')

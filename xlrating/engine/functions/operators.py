@@ -1,4 +1,5 @@
-"""Excel's operators where the engine computes them itself, for :class:`.registry.EngineOperator`.
+"""Excel's operators where the engine computes them itself, for the registry's operator tokens
+(:class:`..evaluate.compiler.EngineOperator`).
 
 ``formulas`` compiles each operator of a formula against its own table
 (``formulas.functions.operators.OPERATORS``); the engine's parser looks in :data:`OPERATORS` first
@@ -10,8 +11,9 @@ and takes ``formulas``' for every operator not here, so they compute exactly as 
   ``=0.1+0.2&""`` was "0.30000000000000004" where Excel shows "0.3", and ``=1E+20&""`` was 21
   digits. Either operand's error is the result (the first one's if both are errors); arrays
   are joined entry by entry, as ``formulas`` broadcasts them.
-- ``:`` between references spans them, every cell of the area read
-  (:func:`.references.span`); ``formulas`` left the cells of neither operand empty.
+
+(``:`` between references needs the workbook: the registry takes it from
+:mod:`..evaluate.references`.)
 """
 
 from __future__ import annotations
@@ -20,8 +22,7 @@ from typing import Any
 
 from formulas.functions import replace_empty, wrap_ufunc
 
-from .functions.text import value_text
-from .references import RANGE_OPERATOR
+from .text import value_text
 
 
 def _join(left: str, right: str) -> str:
@@ -29,7 +30,6 @@ def _join(left: str, right: str) -> str:
 
 
 OPERATORS: dict[str, Any] = {
-    ":": RANGE_OPERATOR,
     "&": wrap_ufunc(_join, input_parser=lambda *operands: map(value_text, operands),
                     args_parser=lambda *operands: (replace_empty(v, "") for v in operands)),
 }

@@ -18,7 +18,8 @@ from typing import Any
 
 from xlrating.core.dates import from_excel_serial
 
-from .package import MAIN, Package, _rels, _xml, cell_position
+from .package import Package, _rels, _xml
+from .sheet_cells import MAIN, cell_position
 
 _CELL_TAG = re.compile(r"<c\s([^>]*?)/?>")
 _ATTRIBUTE = re.compile(r'\b(r|s)="([^"]*)"')

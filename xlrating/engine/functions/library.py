@@ -10,7 +10,7 @@ then the package's own ``FUNCTIONS`` (ARRAY, ARRAYROW).
 imports only the module a name comes from and returns exactly what ``get_functions()[name]``
 would. The list belongs to one version of ``formulas``: with another version installed the engine
 builds it at run time by importing the whole library, as ``get_functions()`` does (slower, equally
-right). Write it again after upgrading ``formulas``: ``python -m xlrating.engine.library``.
+right). Write it again after upgrading ``formulas``: ``python -m xlrating.engine.functions.library``.
 """
 
 from __future__ import annotations
@@ -54,7 +54,7 @@ def index_text(modules: dict[str, list[str]], version: str) -> str:
         "# The Excel functions of the formulas package, one line per module of formulas.functions, in the",
         "# order formulas.functions.get_functions() merges them (a later line wins a name two lines list).",
         "# The engine imports only the module a formula's function comes from (xlrating/engine/library.py).",
-        "# Written by `python -m xlrating.engine.library`; used only with the formulas version below.",
+        "# Written by `python -m xlrating.engine.functions.library`; used only with the formulas version below.",
         f"{_VERSION_LINE}{version}",
     ]
     return "\n".join([*header, *(f"{module}: {' '.join(names)}" for module, names in modules.items())]) + "\n"
@@ -76,7 +76,7 @@ def read_index(text: str, version: str) -> dict[str, list[str]] | None:
 
 
 def _index_path() -> Path:
-    return Path(__file__).with_name("data") / INDEX_FILE
+    return Path(__file__).parent.parent / "data" / INDEX_FILE
 
 
 @functools.lru_cache(maxsize=1)

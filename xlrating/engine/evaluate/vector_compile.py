@@ -20,10 +20,10 @@ import numpy as np
 
 from xlrating.excel_errors import ExcelError
 
-from .formula import Call, Const, Node, Op, Ref
-from .function_names import builtin_name, our_function
-from .grid import ERROR_BY_INDEX, error_index
-from .rounding import MODES, round_many
+from ..formula.function_names import builtin_name, our_function
+from ..formula.tree import Call, Const, Node, Op, Ref
+from ..read.grid import ERROR_BY_INDEX, error_index
+from ..read.rounding import MODES, round_many
 from .vector import (
     _COMPARE,
     DIV0,
@@ -243,9 +243,9 @@ def _one_value(result: Any) -> tuple[float, int, str | None] | None:
     None for anything else (arrays, references, empty, booleans, infinities, overlong text)."""
     from formulas.ranges import Ranges
 
+    from ..read.grid import ERROR_INDEX
     from .fallback import MAX_TEXT
-    from .grid import ERROR_INDEX
-    from .registry import to_host
+    from .host_values import to_host
 
     if isinstance(result, np.ndarray):
         if result.size != 1:
@@ -263,15 +263,13 @@ def _one_value(result: Any) -> tuple[float, int, str | None] | None:
     return None
 
 
-def _memoised(name: str, written: str, args: tuple[Node, ...]) -> Program:
+def _memoised(name: str, written: str, args: tuple[Node, ...], lookup: Callable[[str], Any]) -> Program:
     if not args or any(not isinstance(a, (Ref, Const)) for a in args):
         raise Unsupported(f"{name} of a computed argument")
     if any(isinstance(a, Ref) and a.name for a in args):
         raise Unsupported("defined name")
     if any(isinstance(a, Const) and a.value is None for a in args):
         raise Unsupported("an omitted argument")
-    from .registry import lookup
-
     implementation = lookup(written)  # as EngineFunction.compile resolves it
     if implementation is None:
         implementation = lookup(name)
@@ -280,8 +278,8 @@ def _memoised(name: str, written: str, args: tuple[Node, ...]) -> Program:
     constants = [_token_value(a.value) if isinstance(a, Const) else None for a in args]
 
     def run(ctx: Context) -> Vec:
-        from .fallback import Abort
-        from .grid import InCircle, NotComputed
+        from ..read.grid import InCircle, NotComputed
+        from .position import Abort
 
         fallback = getattr(ctx, "fallback", None)
         if fallback is None:
@@ -460,8 +458,10 @@ def _ours(fn: ExcelFunction, args: tuple[Node, ...], compile_node: Callable[[Nod
     return run
 
 
-def compile_tree(tree: Node) -> Program:
-    """A program evaluating ``tree`` for many rows; raises :class:`Unsupported`."""
+def compile_tree(tree: Node, lookup: Callable[[str], Any]) -> Program:
+    """A program evaluating ``tree`` for many rows; raises :class:`Unsupported`. ``lookup``: the
+    engine's registry (:meth:`.registry.FunctionRegistry.lookup`), for the built-ins computed
+    through it once per distinct row."""
 
     def compile_node(node: Node) -> Program:
         if isinstance(node, Const):
@@ -509,7 +509,7 @@ def compile_tree(tree: Node) -> Program:
                 return _elementwise(name, node.args, compile_node)
             if name in MEMOISED or name in SCALAR:
                 def memoised(name: str = name, node: Call = node) -> Program:
-                    return _memoised(name, node.name, node.args)
+                    return _memoised(name, node.name, node.args, lookup)
                 try:
                     return fixed_range(name, node.args, compile_node, memoised)
                 except Unsupported:

@@ -14,24 +14,23 @@ from typing import Any
 
 import numpy as np
 
-from .formula import (
-    MAX_COL,
-    MAX_ROW,
+from ..formula.filled_down import FilledDown
+from ..formula.function_names import builtin_name, our_function
+from ..formula.reader import parse
+from ..formula.tree import (
     Call,
     Const,
     ExternalReference,
-    FilledDown,
     FormulaSyntaxError,
     Node,
     Op,
     Ref,
     column_letters,
-    parse,
     walk,
 )
-from .function_names import builtin_name, our_function
-from .grid import Sheet
-from .package import FormulaCell, SheetCells, cell_position
+from ..read.grid import MAX_COL, MAX_ROW, Sheet
+from ..read.sheet_cells import FormulaCell, SheetCells, cell_position
+from .registry import FunctionRegistry
 
 # Functions whose result is one value whatever ranges they are given.
 SCALAR_FUNCTIONS = frozenset(["SUM", "AVERAGE", "MIN", "MAX", "COUNT", "COUNTA", "COUNTBLANK", "COUNTIF", "COUNTIFS", "SUMIF", "SUMIFS", "AVERAGEIF", "AVERAGEIFS", "RANK", "RANK.EQ", "RANK.AVG", "VLOOKUP", "HLOOKUP", "MATCH", "XMATCH", "INDEX", "SUMPRODUCT", "LARGE", "SMALL", "MEDIAN", "MODE", "STDEV", "STDEV.S", "STDEV.P", "STDEVA", "VAR", "VAR.S", "VAR.P", "PRODUCT", "AND", "OR", "XOR", "CONCATENATE", "CONCAT", "TEXTJOIN", "ROWS", "COLUMNS", "AVERAGEA", "MAXA", "MINA", "PERCENTILE", "QUARTILE", "ISREF", "NPV", "IRR", "DAVERAGE", "DCOUNT", "DCOUNTA", "DGET", "DMAX", "DMIN", "DPRODUCT", "DSTDEV", "DSTDEVP", "DSUM", "DVAR", "DVARP"])
@@ -119,16 +118,17 @@ def _resolve_names(node: Node, names: dict[str, str]) -> Node:
     return node
 
 
-def _formulas_can_read(block: Block, names: dict[str, str]) -> bool:
+def _formulas_can_read(block: Block, names: dict[str, str], registry: FunctionRegistry) -> bool:
     """A formula our tree builder cannot read but ``formulas`` compiles (LET, LAMBDA, a named
     formula or LAMBDA): evaluated cell by cell, reading what its compiled inputs name. False if
     ``formulas`` cannot either."""
-    from .fallback import CellFailure, input_areas
-    from .names import expand_names
+    from ..read.grid import CellFailure
+    from ..read.names import expand_names
+    from .compiler import input_areas
 
     try:
         for row in range(block.first, block.last + 1):
-            for sheet, r1, c1, r2, c2 in input_areas(expand_names(block.text(row), names)):
+            for sheet, r1, c1, r2, c2 in input_areas(registry, expand_names(block.text(row), names)):
                 block.regions.append(((sheet or block.sheet.name).upper(), c1, c2, r1, r2))
     except CellFailure:
         block.regions.clear()
@@ -184,7 +184,8 @@ def _filled_down_blocks(sheet: Sheet, cells: SheetCells, start_id: int) -> list[
     return blocks
 
 
-def build_blocks(sheet: Sheet, cells: SheetCells, names: dict[str, str], start_id: int) -> list[Block]:
+def build_blocks(sheet: Sheet, cells: SheetCells, names: dict[str, str], start_id: int,
+                 registry: FunctionRegistry) -> list[Block]:
     """The blocks of one sheet, columns left to right, rows top to bottom."""
     blocks = _filled_down_blocks(sheet, cells, start_id)
     start_id += len(blocks)
@@ -239,7 +240,7 @@ def build_blocks(sheet: Sheet, cells: SheetCells, names: dict[str, str], start_i
             block.problem = str(exc)
             continue
         except FormulaSyntaxError as exc:
-            if not _formulas_can_read(block, names):  # formulas itself may still manage (LET, LAMBDA ...)
+            if not _formulas_can_read(block, names, registry):  # formulas itself may still manage (LET, LAMBDA ...)
                 block.problem = str(exc)
             continue
         block.spill = block.array_ref or _extent(block.tree)

@@ -1,4 +1,4 @@
-"""The formulas the engine's own reader (:func:`.formula.parse`) leaves to ``formulas``' tokenizer.
+"""The formulas the engine's own reader (:func:`.reader.parse`) leaves to ``formulas``' tokenizer.
 
 ``formulas`` turns a formula into tokens and feeds them in postfix order to an AST builder; our
 :class:`_TreeBuilder` takes that feed and builds the engine's plain nodes instead of a ``schedula``
@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from formulas.parser import Parser
 from formulas.tokens.function import Function
 from formulas.tokens.operand import Empty, Number, Range, String
 from formulas.tokens.operand import Error as ErrorToken
@@ -18,19 +19,8 @@ from formulas.tokens.operator import Operator
 
 from xlrating.excel_errors import ExcelError
 
-from .formula import (
-    MAX_COL,
-    MAX_ROW,
-    Call,
-    Const,
-    ExternalReference,
-    FormulaSyntaxError,
-    Node,
-    Op,
-    Ref,
-    reference,
-)
-from .registry import EngineParser
+from ..read.grid import MAX_COL, MAX_ROW
+from .tree import Call, Const, ExternalReference, FormulaSyntaxError, Node, Op, Ref, reference
 
 
 def _range_node(token: Range) -> Ref:
@@ -105,7 +95,10 @@ class _TreeBuilder:
         pass
 
 
-class _TreeParser(EngineParser):
+class _TreeParser(Parser):
+    """``formulas``' parser feeding :class:`_TreeBuilder`: only its tokenizer is used, nothing is
+    compiled, so the tokens need not be bound to the engine's functions."""
+
     ast_builder = _TreeBuilder
 
 

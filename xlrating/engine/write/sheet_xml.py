@@ -1,41 +1,30 @@
-"""Writing a recalculated workbook: the original package with fresh cached values, or values only.
-
-openpyxl cannot write a cached value next to a formula, and re-saving through it would drop what
-it does not model, so the original package is copied part by part and only the sheet XML is
-edited: each formula cell gets ``<v>`` (and ``t="str"``/``"b"``/``"e"``) after its ``<f>``. Styles,
-other sheets, defined names, and the VBA project of an .xlsm pass through byte for byte. The calc
-chain is dropped (Excel rebuilds it; a stale one makes Excel repair the file), and so is a
-``fullCalcOnLoad`` flag (openpyxl sets it), so that Excel shows our values at once. With
-``values_only`` the ``<f>`` elements go and the result is a plain .xlsx.
-
-CSV (one file per sheet) and JSON (one document) are written from the evaluated grid.
-"""
+"""Fresh cached values into one sheet's XML: each formula cell gets ``<v>`` (and ``t="str"``/``"b"``/
+``"e"``) after its ``<f>``, or loses its ``<f>`` for values only; the cells of a spilled array are
+filled in or inserted. Three paths, fastest first: the bulk path formats a column's numbers at once
+over the sheet read in bulk (:func:`bulk_chunks`), the piecewise path rebuilds the sheet a row chunk
+at a time (:func:`edited_chunks`), and the general path edits every cell of the whole text
+(:func:`edit_sheet`). xlrating's functions are named as Excel stores them
+(:func:`excel_function_names`)."""
 
 from __future__ import annotations
 
 import functools
-import io
 import math
 import re
 import sys
-import threading
-import zipfile
 from collections import defaultdict
 from collections.abc import Iterable, Iterator
 from itertools import chain, repeat
-from pathlib import Path
-from queue import Queue
 from typing import Any
 
 import numpy as np
 
 from xlrating.excel_errors import ExcelError
 
-from .formula import column_letters
-from .grid import NUMBER, NotComputed
-from .model import Evaluated
-from .package import SheetCells, cell_position, row_chunks
-from .zip_stream import ZipWriter
+from ..evaluate.model import Evaluated
+from ..formula.tree import column_letters
+from ..read.grid import NUMBER, NotComputed
+from ..read.sheet_cells import SheetCells, cell_position, row_chunks
 
 _CELL = re.compile(r"<(?P<p>(?:\w+:)?)c\b(?P<attrs>[^>]*?)(?:/>|>(?P<body>.*?)</(?P=p)c>)", re.DOTALL)
 _ROW = re.compile(r"<(?P<p>(?:\w+:)?)row\b(?P<attrs>[^>]*?)(?:/>|>(?P<body>.*?)</(?P=p)row>)", re.DOTALL)
@@ -43,9 +32,6 @@ _ATTR_R = re.compile(r'\sr="([A-Z]+\d+)"')
 _ATTR_T = re.compile(r'\st="[^"]*"')
 _FORMULA = re.compile(r"<(?P<p>(?:\w+:)?)f\b(?P<attrs>[^>]*?)(?:/>|>(?P<text>.*?)</(?P=p)f>)", re.DOTALL)
 _SHEET_DATA_END = re.compile(r"</(\w+:)?sheetData>|<(\w+:)?sheetData\s*/>")
-
-MACRO_MAIN = "application/vnd.ms-excel.sheet.macroEnabled.main+xml"
-XLSX_MAIN = "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet.main+xml"
 
 
 # Characters written as _xHHHH_: those XML cannot hold, and the carriage return, which XML reads back
@@ -134,7 +120,7 @@ def _value_xml(value: Any, formula: bool, prefix: str) -> tuple[str | None, str]
     return "inlineStr", f'<{prefix}is><{prefix}t xml:space="preserve">{text}</{prefix}t></{prefix}is>'
 
 
-class _SheetEdit:
+class SheetEdit:
     """The cells of one sheet to rewrite: formula cells and the cells their arrays spill into."""
 
     def __init__(self, evaluated: Evaluated, sheet_name: str, values_only: bool):
@@ -259,14 +245,14 @@ def excel_function_names(xml: str) -> str:
     engine reads too), so the workbook works in Excel with the xlwings add-in as it is written."""
     if "xlrating." not in xml and "XLRATING." not in xml:  # as LibreOffice writes it, or upper case
         return xml
-    from .formula_xml import rewrite_formulas
+    from ..read.formula_xml import rewrite_formulas
 
     prefix = _service_prefix()
     return rewrite_formulas(xml, lambda text: prefix.sub(lambda m: m.group(1) or "", text))
 
 
-def _edit_sheet(xml: str, edit: _SheetEdit) -> str:
-    chunks = _edited_chunks(xml, edit)
+def edit_sheet(xml: str, edit: SheetEdit) -> str:
+    chunks = edited_chunks(xml, edit)
     xml = "".join(chunks) if chunks is not None else _CELL.sub(edit.cell, xml)
     if edit.pending:
         xml = edit.insert_missing(xml)
@@ -288,7 +274,7 @@ def _formula_elements(xml: str) -> int:
     return xml.count("<f>") + xml.count("<f ") + xml.count("<f/>")
 
 
-def _edited_chunks(xml: str, edit: _SheetEdit) -> Iterator[str] | None:
+def edited_chunks(xml: str, edit: SheetEdit) -> Iterator[str] | None:
     """The fast path: the sheet rebuilt a piece at a time (pieces start at a row), each piece split
     at its formula cells (one C-level pass) and rebuilt with their values; None (the general path
     takes the whole sheet) for spilled arrays, whose cells may need inserting, or a sheet whose
@@ -301,7 +287,7 @@ def _edited_chunks(xml: str, edit: _SheetEdit) -> Iterator[str] | None:
 class _ColumnValues:
     """The formula columns of a sheet as 2-D arrays (kinds and numbers), for indexing many cells at once."""
 
-    def __init__(self, edit: _SheetEdit):
+    def __init__(self, edit: SheetEdit):
         sheet = edit.sheet
         assert sheet is not None
         self.index: dict[str, int] = {}
@@ -321,7 +307,7 @@ class _ColumnValues:
         return tuple(_number_texts(self.nums[which, rows], self.quick))
 
 
-def _edit_chunk(xml: str, edit: _SheetEdit) -> str:
+def _edit_chunk(xml: str, edit: SheetEdit) -> str:
     """One piece of the sheet with its formula cells rebuilt; a piece where some formula cell is
     laid out otherwise (extra children, say) goes cell by cell through the general path."""
     parts = _FORMULA_CELL.split(xml)
@@ -358,7 +344,7 @@ def _edit_chunk(xml: str, edit: _SheetEdit) -> str:
 _FORMULA_END = re.compile(r"</f>(?:<v>[^<]*</v>|<v/>)?</c>")
 
 
-def _bulk_chunks(xml: str, edit: _SheetEdit, cells: SheetCells) -> Iterator[str] | None:
+def bulk_chunks(xml: str, edit: SheetEdit, cells: SheetCells) -> Iterator[str] | None:
     """The quickest path, for a sheet read in the bulk layout (:attr:`SheetCells.bulk`) from this
     very text: its formula cells are ``cells.simple`` in document order, each ending in
     ``</f>[<v>..</v>]</c>`` and no other ``</f>`` in the sheet; so the text between two formula
@@ -401,7 +387,7 @@ _NUMBER_SLOT = "</f><v>%s</v></c>"
 _NUMBER_SLOT_WIDE = "</f><v>%1s</v></c>"
 
 
-def _bulk_pieces(xml: str, edit: _SheetEdit, rows: np.ndarray, which: np.ndarray,
+def _bulk_pieces(xml: str, edit: SheetEdit, rows: np.ndarray, which: np.ndarray,
                  spans: Iterable[tuple[tuple[int, int], int]]) -> Iterator[str]:
     """The sheet a piece at a time (``spans``: each piece's start, stop and number of formula cells),
     each made a "%" template with a slot where each formula cell's number goes (its old value
@@ -416,7 +402,7 @@ def _bulk_pieces(xml: str, edit: _SheetEdit, rows: np.ndarray, which: np.ndarray
             continue
         at_rows, at = rows[done:done + count], which[done:done + count]
         if len(at_rows) != count:
-            raise AssertionError("formula cells out of step with the sheet read")  # never: see _bulk_chunks
+            raise AssertionError("formula cells out of step with the sheet read")  # never: see bulk_chunks
         done += count
         if "%" in piece:
             piece = piece.replace("%", "%%")
@@ -457,201 +443,3 @@ def _bulk_pieces(xml: str, edit: _SheetEdit, rows: np.ndarray, which: np.ndarray
         yield template % columns.numbers(at[numbered], at_rows[numbered])
     if done != len(rows):
         raise AssertionError("formula cells out of step with the sheet read")
-
-
-# Bytes handed to the deflate thread at a time (a sixteenth of the part at most, for a small part to
-# overlap too): it takes the GIL back a few times per write, and waits for it each time
-_BATCH = 1 << 22
-
-
-# Characters of sheet XML below which a part is deflated without a thread of its own (see _write_streamed)
-_ALONE = 1 << 16
-
-
-def _write_streamed(out: ZipWriter, info: zipfile.ZipInfo, pieces: Iterator[str], size_hint: int) -> None:
-    """Write the part ``info`` from text pieces while they are being made: a thread feeds the zip
-    entry, whose checksum and compression run without the GIL, so deflating overlaps building the
-    next piece. A part of less than :data:`_ALONE` characters is written in this thread: starting a
-    thread and handing it the pieces costs more than the overlap saves (a folder of small workbooks)."""
-    if size_hint < _ALONE:
-        stream = out.stream(info, size_hint)
-        for piece in pieces:
-            stream.write(piece.encode("utf-8"))
-        stream.close()
-        return
-    queue: Queue[bytes | None] = Queue(maxsize=2)
-    failed: list[BaseException] = []
-
-    def drain() -> None:
-        try:
-            stream = out.stream(info, size_hint)
-            while (piece := queue.get()) is not None:
-                stream.write(piece)
-            stream.close()
-        except BaseException as exc:  # noqa: BLE001 - handed to the caller's thread below
-            failed.append(exc)
-            while queue.get() is not None:  # let the producer finish
-                pass
-
-    thread = threading.Thread(target=drain, daemon=True)
-    # The thread takes the GIL back after each checksum, deflate and file write of a piece; at the
-    # default switch interval (5 ms) it waits that long each time while this thread builds the next
-    # piece, and the deflating, not the building, sets the pace (about 2 s of waiting a million cells).
-    # It gets a few MB at a time (pieces joined) so that it asks for the GIL seldom.
-    interval = sys.getswitchinterval()
-    sys.setswitchinterval(min(interval, 0.0002))
-    batch_size = min(_BATCH, max(size_hint // 16, 1 << 16))
-    thread.start()
-    try:
-        batch: list[bytes] = []
-        size = 0
-        for piece in pieces:
-            batch.append(piece.encode("utf-8"))
-            size += len(batch[-1])
-            if size >= batch_size:
-                queue.put(b"".join(batch))
-                batch, size = [], 0
-        if batch:
-            queue.put(b"".join(batch))
-    finally:
-        queue.put(None)
-        thread.join()
-        sys.setswitchinterval(interval)
-    if failed:
-        raise failed[0]
-
-
-def write_xlsx(evaluated: Evaluated, target: str | Path, *, values_only: bool = False) -> None:
-    """The workbook with fresh cached values (formulas kept, or dropped with ``values_only``)."""
-    parts = {sheet.part: sheet for sheet in evaluated.package.sheets}
-    drop_vba = values_only or str(target).lower().endswith(".xlsx")
-    with zipfile.ZipFile(io.BytesIO(evaluated.package.data)) as source, ZipWriter(target) as out:
-        for info in source.infolist():
-            name = info.filename
-            if name.endswith("calcChain.xml") or (drop_vba and name.lower().endswith("vbaproject.bin")):
-                continue
-            sheet = parts.get(name)
-            data = source.read(name) if sheet is None or sheet.xml is None else b""
-            if sheet is not None:
-                edit = _SheetEdit(evaluated, sheet.name, values_only)
-                xml = excel_function_names(sheet.xml if sheet.xml is not None else data.decode("utf-8"))
-                chunks = _bulk_chunks(xml, edit, sheet) if xml is sheet.xml else None
-                if chunks is None:
-                    chunks = _edited_chunks(xml, edit)
-                if chunks is not None:
-                    _write_streamed(out, info, chunks, len(xml))
-                    continue
-                data = _edit_sheet(xml, edit).encode("utf-8")
-            elif name == evaluated.package.workbook_part:
-                data = _calculation_on_load(data, bool(evaluated.not_computed))
-            elif name == "[Content_Types].xml" or name.endswith(".rels"):
-                text = data.decode("utf-8")
-                text = re.sub(r"<(\w+:)?(Override|Relationship)\b[^>]*calcChain[^>]*/>", "", text)
-                if drop_vba:
-                    text = re.sub(r"<(\w+:)?(Override|Relationship|Default)\b[^>]*vbaProject[^>]*/>", "", text)
-                    text = re.sub(r'<(\w+:)?Default\b[^>]*Extension="bin"[^>]*/>', "", text)
-                    text = text.replace(MACRO_MAIN, XLSX_MAIN)
-                data = text.encode("utf-8")
-            out.write(info, data)
-
-
-def _calculation_on_load(workbook_xml: bytes, recalculate: bool) -> bytes:
-    """The workbook part with a full recalculation on load only where a cell was left without a
-    value. When every value is fresh, a forced recalculation would only replace ours with #NAME? in
-    an Excel without the add-in; when some are missing, Excel and LibreOffice must compute them."""
-    data = re.sub(rb'\sfullCalcOnLoad="(?:1|true|0|false)"', b"", workbook_xml)
-    if not recalculate:
-        return data
-    if re.search(rb"<(\w+:)?calcPr\b", data):
-        return re.sub(rb"<((?:\w+:)?calcPr)\b", rb'<\1 fullCalcOnLoad="1"', data, count=1)
-    # calcPr comes after the sheets and defined names, before the other optional elements
-    for element in (b"definedNames", b"externalReferences", b"functionGroups", b"sheets"):
-        found = re.search(rb"</(\w+:)?" + element + rb">|<(\w+:)?" + element + rb"\s*/>", data)
-        if found is not None:
-            break
-    else:
-        return data
-    prefix = next((g for g in found.groups() if g), b"")
-    return data[:found.end()] + b"<" + prefix + b'calcPr fullCalcOnLoad="1"/>' + data[found.end():]
-
-
-# --- CSV and JSON --------------------------------------------------------------------------------
-
-def _plain(value: Any) -> Any:
-    if isinstance(value, NotComputed):
-        return None
-    if isinstance(value, ExcelError):
-        return value.code
-    if isinstance(value, float) and value.is_integer() and abs(value) < 1e15:
-        return int(value)
-    return value
-
-
-def sheet_rows(evaluated: Evaluated, name: str, dates: set[tuple[int, int]] | None = None) -> list[list[Any]]:
-    """A sheet's values from A1 to its last used cell, as plain JSON-able values; the cells in
-    ``dates`` (styled as dates, see :mod:`.date_cells`) as ISO dates."""
-    from .date_cells import as_date
-
-    sheet = evaluated.grid.sheet(name)
-    if sheet is None or not sheet.columns:
-        return []
-    last_col = max(sheet.columns)
-    last_row = 0
-    for column in sheet.columns.values():
-        used = (column.kind != 0).nonzero()[0]
-        if len(used):
-            last_row = max(last_row, int(used[-1]))
-    dated = dates or set()
-    return [[as_date(_plain(sheet.get(r, c))) if (r, c) in dated else _plain(sheet.get(r, c))
-             for c in range(1, last_col + 1)] for r in range(1, last_row + 1)]
-
-
-def _csv_text(value: Any) -> Any:
-    if isinstance(value, bool):
-        return "TRUE" if value else "FALSE"
-    if isinstance(value, float):
-        return number_text(value)
-    from xlrating.sheets.csv_safety import neutralise_cell
-
-    # A text a spreadsheet would run as a formula (=, +, -, @ ...) is written inert.
-    return "" if value is None else neutralise_cell(value)
-
-
-def csv_targets(evaluated: Evaluated, target: Path) -> list[tuple[str, Path]]:
-    """One file per sheet: ``target`` itself for a one-sheet workbook, else ``stem.<sheet>.csv``."""
-    names = [s.name for s in evaluated.package.sheets]
-    if len(names) == 1:
-        return [(names[0], target)]
-    safe = [re.sub(r'[\\/:*?"<>|\s]+', "_", n) for n in names]
-    return [(n, target.with_name(f"{target.stem}.{s}{target.suffix}")) for n, s in zip(names, safe)]
-
-
-def write_csv(evaluated: Evaluated, target: Path) -> list[Path]:
-    import csv  # csv, json and the date styles only for these outputs: not imported for an .xlsx
-
-    from .date_cells import date_cells
-
-    written = []
-    dates = date_cells(evaluated.package)
-    for name, path in csv_targets(evaluated, target):
-        with open(path, "w", newline="", encoding="utf-8") as stream:
-            writer = csv.writer(stream)
-            for row in sheet_rows(evaluated, name, dates.get(name)):
-                writer.writerow([_csv_text(v) for v in row])
-        written.append(path)
-    return written
-
-
-def write_json(evaluated: Evaluated, target: Path) -> None:
-    """``{"workbook": file name, "sheets": [{"name": ..., "rows": [[...], ...]}]}``; errors as their code,
-    date cells as ISO dates."""
-    import json
-
-    from .date_cells import date_cells
-
-    dates = date_cells(evaluated.package)
-    document = {"workbook": Path(evaluated.package.path).name,
-                "sheets": [{"name": s.name, "rows": sheet_rows(evaluated, s.name, dates.get(s.name))}
-                           for s in evaluated.package.sheets]}
-    with open(target, "w", encoding="utf-8") as stream:
-        json.dump(document, stream, ensure_ascii=False, indent=1)

@@ -1,14 +1,11 @@
-"""Reading the cells of an .xlsx/.xlsm package straight from its XML.
+"""The cells of one worksheet, read from its XML: values and formulas into flat lists.
 
-openpyxl builds a Python object per cell, which alone costs more than our whole time budget for a
-50,000-formula workbook; here one streaming pass per sheet collects values and formulas into flat
-lists. The file comes through :func:`xlrating.sheets.safe_open.open_package`, the project's one door
-for untrusted files: it refuses what is not a workbook and zip bombs, and checks every part but the
-worksheets and the shared strings, which this module checks in the pass that reads them
-(:func:`read_package`, :mod:`xlrating.sheets.part_quick`), each part parsed once. Sheets are read
-with one regular expression per cell (the well-formed layout every known producer writes:
-``<c r="A1" ...>``), a megabyte at a time, falling back to lxml's streaming parser for any other
-layout (namespace prefixes, cells without an address).
+openpyxl builds a Python object per cell, which alone costs more than the engine's whole time budget
+for a 50,000-formula workbook; here one pass per sheet collects values and formulas. Three readers,
+quickest first: array operations over the sheet's bytes (:func:`read_sheet_bulk`, :mod:`.bulk_cells`),
+one regular expression per cell over the well-formed layout every known producer writes
+(``<c r="A1" ...>``: :func:`read_sheet_fast`), a megabyte at a time, and lxml's streaming parser for
+any other layout (namespace prefixes, cells without an address: :func:`read_sheet`).
 
 Formulas are kept as text with their kind: ordinary, the master or a follower of a shared formula
 (``<f t="shared" si=..>``: Excel's fill-down), or an array formula (``t="array"`` with its range).
@@ -17,11 +14,8 @@ Formulas are kept as text with their kind: ordinary, the master or a follower of
 from __future__ import annotations
 
 import math
-import posixpath
 import re
-import threading
 import zipfile
-from collections.abc import Callable
 from dataclasses import dataclass, field
 from itertools import chain, compress
 from typing import Any
@@ -30,20 +24,11 @@ import numpy as np
 from lxml import etree
 
 from xlrating.excel_errors import ExcelError
-from xlrating.sheets import part_quick
-from xlrating.sheets.limits import Limits
-from xlrating.sheets.package_guard import PackageCheck, Refused
-from xlrating.sheets.safe_open import UnreadableWorkbook, open_package
 
 from . import bulk_cells
-from .character_set import WINDOWS, of_application
-from .external import LinkedSheet, read_links, rewrite
 from .formula_xml import unescape_xml
-from .tables import Table, read_tables, resolve_structured
 
 MAIN = "http://schemas.openxmlformats.org/spreadsheetml/2006/main"
-REL = "http://schemas.openxmlformats.org/officeDocument/2006/relationships"
-PKG_REL = "http://schemas.openxmlformats.org/package/2006/relationships"
 _C, _V, _F, _IS, _T, _R = (f"{{{MAIN}}}{n}" for n in ("c", "v", "f", "is", "t", "r"))
 
 
@@ -79,93 +64,6 @@ class SheetCells:
     bulk: bool = False
 
 
-@dataclass
-class Package:
-    path: str
-    sheets: list[SheetCells]
-    defined_names: dict[tuple[str, str | None], str]  # (NAME, SHEET it is local to, or None) -> reference text
-    workbook_part: str = "xl/workbook.xml"
-    data: bytes = b""  # the checked bytes of the file: the writer copies from these, never re-reads the file
-    calc: CalcSettings = field(default_factory=lambda: CalcSettings())
-    every_sheet: list[str] = field(default_factory=list)  # all sheet names in order, chart sheets too
-    linked: list[LinkedSheet] = field(default_factory=list)  # cached sheets of other workbooks
-    # the character set of the Excel that saved the workbook, for CHAR and CODE (:mod:`.character_set`)
-    character_set: str = WINDOWS
-    tables: list[Table] = field(default_factory=list)  # the workbook's tables (structured references, filters)
-
-
-@dataclass(frozen=True)
-class CalcSettings:
-    """The workbook's calculation settings (``<calcPr>``) that change values: iterative calculation
-    of circular references, at most ``count`` rounds until no value changes by more than ``delta``
-    (Excel's defaults: off, 100, 0.001)."""
-
-    iterate: bool = False
-    count: int = 100
-    delta: float = 0.001
-
-
-def _calc_settings(root: Any) -> CalcSettings:
-    element = root.find(f"{{{MAIN}}}calcPr")
-    if element is None:
-        return CalcSettings()
-
-    def number(name: str, default: float) -> float:
-        try:
-            return float(element.get(name, default))
-        except ValueError:
-            return default
-
-    return CalcSettings(element.get("iterate", "0").lower() in ("1", "true"),
-                        max(1, min(int(number("iterateCount", 100)), 32_767)), number("iterateDelta", 0.001))
-
-
-APP_PROPERTIES = "docProps/app.xml"  # the extended properties: <Application> names who saved the file
-
-
-def _character_set(archive: zipfile.ZipFile) -> str:
-    """The character set of the Excel that saved the package, from the <Application> of its
-    docProps/app.xml (:func:`.character_set.of_application`). Windows' when the part is missing,
-    names another producer or none, or cannot be read: it never stops the workbook from being read.
-    (The part was checked with every other by the package gate before this reads it.)"""
-    if APP_PROPERTIES not in archive.namelist():
-        return WINDOWS
-    try:
-        root = _xml(archive, APP_PROPERTIES)
-    except (etree.LxmlError, zipfile.BadZipFile, KeyError, ValueError, OSError):
-        return WINDOWS
-    application = root.find("{*}Application")
-    return of_application(application.text if application is not None else None)
-
-
-def _parser() -> Any:
-    return etree.XMLParser(resolve_entities=False, no_network=True, huge_tree=False, remove_comments=True)
-
-
-def _xml(archive: zipfile.ZipFile, part: str) -> Any:
-    return etree.fromstring(archive.read(part), _parser())
-
-
-def _rels(archive: zipfile.ZipFile, part: str) -> dict[str, str]:
-    folder, name = posixpath.split(part)
-    rels_part = posixpath.join(folder, "_rels", name + ".rels")
-    if rels_part not in archive.namelist():
-        return {}
-    targets = {}
-    for rel in _xml(archive, rels_part).iter(f"{{{PKG_REL}}}Relationship"):
-        target = rel.get("Target", "")
-        targets[rel.get("Id")] = target.lstrip("/") if target.startswith("/") else posixpath.normpath(
-            posixpath.join(folder, target))
-    return targets
-
-
-def _workbook_part(archive: zipfile.ZipFile) -> str:
-    for rel in _xml(archive, "_rels/.rels").iter(f"{{{PKG_REL}}}Relationship"):
-        if rel.get("Type", "").endswith("/officeDocument"):
-            return str(rel.get("Target", "")).lstrip("/")
-    raise UnreadableWorkbook("", "the package has no workbook part")
-
-
 _ESCAPED = re.compile(r"_x([0-9A-Fa-f]{4})_")
 
 
@@ -175,50 +73,6 @@ def ooxml_text(text: str) -> str:
     if "_x" not in text:
         return text
     return _ESCAPED.sub(lambda m: chr(int(m.group(1), 16)), text)
-
-
-def _shared_strings(check: PackageCheck, workbook_part: str) -> list[str]:
-    """The shared strings, parsed once: when the part is one the package check left to this reader
-    (see :func:`read_package`), this parse stands for its scan (:func:`_checked_strings`)."""
-    archive = check.archive
-    rels = _rels(archive, workbook_part)
-    parts = [t for t in rels.values() if t.endswith("sharedStrings.xml")]
-    if not parts or parts[0] not in archive.namelist():
-        return []
-    part = parts[0]
-    if part in check.deferred:
-        raw = check.read_deferred(part)
-        root = _checked_strings(raw, check.scan.limits.max_text_chars) if raw is not None else None
-        if root is None:
-            check.scan_part(part)  # refuses as the full scan does, or finds nothing to refuse
-        else:
-            check.done(part)
-            strings = _strings_of(root)
-            check.scan.shared_strings += len(strings)  # the sheets' string indexes are checked against these
-            return strings
-    return _strings_of(_xml(archive, part))
-
-
-def _strings_of(root: Any) -> list[str]:
-    strings = []
-    for si in root.iter(f"{{{MAIN}}}si"):
-        # rich text: the <t> of every run; phonetic runs (<rPh>) are not part of the value
-        strings.append(ooxml_text("".join(t.text or "" for t in si.iter(_T) if t.getparent().tag != f"{{{MAIN}}}rPh")))
-    return strings
-
-
-def _checked_strings(raw: bytes, max_text_chars: int) -> Any | None:
-    """The parsed shared-strings part when it passes the checks of the package scan (UTF-8, no DTD,
-    well-formed, no text longer than ``max_text_chars``), else None for the scan to judge."""
-    if part_quick.utf8_body(raw, b"sst") is None:
-        return None
-    try:
-        root = etree.fromstring(raw, _parser())
-    except Exception:  # noqa: BLE001 - XMLSyntaxError and the like: the scan names what is wrong
-        return None
-    if any(len(t.text or "") > max_text_chars for t in root.iter(_T)):
-        return None
-    return root
 
 
 def cell_position(ref: str) -> tuple[int, int]:
@@ -248,7 +102,7 @@ def _value(kind: str | None, text: str | None, strings: list[str], cell: Any) ->
     return float(text)
 
 
-def _read_sheet(archive: zipfile.ZipFile, sheet: SheetCells, strings: list[str]) -> None:
+def read_sheet(archive: zipfile.ZipFile, sheet: SheetCells, strings: list[str]) -> None:
     with archive.open(sheet.part) as stream:
         row = 0
         col = 0
@@ -304,7 +158,7 @@ _V_TEXT = re.compile(r"<v>(.*?)</v>", re.DOTALL)
 _T_TEXT = re.compile(r"<t(?:\s[^>]*)?>(.*?)</t>", re.DOTALL)
 
 
-def _read_sheet_bulk(raw: bytes, text: str, sheet: SheetCells, strings: list[str], checking: bool = False) -> bool:
+def read_sheet_bulk(raw: bytes, text: str, sheet: SheetCells, strings: list[str], checking: bool = False) -> bool:
     """The quickest read: every cell in one of the four layouts of :mod:`.bulk_cells`, found with
     array operations over ``raw`` (the UTF-8 bytes of ``text``) and converted column by column.
     False, leaving ``sheet`` untouched, when any cell is laid out otherwise. ``checking``: the read
@@ -398,9 +252,9 @@ def _bulk_chunk(cells: bulk_cells.Cells, strings: list[str], numbers: list[Any],
     return True
 
 
-def _read_sheet_fast(text: str, sheet: SheetCells, strings: list[str], checking: bool = False) -> bool:
+def read_sheet_fast(text: str, sheet: SheetCells, strings: list[str], checking: bool = False) -> bool:
     """Read ``text`` with the per-cell regular expression; False if its layout needs the parser.
-    ``checking`` (see :func:`_read_sheet_bulk`): values are checked as the package scan checks them,
+    ``checking`` (see :func:`read_sheet_bulk`): values are checked as the package scan checks them,
     and raise ValueError where it would look closer."""
     if _prefixed_cells(text):
         return False
@@ -508,158 +362,3 @@ def _check_value(kind: str | None, raw: str, strings: int) -> None:
         int(text)
     if kind == "d":  # ISO 8601 dates: the scan's own check
         raise ValueError("a date cell")
-
-
-def _map_texts(sheet: SheetCells, change: Callable[[str, int, int], str]) -> None:
-    """Rewrite every formula text containing ``[`` with ``change(text, row, col)``."""
-    for cell in sheet.formulas:
-        if cell.text is not None and "[" in cell.text:
-            cell.text = change(cell.text, cell.row, cell.col)
-    if sheet.simple is not None:
-        rows, cols, texts = sheet.simple
-        for i, text in enumerate(texts):
-            if "[" in text:
-                texts[i] = change(text, int(rows[i]), int(cols[i]))
-
-
-def _resolve_structured_references(sheet: SheetCells, tables: list[Table]) -> None:
-    """Structured references (``Table1[Col]``, ``[@Qty]``) rewritten as the A1 references they
-    stand for in each formula's cell, so the rest of the engine sees ordinary references."""
-    _map_texts(sheet, lambda text, row, col: resolve_structured(text, sheet.name, row, col, tables))
-
-
-def _read_here(name: str) -> bool:
-    """The parts this reader checks in the pass that reads them: worksheets and shared strings."""
-    return name.startswith("xl/") and (name.endswith("sharedStrings.xml") or (
-        name.startswith("xl/worksheets/") and name.endswith(".xml") and name.count("/") == 2))
-
-
-def read_package(path: str, *, limits: Limits | None = None) -> Package:
-    """Every sheet's values and formulas, and the workbook's defined names.
-
-    The package goes through the project's gate for untrusted files
-    (:func:`xlrating.sheets.safe_open.open_package`), which checks every part but the worksheets;
-    each worksheet is checked by the pass that reads it (:func:`_read_checked`)."""
-    limits = limits or Limits.from_env()
-    check = open_package(path, limits, defer=_read_here)
-    try:
-        with check:
-            package = _read(path, check)
-            check.finish()
-    except Refused as refused:
-        raise UnreadableWorkbook(path, refused.reason) from None
-    return package
-
-
-# Bytes of a part below which its well-formedness is checked after the read, in this thread: starting
-# a thread costs more than the overlap saves on a small part (a folder of small workbooks)
-_ALONE = 1 << 16
-
-
-class _Alongside(threading.Thread):
-    """``function(argument)`` in a thread of its own (for an argument of :data:`_ALONE` bytes or
-    more); :meth:`result` waits for it, or calls it then."""
-
-    def __init__(self, function: Callable[[bytes], bool], argument: bytes):
-        super().__init__(daemon=True)
-        self._call = (function, argument)
-        self._result = False
-        if len(argument) >= _ALONE:
-            self.start()
-
-    def run(self) -> None:
-        function, argument = self._call
-        self._result = function(argument)
-
-    def result(self) -> bool:
-        if self.ident is None:
-            self.run()
-        else:
-            self.join()
-        return self._result
-
-
-def _read_checked(check: PackageCheck, sheet: SheetCells, strings: list[str]) -> None:
-    """Read one worksheet. Its one pass stands for the package scan when :mod:`part_quick
-    <xlrating.sheets.part_quick>` proves the part within the limits; otherwise the full scan runs
-    first (refusing as it does for every reader), then the most general reader that fits."""
-    raw = check.read_deferred(sheet.part) if sheet.part in check.deferred else None
-    if raw is not None:
-        facts = part_quick.before_read(check.scan, sheet.part, raw)
-        if facts is not None:
-            wellformed = _Alongside(part_quick.wellformed, raw)  # libxml2 runs without the GIL
-            try:
-                text = raw.decode("utf-8")
-                read = _read_sheet_bulk(raw, text, sheet, strings, True) or _read_sheet_fast(text, sheet, strings, True)
-            except (ValueError, IndexError, KeyError):
-                read = False
-            if wellformed.result() and read and part_quick.after_read(
-                    check.scan, sheet.part, facts, (sheet.min_row, sheet.max_row), sheet.max_col):
-                sheet.xml = text
-                check.done(sheet.part)
-                return
-            sheet.values.clear()
-            sheet.formulas.clear()
-            sheet.numbers = sheet.simple = sheet.texts = None
-            sheet.bulk = False
-    if sheet.part in check.deferred:
-        check.scan_part(sheet.part)
-    text, raw = _sheet_text(check.archive.read(sheet.part))
-    sheet.xml = text
-    if not _read_sheet_bulk(raw, text, sheet, strings) and not _read_sheet_fast(text, sheet, strings):
-        sheet.values.clear()
-        sheet.formulas.clear()
-        _read_sheet(check.archive, sheet, strings)
-
-
-def _sheet_text(raw: bytes) -> tuple[str, bytes]:
-    """The XML of a sheet as text, and as UTF-8: UTF-8 as every known producer writes it, else
-    (UTF-16, say) as its declaration or byte-order mark says, written out again without the
-    declaration."""
-    try:
-        return raw.decode("utf-8"), raw
-    except UnicodeDecodeError:
-        text = str(etree.tostring(etree.fromstring(raw, _parser()), encoding="unicode"))
-        return text, text.encode("utf-8")
-
-
-def _read(path: str, check: PackageCheck) -> Package:
-    archive = check.archive
-    try:
-        workbook_part = _workbook_part(archive)
-        root = _xml(archive, workbook_part)
-        rels = _rels(archive, workbook_part)
-        strings = _shared_strings(check, workbook_part)
-        sheets = []
-        every_sheet: list[str] = []  # localSheetId counts chart sheets too
-        for element in root.iter(f"{{{MAIN}}}sheet"):
-            every_sheet.append(element.get("name", ""))
-            part = rels.get(element.get(f"{{{REL}}}id"), "")
-            if part.endswith(".xml") and "worksheets/" in part:  # chart sheets and dialogs hold no cells
-                sheets.append(SheetCells(element.get("name", ""), part))
-        names: dict[tuple[str, str | None], str] = {}
-        for element in root.iter(f"{{{MAIN}}}definedName"):
-            local = element.get("localSheetId")
-            if local is None:
-                scope = None
-            elif local.isdigit() and int(local) < len(every_sheet):
-                scope = every_sheet[int(local)].upper()
-            else:
-                continue  # scoped to a sheet the workbook does not have: no formula can see it
-            names[(element.get("name", "").upper(), scope)] = element.text or ""
-        for sheet in sheets:
-            _read_checked(check, sheet, strings)
-        tables = read_tables(archive, {sheet.part: sheet.name for sheet in sheets})
-        if tables:
-            for sheet in sheets:
-                _resolve_structured_references(sheet, tables)
-        linked = read_links(archive, root, rels)
-        if linked:
-            cached = {(link.book, link.name.upper()) for link in linked}
-            for sheet in sheets:
-                _map_texts(sheet, lambda text, row, col: rewrite(text, cached))
-            names = {key: rewrite(text, cached) for key, text in names.items()}
-    except (zipfile.BadZipFile, KeyError, etree.XMLSyntaxError, ValueError, IndexError) as exc:
-        raise UnreadableWorkbook(path, f"damaged workbook package ({type(exc).__name__}: {exc})") from None
-    return Package(path, sheets, names, workbook_part, check.data, _calc_settings(root), every_sheet, linked,
-                   _character_set(archive), tables)

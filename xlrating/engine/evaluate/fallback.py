@@ -2,7 +2,7 @@
 
 Used for whatever the vectorised path does not cover (lookups, text functions, array results,
 our table functions ...) and for rows the vectorised path deferred. Each distinct formula text is
-compiled once by :class:`~.registry.EngineParser`; the compiled function's inputs (``formulas``
+compiled once against the engine's registry (:mod:`.compiler`); the compiled function's inputs (``formulas``
 names them by their references) are filled from the :class:`~.grid.Grid`. Defined names that stand
 for formulas or LAMBDAs are expanded in the text first (:mod:`.names`).
 
@@ -14,131 +14,40 @@ used range, and a cell the engine could not compute makes the reading formula no
 
 from __future__ import annotations
 
-import contextvars
 import functools
 import math
 import re
 from collections.abc import Callable
-from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
 import schedula as sh
-from formulas.cell import CELL
-from formulas.errors import BaseError
 from formulas.ranges import Ranges
 from formulas.tokens.operand import Error as ErrorToken
 
 from xlrating.excel_errors import ExcelError
 
-from .formula import Call, FormulaSyntaxError, Ref, column_letters, normalise, parse
-from .grid import CellFailure, Grid, InCircle, NotComputed, Sheet
-from .names import expand_names
-from .registry import EngineParser, UnknownFunction, from_host, to_host
-from .row_visibility import Rows, rows_of
+from ..formula.reader import normalise, parse
+from ..formula.tree import Call, FormulaSyntaxError, Ref, column_letters
+from ..formula.values import Area
+from ..read.grid import CellFailure, Grid, InCircle, NotComputed, Sheet
+from ..read.names import expand_names
+from ..read.row_visibility import Rows, rows_of
+from .compiler import compile_formula, needs_cell
+from .host_values import from_host, to_host
+from .position import CURRENT, Abort, Position
+from .registry import FunctionRegistry
 
-
-class Area(Ranges):
-    """The values of an area read for ``formulas``, with the size the formula asked for: a whole
-    column (row) is read only as far as the sheet is used, but ROWS(C:C) is 1048576 all the same."""
-
-    __slots__ = ("size",)
-
-    def __init__(self, size: tuple[int, int]):
-        super().__init__()
-        self.size = size
-
-
-class Abort(BaseError):
-    """Stops a formula from inside a function ``formulas`` calls (its wrappers turn other exceptions
-    into #VALUE!): ``reason`` is re-raised or returned by :meth:`Fallback.evaluate`."""
-
-    def __init__(self, reason: Exception | NotComputed | InCircle):
-        super().__init__()
-        self.reason = reason
-
-
-@functools.lru_cache(maxsize=4096)
-def _parsed(formula: str) -> tuple[bool, Any, str | None]:
-    """One parse of ``formula``: whether it reads its own position (``ROW()``: compiled per cell by
-    :func:`compile_formula`), else its compiled function or why it cannot be compiled."""
-    try:
-        _, builder = EngineParser().ast(formula)
-    except RecursionError:
-        raise  # the stack was deep here; not remembered, another cell may parse it
-    except Exception as exc:  # noqa: BLE001 - formulas raises many types for a formula it cannot parse
-        return False, None, _why(formula, exc)
-    if CELL in builder.dsp.data_nodes:
-        return True, None, None
-    try:
-        return False, builder.compile(), None
-    except RecursionError:
-        raise
-    except Exception as exc:  # noqa: BLE001 - as above
-        return False, None, _why(formula, exc)
-
-
-def _why(formula: str, exc: Exception) -> str:
-    if isinstance(exc, UnknownFunction):
-        return str(exc)
-    return f"cannot parse the formula {formula} ({type(exc).__name__})"
-
-
-@functools.lru_cache(maxsize=4096)
-def compile_formula(formula: str, cell: str | None = None) -> Any:
-    """``formula`` compiled by ``formulas`` with our functions; raises :class:`CellFailure`.
-
-    Formulas reading their own position (``ROW()``, ``COLUMN()``) are compiled for one ``cell``
-    (A1 address): ``formulas`` binds the position at compile time.
-    """
-    try:
-        needs, function, why = _parsed(formula)
-        if needs:
-            _, builder = EngineParser().ast(formula)
-            return builder.compile(**{CELL: Ranges().push(cell)}) if cell is not None else builder.compile()
-    except Exception as exc:  # noqa: BLE001 - formulas raises many types for a formula it cannot parse
-        raise CellFailure(_why(formula, exc)) from None
-    if why is not None:
-        raise CellFailure(why)
-    return function
-
-
-def needs_cell(formula: str) -> bool:
-    try:
-        return _parsed(formula)[0]
-    except Exception:  # noqa: BLE001 - compile_formula reports it with the reason
-        return False
-
-
-def input_areas(formula: str) -> list[tuple[str | None, int, int, int, int]]:
-    """What ``formula`` reads, from its compiled inputs: (sheet or None, r1, c1, r2, c2)."""
-    areas = []
-    for ranges in compile_formula(formula).inputs.values():
-        for area in getattr(ranges, "ranges", None) or ():
-            areas.append((area.get("sheet") or None, max(int(area["r1"]), 1), max(int(area["n1"]), 1),
-                          int(area["r2"]), int(area["n2"])))
-    return areas
-
-
-@dataclass
-class Position:
-    """The cell a formula is being computed in: what OFFSET, INDIRECT, CELL ... are relative to."""
-
-    fallback: Fallback
-    sheet: Sheet
-    row: int
-    col: int
-
-
-CURRENT: contextvars.ContextVar[Position] = contextvars.ContextVar("xlrating_engine_position")
 _PLAIN_NAME = re.compile(r"^[^!]+![$A-Za-z0-9:]+$")
 
 
 class Fallback:
     """Compiles formula texts once and evaluates them against a grid."""
 
-    def __init__(self, grid: Grid, defined_names: dict[str | None, dict[str, str]], package: Any = None):
+    def __init__(self, grid: Grid, defined_names: dict[str | None, dict[str, str]], registry: FunctionRegistry,
+                 package: Any = None):
         self.grid = grid
+        self.registry = registry  # the functions formulas compile against
         # SHEET (None: every other sheet) -> NAME -> reference text, e.g. "Sheet1!$A$1:$A$9"
         self.names = defined_names
         self.package = package
@@ -164,9 +73,9 @@ class Fallback:
         return self._rows[key]
 
     def compile(self, formula: str, row: int, col: int) -> Any:
-        if needs_cell(formula):
-            return compile_formula(formula, f"{column_letters(col)}{row}")
-        return compile_formula(formula)
+        if needs_cell(self.registry, formula):
+            return compile_formula(self.registry, formula, f"{column_letters(col)}{row}")
+        return compile_formula(self.registry, formula)
 
     def names_for(self, sheet: Sheet) -> dict[str, str]:
         return self.names.get(sheet.name.upper(), self.names[None])

@@ -27,9 +27,9 @@ import numpy as np
 
 from xlrating.excel_errors import ExcelError
 
-from .formula import MAX_COL, MAX_ROW, Const, Node, Ref
-from .functions import plain_numbers
-from .grid import InCircle, NotComputed, error_index
+from ..formula.tree import Const, Node, Ref
+from ..read import plain_numbers
+from ..read.grid import MAX_COL, MAX_ROW, InCircle, NotComputed, error_index
 from .vector import NUM, VALUE, Context, Program, Unsupported, Vec, _resolve_sheet
 
 Result = tuple[float, int]  # (number, error index); error index 0: the number is the result

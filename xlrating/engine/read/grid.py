@@ -13,7 +13,9 @@ import numpy as np
 
 from xlrating.excel_errors import ERROR_CODES, ExcelError
 
-from .formula import MAX_COL, MAX_ROW
+# Excel's sheet size: rows 1 to 1,048,576, columns A to XFD
+MAX_ROW = 1_048_576
+MAX_COL = 16_384
 
 EMPTY, NUMBER, TEXT, BOOL, ERROR = 0, 1, 2, 3, 4
 

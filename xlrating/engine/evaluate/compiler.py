@@ -1,0 +1,153 @@
+"""Formula text compiled by ``formulas`` against a :class:`~.registry.FunctionRegistry`.
+
+:func:`parser_for` is ``formulas``' parser with its function tokens compiled against the registry's
+:meth:`~.registry.FunctionRegistry.lookup` instead of ``formulas``' global table, its operator tokens
+against the registry's operators (``:``, ``&``) and then ``formulas``' own, and an argument left out
+between commas read as :data:`~..formula.values.OMITTED`. :func:`compile_formula` compiles each
+distinct formula text once per registry.
+"""
+
+from __future__ import annotations
+
+import functools
+from typing import Any
+
+from formulas.builder import AstBuilder
+from formulas.cell import CELL
+from formulas.functions import wrap_func
+from formulas.parser import Parser
+from formulas.ranges import Ranges
+from formulas.tokens.function import Function
+from formulas.tokens.operand import Empty
+from formulas.tokens.operand import Error as ErrorToken
+from formulas.tokens.operator import OperatorToken
+
+from ..formula.function_names import builtin_name
+from ..formula.values import OMITTED
+from ..read.grid import CellFailure
+from .registry import FunctionRegistry, UnknownFunction, is_excel_function
+
+
+class EngineFunction(Function):
+    """A function token that compiles against the engine's registry (:meth:`~.registry.FunctionRegistry.lookup`)
+    instead of the global one; :func:`parser_for` binds ``registry``."""
+
+    registry: FunctionRegistry
+
+    def compile(self) -> Any:
+        if self.attr.get("func_token"):
+            return super().compile()
+        name = self.name.upper()
+        found = self.registry.lookup(name)
+        if found is None:
+            found = self.registry.lookup(builtin_name(name))
+        if found is not None:
+            return found
+        if is_excel_function(name):
+            raise UnknownFunction(self.name)  # Excel computes it; the engine does not (yet)
+        return _NAME_ERROR  # Excel does not know it either: #NAME? in the cell, as Excel shows
+
+
+def _name_error(*_: Any) -> Any:
+    return ErrorToken.errors["#NAME?"]
+
+
+_NAME_ERROR = wrap_func(_name_error)
+
+
+class EngineOperator(OperatorToken):
+    """An operator token that compiles against the registry's operators where the engine has its own
+    implementation (``:``, ``&``), and as ``formulas`` does otherwise; :func:`parser_for` binds
+    ``registry``."""
+
+    registry: FunctionRegistry
+
+    def compile(self) -> Any:
+        implementation = self.registry.operator(self.name.upper())
+        return implementation if implementation is not None else super().compile()
+
+
+class EngineAstBuilder(AstBuilder):
+    """``formulas``' AST builder, but an argument left out between commas is :data:`OMITTED` (a 0 the
+    functions can tell from a typed 0) instead of the plain integer 0."""
+
+    def get_node_id(self, token: Any) -> Any:
+        if type(token) is Empty and token not in self.nodes:
+            self.missing_operands.discard(token)
+            token.set_expr()
+            node_id = self.dsp.add_data(data_id=token.node_id, default_value=OMITTED)
+            self.nodes[token] = node_id
+            return node_id
+        return super().get_node_id(token)
+
+
+@functools.cache
+def parser_for(registry: FunctionRegistry) -> type[Parser]:
+    """``formulas``' parser with function and operator tokens bound to ``registry``."""
+    bound = {"registry": registry}
+    tokens = {Function: type("EngineFunction", (EngineFunction,), bound),
+              OperatorToken: type("EngineOperator", (EngineOperator,), bound)}
+    return type("EngineParser", (Parser,), {"filters": [tokens.get(f, f) for f in Parser.filters],
+                                            "ast_builder": EngineAstBuilder})
+
+
+@functools.lru_cache(maxsize=4096)
+def _parsed(registry: FunctionRegistry, formula: str) -> tuple[bool, Any, str | None]:
+    """One parse of ``formula``: whether it reads its own position (``ROW()``: compiled per cell by
+    :func:`compile_formula`), else its compiled function or why it cannot be compiled."""
+    try:
+        _, builder = parser_for(registry)().ast(formula)
+    except RecursionError:
+        raise  # the stack was deep here; not remembered, another cell may parse it
+    except Exception as exc:  # noqa: BLE001 - formulas raises many types for a formula it cannot parse
+        return False, None, _why(formula, exc)
+    if CELL in builder.dsp.data_nodes:
+        return True, None, None
+    try:
+        return False, builder.compile(), None
+    except RecursionError:
+        raise
+    except Exception as exc:  # noqa: BLE001 - as above
+        return False, None, _why(formula, exc)
+
+
+def _why(formula: str, exc: Exception) -> str:
+    if isinstance(exc, UnknownFunction):
+        return str(exc)
+    return f"cannot parse the formula {formula} ({type(exc).__name__})"
+
+
+@functools.lru_cache(maxsize=4096)
+def compile_formula(registry: FunctionRegistry, formula: str, cell: str | None = None) -> Any:
+    """``formula`` compiled by ``formulas`` with ``registry``'s functions; raises :class:`CellFailure`.
+
+    Formulas reading their own position (``ROW()``, ``COLUMN()``) are compiled for one ``cell``
+    (A1 address): ``formulas`` binds the position at compile time.
+    """
+    try:
+        needs, function, why = _parsed(registry, formula)
+        if needs:
+            _, builder = parser_for(registry)().ast(formula)
+            return builder.compile(**{CELL: Ranges().push(cell)}) if cell is not None else builder.compile()
+    except Exception as exc:  # noqa: BLE001 - formulas raises many types for a formula it cannot parse
+        raise CellFailure(_why(formula, exc)) from None
+    if why is not None:
+        raise CellFailure(why)
+    return function
+
+
+def needs_cell(registry: FunctionRegistry, formula: str) -> bool:
+    try:
+        return _parsed(registry, formula)[0]
+    except Exception:  # noqa: BLE001 - compile_formula reports it with the reason
+        return False
+
+
+def input_areas(registry: FunctionRegistry, formula: str) -> list[tuple[str | None, int, int, int, int]]:
+    """What ``formula`` reads, from its compiled inputs: (sheet or None, r1, c1, r2, c2)."""
+    areas = []
+    for ranges in compile_formula(registry, formula).inputs.values():
+        for area in getattr(ranges, "ranges", None) or ():
+            areas.append((area.get("sheet") or None, max(int(area["r1"]), 1), max(int(area["n1"]), 1),
+                          int(area["r2"]), int(area["n2"])))
+    return areas

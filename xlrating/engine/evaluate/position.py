@@ -1,0 +1,56 @@
+"""The cell a formula is being computed in, for the functions that need the workbook around it
+(OFFSET, INDIRECT, CELL ...: :mod:`.references`), and the way such a function stops the formula.
+
+:meth:`.fallback.Fallback.evaluate` sets :data:`CURRENT` while ``formulas`` runs a formula; what the
+functions read through it is the :class:`CellReader` protocol, which the fallback implements.
+"""
+
+from __future__ import annotations
+
+import contextvars
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any, Protocol
+
+from formulas.errors import BaseError
+from formulas.ranges import Ranges
+
+from ..read.grid import Grid, InCircle, NotComputed, Sheet
+from ..read.row_visibility import Rows
+
+
+class CellReader(Protocol):
+    """What a function computing a reference reads the workbook through (:class:`.fallback.Fallback`)."""
+
+    grid: Grid
+    package: Any
+    formula_text: Callable[[str, int, int], str | None]
+    spill_size: Callable[[str, int, int], tuple[int, int] | None]
+
+    def read(self, target: Sheet, r1: int, c1: int, r2: int, c2: int, seen_from: Sheet) -> Ranges: ...
+
+    def names_for(self, sheet: Sheet) -> dict[str, str]: ...
+
+    def rows_of(self, sheet: Sheet) -> Rows: ...
+
+
+@dataclass
+class Position:
+    """The cell a formula is being computed in: what OFFSET, INDIRECT, CELL ... are relative to."""
+
+    fallback: CellReader
+    sheet: Sheet
+    row: int
+    col: int
+
+
+CURRENT: contextvars.ContextVar[Position] = contextvars.ContextVar("xlrating_engine_position")
+
+
+class Abort(BaseError):
+    """Stops a formula from inside a function ``formulas`` calls (its wrappers turn other exceptions
+    into #VALUE!): ``reason`` is re-raised or returned by :meth:`.fallback.Fallback.evaluate`."""
+
+    def __init__(self, reason: Exception | NotComputed | InCircle):
+        super().__init__()
+        self.reason = reason

@@ -1,0 +1,39 @@
+"""The values a formula's parts hand each other while ``formulas`` computes it, shared by the
+evaluator (which makes them) and the functions (which read them): an argument left out between
+commas, and an area read with the size the formula asked for."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+from formulas.ranges import Ranges
+
+
+class Omitted(float):
+    """An argument left out between commas (``XLOOKUP(x, a, b, , 1)``): 0 to every function that
+    takes it as a number, as Excel reads it, and recognisably left out to the functions whose
+    default is something else (XLOOKUP's if_not_found, LINEST's const, SEQUENCE's start)."""
+
+    def __repr__(self) -> str:
+        return "OMITTED"
+
+
+OMITTED = Omitted(0.0)
+
+
+def is_omitted(value: Any) -> bool:
+    """Whether an argument was left out: not passed (None) or left empty between commas."""
+    return value is None or isinstance(value, Omitted) or (
+        isinstance(value, np.ndarray) and value.size == 1 and isinstance(value.ravel()[0], Omitted))
+
+
+class Area(Ranges):
+    """The values of an area read for ``formulas``, with the size the formula asked for: a whole
+    column (row) is read only as far as the sheet is used, but ROWS(C:C) is 1048576 all the same."""
+
+    __slots__ = ("size",)
+
+    def __init__(self, size: tuple[int, int]):
+        super().__init__()
+        self.size = size
