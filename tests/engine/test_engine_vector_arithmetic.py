@@ -13,7 +13,7 @@ import pytest
 
 from xlrating.core import powers
 from xlrating.engine import evaluate_workbook
-from xlrating.engine.vector import Unsupported
+from xlrating.engine.evaluate.vector import Unsupported
 
 
 def _values(path: Path, columns: range) -> tuple[dict[tuple[int, int], str], dict[str, int]]:
@@ -24,10 +24,10 @@ def _values(path: Path, columns: range) -> tuple[dict[tuple[int, int], str], dic
 
 
 def _cell_by_cell(monkeypatch: pytest.MonkeyPatch) -> None:
-    def refuse(tree):  # type: ignore[no-untyped-def]
+    def refuse(tree, lookup):  # type: ignore[no-untyped-def]
         raise Unsupported("test: everything cell by cell")
 
-    monkeypatch.setattr("xlrating.engine.model.compile_tree", refuse)
+    monkeypatch.setattr("xlrating.engine.evaluate.model.compile_tree", refuse)
 
 
 def _power_book(path: Path, rows: int = 200) -> Path:
