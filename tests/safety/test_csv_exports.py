@@ -32,14 +32,20 @@ def _live_cells(path: Path) -> list[str]:
         return [cell for row in csv.reader(handle) for cell in row if needs_neutralising(cell)]
 
 
-def test_rank_writes_formula_like_player_names_inert(tmp_path: Path) -> None:
-    table = tmp_path / "results.csv"
+def _hostile_results(folder: Path) -> Path:
+    """A MERS results table of two events whose players have the hostile names."""
+    table = folder / "results.csv"
     with table.open("w", newline="", encoding="utf-8") as handle:
         writer = csv.writer(handle)
         writer.writerow(["tournament", "date", "players", "weight", "player", "place"])
         for event, day in (("Spring", "2024-03-01"), ("Summer", "2024-06-01")):
             for place, name in enumerate(HOSTILE_NAMES, start=1):
                 writer.writerow([event, day, len(HOSTILE_NAMES), 1, name, place])
+    return table
+
+
+def test_rank_writes_formula_like_player_names_inert(tmp_path: Path) -> None:
+    table = _hostile_results(tmp_path)
     board = tmp_path / "board.csv"
     done = _xlrating("rank", "mers", str(table), "--as-of", "2024-07-01", "-o", str(board), cwd=tmp_path)
     assert done.returncode == 0, done.stderr
@@ -67,13 +73,7 @@ def test_convert_to_csv_writes_formula_like_texts_inert(tmp_path: Path) -> None:
 def test_rank_to_xlsx_keeps_formula_like_player_names_as_text(tmp_path: Path) -> None:
     """openpyxl stores a text starting with '=' as a formula unless told otherwise: the .xlsx a
     ranking officer opens must hold the names as the texts they are, with no formula cell."""
-    table = tmp_path / "results.csv"
-    with table.open("w", newline="", encoding="utf-8") as handle:
-        writer = csv.writer(handle)
-        writer.writerow(["tournament", "date", "players", "weight", "player", "place"])
-        for event, day in (("Spring", "2024-03-01"), ("Summer", "2024-06-01")):
-            for place, name in enumerate(HOSTILE_NAMES, start=1):
-                writer.writerow([event, day, len(HOSTILE_NAMES), 1, name, place])
+    table = _hostile_results(tmp_path)
     board = tmp_path / "board.xlsx"
     done = _xlrating("rank", "mers", str(table), "--as-of", "2024-07-01", "-o", str(board), cwd=tmp_path)
     assert done.returncode == 0, done.stderr
