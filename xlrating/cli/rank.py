@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import datetime as dt
+from typing import Any
 
 import click
 
@@ -55,20 +56,10 @@ def rank(system: str, file: str | None, output: str | None, sheet: str | None, t
     try:
         board: Leaderboard
         if system == "dippouch":
-            if file is None:
-                source = resolve_db(db)
-                results = _stored(source, "dippouch")
-            else:
-                rows, header_row, source = _table(file, sheet)
-                results = _guarded(source, lambda: dippouch.results_from_table(rows, header_row=header_row))
+            source, results = _records("dippouch", file, sheet, db, dippouch.results_from_table)
             board = _guarded(source, lambda: dippouch_leaderboard(results, ties=policy))
         elif system == "dci":
-            if file is None:
-                source = resolve_db(db)
-                matches = _stored(source, "dci")
-            else:
-                rows, header_row, source = _table(file, sheet)
-                matches = _guarded(source, lambda: dci.matches_from_table(rows, header_row=header_row))
+            source, matches = _records("dci", file, sheet, db, dci.matches_from_table)
             board = _guarded(source, lambda: dci_leaderboard(matches, method=method, category=category))
         else:
             names = None
@@ -98,6 +89,17 @@ def rank(system: str, file: str | None, output: str | None, sheet: str | None, t
             click.echo(f"wrote {board.counted()} to {output}", err=True)
         else:  # still a file, with the header only: a script reading it finds the columns it expects
             click.echo(f"wrote no players to {output} (the header only). {board.empty_reason}", err=True)
+
+
+def _records(system: str, file: str | None, sheet: str | None, db: str | None,
+             from_table: Any) -> tuple[str, list[Any]]:
+    """Where the records come from and the records: FILE's table read by ``from_table``, or
+    without FILE what the store holds for ``system``."""
+    if file is None:
+        source = resolve_db(db)
+        return source, _stored(source, system)
+    rows, header_row, source = _table(file, sheet)
+    return source, _guarded(source, lambda: from_table(rows, header_row=header_row))
 
 
 def _table(file: str | None, sheet: str | None) -> tuple[list[list[object]], int, str]:

@@ -14,20 +14,18 @@ import hashlib
 import sqlite3
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Literal, Self
+from typing import Self
 
 from xlrating.core.mers import Result
 from xlrating.sheets.cellvalues import fold
 from xlrating.sheets.submission import Submission
 from xlrating.store.errors import StoreError
-from xlrating.store.events import EventStore
+from xlrating.store.events import EventStore, Status
 from xlrating.store.intake import IntakeQueue, record_acceptance, utc_now
 from xlrating.store.schema import MIGRATIONS, SCHEMA_VERSION
 
 __all__ = ["IngestOutcome", "SQLiteStore", "StoreError", "TournamentVersion"]
 
-
-Status = Literal["stored", "replaced", "unchanged", "refused"]
 
 
 @dataclass(frozen=True)
