@@ -166,4 +166,4 @@ def test_a_store_of_the_previous_schema_opens_upgraded_with_its_data_kept(tmp_pa
         item = store.intake_by_token("t")
         assert item is not None and item.system == "mers" and item.file_name == "a.xlsx"
         assert store.ingest_events(DCI.name, DCI.read_bytes(), _table(DCI)).status == "stored"
-    assert sqlite3.connect(db).execute("PRAGMA user_version").fetchone()[0] == SCHEMA_VERSION == 3
+    assert sqlite3.connect(db).execute("PRAGMA user_version").fetchone()[0] == SCHEMA_VERSION == 4

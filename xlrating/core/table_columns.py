@@ -14,6 +14,11 @@ DIPPOUCH_RESULT_COLUMNS = (
     Column("player", "text"),
     Column("place", "whole"),
     Column("world_championship", "flag", required=False),
+    # What the public pages show beside the rating (the ratings do not read them): the player's
+    # nationality and tournament score, and where the event was played (the same on its every row).
+    Column("country", "text", required=False, aliases=("nationality",)),
+    Column("score", "score", required=False),
+    Column("location", "text", required=False),
 )
 
 DCI_MATCH_COLUMNS = (

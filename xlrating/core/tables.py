@@ -66,6 +66,7 @@ PARSERS: dict[str, Parser] = {
     "date": as_date,
     "whole": _whole_positive,
     "number": _number,
+    "score": _number,  # a tournament score: any number (its own kind, so a bad one is not called a K-value)
     "flag": checks.flag,
 }
 

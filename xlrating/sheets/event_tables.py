@@ -37,6 +37,8 @@ class DipPouchEvent:
     rounds: int
     world_championship: bool
     results: tuple[dippouch.Result, ...]
+    location: str | None = None  # where it was played, when the table says
+    details: tuple[tuple[str | None, float | None], ...] = ()  # each result's (country, score), when given
 
     system = "dippouch"
 
@@ -55,8 +57,14 @@ class DipPouchEvent:
     @property
     def fingerprint(self) -> str:
         standings = sorted([r.place, r.player] for r in self.results)
-        return _digest([self.name, self.date.isoformat(), self.players, self.rounds, self.world_championship,
-                        standings])
+        content: list[object] = [self.name, self.date.isoformat(), self.players, self.rounds,
+                                 self.world_championship, standings]
+        if self.location is not None or any(d != (None, None) for d in self.details):
+            # only then: an event stored before the table had these columns keeps its fingerprint
+            shown = sorted([r.place, r.player, country or "", score] for r, (country, score)
+                           in zip(self.results, self.details or ((None, None),) * len(self.results)))
+            content += [self.location or "", shown]
+        return _digest(content)
 
     def label(self) -> str:
         return f"{self.name} ({self.date.isoformat()})"

@@ -92,6 +92,7 @@ CATALOGUE: dict[str, tuple[Severity, str]] = {
     "TABLE_TEXT_INVALID": ("error", "{header} {value!r} is not text; expected {expected}"),
     "TABLE_DATE_INVALID": ("error", "{header} {value!r} is not a real date; expected a date cell or YYYY-MM-DD"),
     "TABLE_WHOLE_INVALID": ("error", "{header} {value!r} is not valid; expected a whole number >= 1"),
+    "TABLE_NUMBER_INVALID": ("error", "{header} {value!r} is not a number; expected {expected}"),
     "TABLE_FLAG_INVALID": ("error", "{header} {value!r} is not TRUE or FALSE; expected TRUE or FALSE (1/0, Yes/No)"),
     "RESULT_INVALID": ("error", ("{header} {value!r} is not a match result; expected W, D or L (or 1, 0.5, 0) "
                        "from the player's side")),

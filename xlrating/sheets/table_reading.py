@@ -24,10 +24,10 @@ Parser = Callable[[str, Any], Any]
 
 # What a bad value of each kind of column is reported as (the code's template names the expectation).
 KIND_CODES = {"date": "TABLE_DATE_INVALID", "whole": "TABLE_WHOLE_INVALID", "flag": "TABLE_FLAG_INVALID",
-              "text": "TABLE_TEXT_INVALID", "number": "K_INVALID", "result": "RESULT_INVALID",
+              "text": "TABLE_TEXT_INVALID", "number": "K_INVALID", "score": "TABLE_NUMBER_INVALID", "result": "RESULT_INVALID",
               "k": "TIER_UNKNOWN"}
 EXPECTED = {"date": "a date", "whole": "a whole number >= 1", "text": "a name", "result": "W, D or L",
-            "flag": "TRUE or FALSE", "number": "a number", "k": "a tier"}
+            "flag": "TRUE or FALSE", "number": "a number", "score": "a number", "k": "a tier"}
 
 
 @dataclass

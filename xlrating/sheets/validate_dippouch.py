@@ -1,7 +1,7 @@
 """Validate a Dip Pouch results table (the table of ``xlrating rank dippouch``) in one pass.
 
 Every cell is read as ``rank`` reads it (:mod:`~xlrating.sheets.table_reading`); then, per event
-(one event name on one date): the same players, rounds and world_championship on every row, each
+(one event name on one date): the same players, rounds, world_championship and location on every row, each
 place within 1 to the event's players, each player once, no more rows than players; and one
 spelling of each event name. Every problem is one finding at its cell; nothing stops at the first.
 """
@@ -17,7 +17,7 @@ from xlrating.sheets.findings import Collector, has_errors
 from xlrating.sheets.table_reading import TableLayout, read_rows, report_spellings
 
 COLUMNS = dippouch.RESULT_COLUMNS
-SAME_ON_EVERY_ROW = ("players", "rounds", "world_championship")
+SAME_ON_EVERY_ROW = ("players", "rounds", "world_championship", "location")
 
 
 def validate_dippouch(layout: TableLayout, out: Collector) -> EventTable:
@@ -81,4 +81,5 @@ def _event(rows: list[dict[str, Any]]) -> DipPouchEvent:
     results = tuple(dippouch.Result(first["event"], r["date"], r["players"], r["rounds"], r["player"], r["place"],
                                     bool(r["world_championship"]), r["_row"]) for r in rows)
     return DipPouchEvent(first["event"], first["date"], first["players"], first["rounds"],
-                         bool(first["world_championship"]), results)
+                         bool(first["world_championship"]), results, first["location"],
+                         tuple((r["country"], r["score"]) for r in rows))

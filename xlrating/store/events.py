@@ -179,16 +179,20 @@ class EventStore:
     def _insert_event(self, db: sqlite3.Connection, table: EventTable, event: Event, version: int,
                       submission_id: int, now: str) -> None:
         championship = int(event.world_championship) if isinstance(event, DipPouchEvent) else None
+        location = event.location if isinstance(event, DipPouchEvent) else None
         event_id = db.execute(
             "INSERT INTO events (system, event_key, name_key, version, submission_id, sheet, name, start_date, "
-            "end_date, players, rounds, world_championship, fingerprint, stored_at) "
-            "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+            "end_date, players, rounds, world_championship, fingerprint, stored_at, location) "
+            "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
             (table.system, event.key, fold(event.name), version, submission_id, table.sheet, event.name,
              event.start_date.isoformat(), event.end_date.isoformat(), event.players, event.rounds, championship,
-             event.fingerprint, now)).lastrowid
+             event.fingerprint, now, location)).lastrowid
         if isinstance(event, DipPouchEvent):
-            db.executemany("INSERT INTO standings (event_id, sheet_row, player, place) VALUES (?, ?, ?, ?)",
-                           [(event_id, r.row or 0, r.player, r.place) for r in event.results])
+            details = event.details or ((None, None),) * len(event.results)
+            db.executemany(
+                "INSERT INTO standings (event_id, sheet_row, player, place, country, score) VALUES (?, ?, ?, ?, ?, ?)",
+                [(event_id, r.row or 0, r.player, r.place, country, score)
+                 for r, (country, score) in zip(event.results, details)])
         else:
             tiers = event.tiers or (None,) * len(event.matches)
             db.executemany(

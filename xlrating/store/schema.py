@@ -141,6 +141,13 @@ MIGRATIONS: tuple[str, ...] = (
     );
     CREATE INDEX matches_event ON matches (event_id);
     """,
+    # 4: what the Dip Pouch public pages show beside the rating, when the table gives it: where an
+    # event was played, and each player's nationality and tournament score.
+    """
+    ALTER TABLE events ADD COLUMN location TEXT;
+    ALTER TABLE standings ADD COLUMN country TEXT;
+    ALTER TABLE standings ADD COLUMN score REAL;
+    """,
 )
 
 SCHEMA_VERSION = len(MIGRATIONS)

@@ -6,6 +6,7 @@ from __future__ import annotations
 from starlette.requests import Request
 
 from xlrating.store import queries
+from xlrating.web import dippouch_pages
 from xlrating.web.pages import BadRequest, Page, Table, page_routes, store
 
 LONGEST_QUERY = 100
@@ -20,13 +21,15 @@ def search(request: Request) -> Page:
                          f"(a name or part of one).")
     with store(request) as opened:
         players, tournaments = queries.search(opened, text)
+        dippouch = dippouch_pages.search_data(opened, text)
     data = {"q": text,
             "players": [{k: p[k] for k in PLAYER_COLUMNS if k != "address"} | {"address": f"/players/{p['ema_id']}"}
                         for p in players],
             "tournaments": [{k: t[k] for k in TOURNAMENT_COLUMNS if k != "address"}
-                            | {"address": f"/tournaments/{t['id']}"} for t in tournaments]}
+                            | {"address": f"/tournaments/{t['id']}"} for t in tournaments]} | dippouch
     return Page(f"Search: {text}" if text else "Search", "search.html", data,
-                (Table("players", "Players", PLAYER_COLUMNS), Table("tournaments", "Tournaments", TOURNAMENT_COLUMNS)),
+                (Table("players", "Players", PLAYER_COLUMNS), Table("tournaments", "Tournaments", TOURNAMENT_COLUMNS),
+                 *dippouch_pages.SEARCH_TABLES),
                 {"search_text": text})
 
 
