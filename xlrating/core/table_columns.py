@@ -14,8 +14,12 @@ DIPPOUCH_RESULT_COLUMNS = (
     Column("player", "text"),
     Column("place", "whole"),
     Column("world_championship", "flag", required=False),
-    # What the public pages show beside the rating (the ratings do not read them): the player's
-    # nationality and tournament score, and where the event was played (the same on its every row).
+)
+
+DIPPOUCH_SHOWN_COLUMNS = (
+    # What the store keeps for the public pages beside the rating (``ingest`` checks and stores them;
+    # the ratings, ``rank`` and the table functions ignore them): the player's nationality and
+    # tournament score, and where the event was played (the same on each of its rows).
     Column("country", "text", required=False, aliases=("nationality",)),
     Column("score", "score", required=False),
     Column("location", "text", required=False),

@@ -10,20 +10,23 @@ from __future__ import annotations
 
 from typing import Any
 
-from xlrating.core import dippouch
+from xlrating.core import checks, dippouch
+from xlrating.core.table_columns import DIPPOUCH_SHOWN_COLUMNS
+from xlrating.core.tables import number_from_text
 from xlrating.sheets.cellvalues import fold
 from xlrating.sheets.event_tables import DipPouchEvent, EventTable
 from xlrating.sheets.findings import Collector, has_errors
 from xlrating.sheets.table_reading import TableLayout, read_rows, report_spellings
 
-COLUMNS = dippouch.RESULT_COLUMNS
+COLUMNS = (*dippouch.RESULT_COLUMNS, *DIPPOUCH_SHOWN_COLUMNS)
+PARSERS = {"score": lambda name, value: checks.number(name, number_from_text(value))}
 SAME_ON_EVERY_ROW = ("players", "rounds", "world_championship", "location")
 
 
 def validate_dippouch(layout: TableLayout, out: Collector) -> EventTable:
     """The findings go to ``out``; the table's events are filled in only when there is no error."""
     table = EventTable("dippouch", layout.grid.name)
-    records = read_rows(layout, COLUMNS, out)
+    records = read_rows(layout, COLUMNS, out, PARSERS)
     if not records:
         out.add("TABLE_EMPTY", layout.grid.name, layout.header_row, min(layout.columns.values()),
                 table="Dip Pouch results", row_is="player per event")
