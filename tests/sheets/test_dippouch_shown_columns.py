@@ -10,8 +10,7 @@ from xlrating.core import dippouch
 from xlrating.core.tables import read_table
 from xlrating.sheets.submitted_file import open_submission
 from xlrating.sheets.systems import TableValidation, validate_submission
-from xlrating.store import open_store
-from xlrating.store import dippouch_queries
+from xlrating.store import dippouch_queries, open_store
 
 PLAIN = """event,date,players,rounds,player,place
 Spring Cup,2023-04-16,21,3,Ada Lovelace,1
@@ -40,8 +39,8 @@ def test_a_bad_score_and_a_location_differing_within_an_event_are_findings_at_th
     assert not validation.valid and validation.submission.events == []
     assert [(f.cell, f.code, f.message) for f in validation.findings] == [
         ("H2", "TABLE_NUMBER_INVALID", "score '12 centres' is not a number; expected a number"),
-        ("I3", "EVENT_VALUE_DIFFERS", "location 'Lyon' differs from 'Paris' at I2 in event 'Spring Cup'; "
-                                      "expected the same location on every row of an event")]
+        ("I3", "EVENT_VALUE_DIFFERS", ("location 'Lyon' differs from 'Paris' at I2 in event 'Spring Cup'; "
+                                       "expected the same location on every row of an event"))]
 
 
 def test_the_shown_columns_are_stored_and_the_ratings_ignore_them(tmp_path: Path) -> None:

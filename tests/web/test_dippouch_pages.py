@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import csv
 import io
+import itertools
 import json
 import re
 import subprocess
@@ -184,7 +185,7 @@ def test_a_player_page_has_each_event_and_ends_at_the_rating_of_the_ranking(clie
         assert page["standing"]["rank"] == line["rank"] and len(history) == line["count"]
         oldest_first = list(reversed(history))
         assert oldest_first[0]["rating_before"] == dippouch.STARTING_RATING
-        for earlier, later in zip(oldest_first, oldest_first[1:]):
+        for earlier, later in itertools.pairwise(oldest_first):
             assert later["rating_before"] == earlier["rating_after"]
     ines = client.get("/dippouch/players/In%C3%A8s%20Aubert.json").json()
     assert [(h["event"], h["place"], h["location"]) for h in ines["history"]] == [
@@ -196,7 +197,7 @@ def test_a_player_page_has_each_event_and_ends_at_the_rating_of_the_ranking(clie
 
 def test_the_chart_of_the_rating_is_drawn_on_the_server(client: TestClient) -> None:
     html = client.get("/dippouch/players/Ada%20Lovelace").text
-    chart = re.search(r'<figure class="chart-figure" id="chart">(.*?)</figure>', html, re.S)
+    chart = re.search(r'<figure class="chart-figure" id="chart">(.*?)</figure>', html, re.DOTALL)
     assert chart and '<svg class="chart"' in chart.group(1) and "<script" not in html
     days = re.findall(r"<circle class=\"played\"[^>]*><title>(\d{4}-\d\d-\d\d): ([\d.]+)</title>", chart.group(1))
     history = client.get("/dippouch/players/Ada%20Lovelace.json").json()["history"]

@@ -91,7 +91,8 @@ class Settings:
 def create_app(settings: Settings) -> Starlette:
     """The application for ``settings``; opens (and if needed creates) the store at once, so a
     wrong ``--db`` is an error at start, not on the first request."""
-    from xlrating.web import dippouch_pages, officer, organiser, player_pages, public, search_page, tournament_pages
+    from xlrating.web import officer, organiser, player_pages, public, search_page, tournament_pages
+    from xlrating.web.dippouch_pages import routes as dippouch_routes
 
     if sqlite_path(settings.db) == ":memory:":
         raise StoreError(f"{settings.db}: the server needs a store file (each request opens it); "
@@ -107,7 +108,7 @@ def create_app(settings: Settings) -> Starlette:
     routes = [
         *organiser.routes, *officer.routes, *public.routes, *tournament_pages.routes, *player_pages.routes,
         *search_page.routes,
-        *dippouch_pages.routes,
+        *dippouch_routes,
         Route("/healthz", lambda request: Response("ok", media_type="text/plain")),
         Mount("/static", StaticFiles(directory=str(HERE / "static")), name="static"),
     ]
