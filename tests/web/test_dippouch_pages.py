@@ -195,6 +195,18 @@ def test_a_player_page_has_each_event_and_ends_at_the_rating_of_the_ranking(clie
     assert winter["address"] == f"/dippouch/events/{event_id(client, 'Winter Masters')}"
 
 
+def test_a_player_page_has_the_rating_and_rank_of_each_years_ranking(client: TestClient) -> None:
+    ines = client.get("/dippouch/players/In%C3%A8s%20Aubert.json").json()
+    assert [y["year"] for y in ines["years"]] == [2024, 2023, 2022]  # newest first, back to her first event
+    for y in ines["years"]:
+        board = client.get(f"/rankings/dippouch.json?year={y['year']}").json()["ranking"]
+        line = next(line for line in board if line["player"] == "Inès Aubert")
+        assert (y["rank"], y["rating"], y["count"], y["rated_players"]) \
+            == (line["rank"], line["rating"], line["count"], len(board))
+    assert ines["years"][1]["rating"] == ines["years"][2]["rating"]  # no event in 2023: the rating held
+    assert '<a href="/rankings/dippouch?year=2023">2023</a>' in client.get("/dippouch/players/In%C3%A8s%20Aubert").text
+
+
 def test_the_chart_of_the_rating_is_drawn_on_the_server(client: TestClient) -> None:
     html = client.get("/dippouch/players/Ada%20Lovelace").text
     chart = re.search(r'<figure class="chart-figure" id="chart">(.*?)</figure>', html, re.DOTALL)
@@ -208,20 +220,21 @@ def test_the_chart_of_the_rating_is_drawn_on_the_server(client: TestClient) -> N
 
 # --- downloads ------------------------------------------------------------------------------------
 
-PAGES = [("/rankings/dippouch", "", "ranking", "Ranking"),
-         ("/rankings/dippouch", "?year=2023&country=France", "ranking", "Ranking"),
-         ("/dippouch/events", "", "events", "Events"),
-         ("/dippouch/events/2", "", "standings", "Standings"),
-         ("/dippouch/players/In%C3%A8s%20Aubert", "", "history", "Events"),
-         ("/search", "?q=ines", "dippouch_players", "Dip Pouch players")]
+PAGES = [("/rankings/dippouch", "", "ranking", "Ranking", True),
+         ("/rankings/dippouch", "?year=2023&country=France", "ranking", "Ranking", True),
+         ("/dippouch/events", "", "events", "Events", True),
+         ("/dippouch/events/2", "", "standings", "Standings", True),
+         ("/dippouch/players/In%C3%A8s%20Aubert", "", "history", "Events", True),
+         ("/dippouch/players/Ada%20Lovelace", "", "years", "Per year", False),  # the CSV holds the events
+         ("/search", "?q=ines", "dippouch_players", "Dip Pouch players", False)]  # the CSV: the EMA players
 
 
-@pytest.mark.parametrize(("path", "query", "key", "sheet"), PAGES)
+@pytest.mark.parametrize(("path", "query", "key", "sheet", "first"), PAGES)
 def test_every_page_downloads_as_csv_and_xlsx_equal_to_its_json(client: TestClient, path: str, query: str,
-                                                                key: str, sheet: str) -> None:
+                                                                key: str, sheet: str, first: bool) -> None:
     rows = client.get(f"{path}.json{query}").json()[key]
     assert rows, path
-    if path != "/search":  # the search's CSV holds its first table, the EMA players
+    if first:  # the CSV holds the page's first table
         assert csv_rows(client.get(f"{path}.csv{query}")) == [{k: as_text(v) for k, v in r.items()} for r in rows]
     xlsx = client.get(f"{path}.xlsx{query}")
     assert xlsx.headers["content-type"] == "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet"

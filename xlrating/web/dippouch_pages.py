@@ -38,6 +38,7 @@ STANDING_COLUMNS = ("place", "player", "country", "score", "percentile", "rating
                     "address")
 HISTORY_COLUMNS = ("event_id", "event", "date", "location", "players", "rounds", "world_championship", "place",
                    "percentile", "value", "rating_before", "rating_after", "change", "address")
+YEAR_COLUMNS = ("year", "rank", "rating", "count", "rated_players", "address")
 VERSION_COLUMNS = ("id", "version", "current", "stored_at", "replaced_at", "file_name")
 LONGEST_COUNTRY = 60
 
@@ -211,12 +212,20 @@ def player(request: Request) -> Page:
         history.append({"event_id": event_id, "location": locations.get(event_id)} | step
                        | {"address": event_address(event_id)})
     history.reverse()  # newest first, as the event lists are
+    first_year = int(history[-1]["date"][:4])
+    per_year = []
+    for year in (y for y in published.years(results) if y >= first_year):  # as each year's ranking says
+        year_board = published.ranking(results, year)["ranking"]
+        mine = next(line for line in year_board if line["player"] == name)
+        per_year.append({"year": year, "rank": mine["rank"], "rating": mine["rating"], "count": mine["count"],
+                         "rated_players": len(year_board), "address": href(RANKING_PATH, year=year)})
     data: dict[str, Any] = {"system": "dippouch", "player": who,
                             "standing": {"rank": line["rank"], "rating": line["rating"], "count": line["count"],
                                          "rated_players": len(board)},
-                            "history": [{c: step[c] for c in HISTORY_COLUMNS} for step in history]}
+                            "history": [{c: step[c] for c in HISTORY_COLUMNS} for step in history],
+                            "years": per_year}
     return Page(f"{name}: Dip Pouch rating", "dippouch_player.html", data,
-                (Table("history", "Events", HISTORY_COLUMNS),),
+                (Table("history", "Events", HISTORY_COLUMNS), Table("years", "Per year", YEAR_COLUMNS)),
                 {"chart": rating_chart(name, list(reversed(history))), "ranking_path": RANKING_PATH,
                  "country_label": _country_label, "national": href(RANKING_PATH, country=who["country"])})
 
