@@ -55,9 +55,14 @@ def _check_event(layout: TableLayout, out: Collector, rows: list[dict[str, Any]]
     for column in SAME_ON_EVERY_ROW:
         if column not in layout.columns:
             continue
-        reference = next((r for r in rows if column not in r["_bad"]), None)
+
+        def compared(rec: dict[str, Any], column: str = column) -> bool:
+            # an empty location says nothing (the event's is the one its other rows give)
+            return column not in rec["_bad"] and (column != "location" or rec[column] is not None)
+
+        reference = next((r for r in rows if compared(r)), None)
         for rec in rows:
-            if reference is not None and column not in rec["_bad"] and _same(rec[column]) != _same(reference[column]):
+            if reference is not None and compared(rec) and _same(rec[column]) != _same(reference[column]):
                 add("EVENT_VALUE_DIFFERS", rec, column, value=rec[column], other=reference[column],
                     first=layout.cell(reference["_row"], column))
     players = next((r["players"] for r in rows if r["players"] is not None), None)
@@ -84,5 +89,6 @@ def _event(rows: list[dict[str, Any]]) -> DipPouchEvent:
     results = tuple(dippouch.Result(first["event"], r["date"], r["players"], r["rounds"], r["player"], r["place"],
                                     bool(r["world_championship"]), r["_row"]) for r in rows)
     return DipPouchEvent(first["event"], first["date"], first["players"], first["rounds"],
-                         bool(first["world_championship"]), results, first["location"],
+                         bool(first["world_championship"]), results,
+                         next((r["location"] for r in rows if r["location"] is not None), None),
                          tuple((r["country"], r["score"]) for r in rows))
