@@ -26,16 +26,18 @@ def _y_range(values: Sequence[float]) -> tuple[float, float]:
     return (low, high) if high > low else (0.0, 1000.0)
 
 
-def total_chart(points: Sequence[dict[str, Any]], played: Sequence[str], *, label: str) -> Markup:
+def total_chart(points: Sequence[dict[str, Any]], played: Sequence[str], *, label: str,
+                y_range: tuple[float, float] | None = None) -> Markup:
     """``points``: ``{date, total}`` rows (ISO dates, total None while not ranked), oldest first;
-    ``played``: the ISO dates of the player's results; ``label`` names the chart for readers."""
+    ``played``: the ISO dates of the player's results; ``label`` names the chart for readers;
+    ``y_range`` the values at the bottom and top (default: a MERS total's, in hundreds)."""
     days = [dt.date.fromisoformat(p["date"]) for p in points]
     ranked = [p["total"] for p in points if p["total"] is not None]
     if len(days) < 1 or not ranked:
         return Markup("")
     first, last = min(days), max(days)
     span = max((last - first).days, 1)
-    low, high = _y_range(ranked)
+    low, high = y_range or _y_range(ranked)
     plot_w, plot_h = WIDTH - LEFT - RIGHT, HEIGHT - TOP - BOTTOM
 
     inset = 10  # the first and last days stand clear of the axes
