@@ -34,7 +34,9 @@ def _event(row: tuple[Any, ...]) -> dict[str, Any]:
 
 
 def _with_details(store: SQLiteStore, events: list[dict[str, Any]]) -> list[dict[str, Any]]:
-    """Each event with its matches' count, categories, K-values and tiers (sorted, as the table names them)."""
+    """Each event with its matches' and byes' count and, as text (``, ``-separated, sorted), its
+    categories, K-values and tiers as the table names them; ``k`` is the K when all its matches
+    share one (else None)."""
     if not events:
         return events
     ids = [e["id"] for e in events]
@@ -53,8 +55,10 @@ def _with_details(store: SQLiteStore, events: list[dict[str, Any]]) -> list[dict
             found["tiers"].add(tier)
     for event in events:
         found = details[event["id"]]
+        ks = sorted(found["k"])
         event |= {"matches": found["matches"], "byes": found["byes"],
-                  "categories": sorted(found["categories"]), "k": sorted(found["k"]), "tiers": sorted(found["tiers"])}
+                  "categories": ", ".join(sorted(found["categories"])), "k": ks[0] if len(ks) == 1 else None,
+                  "k_values": ", ".join(f"{k:g}" for k in ks), "tiers": ", ".join(sorted(found["tiers"])) or None}
     return events
 
 

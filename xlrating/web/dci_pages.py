@@ -32,7 +32,7 @@ PLAYERS_PATH = "/dci/players"
 RANKING_COLUMNS = ("rank", "player", "rating", "count")
 CATEGORY_COLUMNS = ("category", "players", "matches", "leader", "rating", "address")
 EVENT_LIST_COLUMNS = ("id", "name", "start_date", "end_date", "players", "rounds", "matches", "byes", "categories",
-                      "k", "tiers", "version", "address")
+                      "tiers", "k", "k_values", "version", "address")
 MATCH_COLUMNS = ("round", "date", "category", "player", "opponent", "result", "k", "tier", "expected",
                  "player_before", "player_after", "change", "opponent_before", "opponent_after")
 PLAYER_CHANGE_COLUMNS = ("player", "category", "matches", "rating_before", "rating_after", "change")
@@ -190,7 +190,7 @@ def player(request: Request) -> Page:
             raise NotFound(f"No DCI player named {name!r} has a stored match; search players by name at /search.")
         boards = {c: published.leaderboard(opened, c, method)["ranking"] for c in sorted({r.match.category
                                                                                           for r in mine})}
-    matches = [published.from_side(r, name) for r in mine]
+    matches = [{k: row[k] for k in PLAYER_MATCH_COLUMNS} for row in (published.from_side(r, name) for r in mine)]
     ratings = []
     for category, lines in boards.items():
         line = next((line for line in lines if line["player"] == name), None)
@@ -245,7 +245,7 @@ def search_data(opened: SQLiteStore, text: str) -> dict[str, Any]:
                 found = players.setdefault(name, {"player": name, "categories": set(), "matches": 0})
                 found["categories"].add(m.category)
                 found["matches"] += 1
-    rows = [p | {"categories": sorted(p["categories"]), "address": player_address(p["player"])}
+    rows = [p | {"categories": ", ".join(sorted(p["categories"])), "address": player_address(p["player"])}
             for p in sorted(players.values(), key=lambda p: fold(p["player"]))][:100]
     events = [{k: e[k] for k in SEARCH_EVENT_COLUMNS if k != "address"} | {"address": event_address(e["id"])}
               for e in dci_queries.current_events(opened) if all(word in fold(e["name"]) for word in words)][:100]
