@@ -200,7 +200,8 @@ def player(request: Request) -> Page:
     charts = {c: total_chart([{"date": p["date"], "total": p["rating"]} for p in history if p["category"] == c],
                              sorted({m["date"] for m in matches if m["category"] == c and m["outcome"] != "bye"}),
                              label=f"{name}'s DCI {c} rating over time", y_range=_y_range(history, c))
-              for c in sorted({p["category"] for p in history})}
+              for c in sorted({p["category"] for p in history})
+              if len({p["date"] for p in history if p["category"] == c}) > 1}  # a line needs two days
     data = {"player": name, "method": method, "ratings": ratings, "matches": matches, "history": history}
     return Page(name, "dci_player.html", data,
                 (Table("matches", "Matches", PLAYER_MATCH_COLUMNS), Table("ratings", "Ratings", PLAYER_RATING_COLUMNS),
