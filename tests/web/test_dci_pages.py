@@ -159,7 +159,7 @@ def test_an_event_page_has_its_facts_matches_and_each_players_change(client: Tes
         == ("grand prix", 40.0, "Constructed", 2)
     page = client.get(f"/dci/events/{rotterdam['id']}.json").json()
     assert page["event"]["rounds"] == 3 and page["event"]["players"] == 6 and page["event"]["current"]
-    assert len(page["matches"]) == 9  # ten rows: round 1's first match is listed from both sides
+    assert len(page["matches"]) == page["event"]["matches"] == 9  # ten rows: one match is listed from both sides
     for match in page["matches"]:
         assert match["k"] == 40.0 and match["tier"] == "grand prix"
         assert match["change"] == pytest.approx(40.0 * (match["result"] - match["expected"]), abs=1e-9)
@@ -216,7 +216,7 @@ def test_the_downloads_hold_the_jsons_rows(client: TestClient) -> None:
 
 def test_the_search_finds_dci_players_and_events_by_name(client: TestClient) -> None:
     found = client.get("/search.json?q=FINKEL jon").json()
-    assert [p["player"] for p in found["dci_players"]] == ["Jon Finkel"]
+    assert [(p["player"], p["matches"]) for p in found["dci_players"]] == [("Jon Finkel", 7)]
     assert found["dci_players"][0]["address"] == "/dci/players/Jon%20Finkel"
     assert [e["name"] for e in client.get("/search.json?q=rotterdam").json()["dci_events"]] == ["Grand Prix Rotterdam"]
     html = client.get("/search?q=finkel").text

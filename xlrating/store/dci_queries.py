@@ -34,7 +34,7 @@ def _event(row: tuple[Any, ...]) -> dict[str, Any]:
 
 
 def _with_details(store: SQLiteStore, events: list[dict[str, Any]]) -> list[dict[str, Any]]:
-    """Each event with its matches' and byes' count and, as text (``, ``-separated, sorted), its
+    """Each event with its matches' count (a match listed from both sides once) and its byes', and, as text (``, ``-separated, sorted), its
     categories, K-values and tiers as the table names them; ``k`` is the K when all its matches
     share one (else None)."""
     if not events:
@@ -42,13 +42,16 @@ def _with_details(store: SQLiteStore, events: list[dict[str, Any]]) -> list[dict
     ids = [e["id"] for e in events]
     marks = ",".join("?" * len(ids))
     rows = _connection(store).execute(
-        f"SELECT event_id, category, k, tier, opponent IS NULL FROM matches WHERE event_id IN ({marks})",
-        ids).fetchall()
-    details: dict[int, dict[str, Any]] = {i: {"matches": 0, "byes": 0, "categories": set(), "k": set(),
+        f"SELECT event_id, category, k, tier, match_date, round, player, opponent FROM matches "
+        f"WHERE event_id IN ({marks})", ids).fetchall()
+    details: dict[int, dict[str, Any]] = {i: {"matches": set(), "byes": 0, "categories": set(), "k": set(),
                                               "tiers": set()} for i in ids}
-    for event_id, category, k, tier, bye in rows:
+    for event_id, category, k, tier, day, rnd, player, opponent in rows:
         found = details[event_id]
-        found["byes" if bye else "matches"] += 1
+        if opponent is None:
+            found["byes"] += 1
+        else:  # a match listed from both sides is one match
+            found["matches"].add((day, rnd, category, min(player, opponent), max(player, opponent)))
         found["categories"].add(category)
         found["k"].add(k)
         if tier:
@@ -56,7 +59,7 @@ def _with_details(store: SQLiteStore, events: list[dict[str, Any]]) -> list[dict
     for event in events:
         found = details[event["id"]]
         ks = sorted(found["k"])
-        event |= {"matches": found["matches"], "byes": found["byes"],
+        event |= {"matches": len(found["matches"]), "byes": found["byes"],
                   "categories": ", ".join(sorted(found["categories"])), "k": ks[0] if len(ks) == 1 else None,
                   "k_values": ", ".join(f"{k:g}" for k in ks), "tiers": ", ".join(sorted(found["tiers"])) or None}
     return events

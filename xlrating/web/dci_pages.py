@@ -243,10 +243,12 @@ def search_data(opened: SQLiteStore, text: str) -> dict[str, Any]:
     for m in opened.dci_matches():
         for name in (m.player, m.opponent):
             if name is not None and all(word in fold(name) for word in words):
-                found = players.setdefault(name, {"player": name, "categories": set(), "matches": 0})
+                found = players.setdefault(name, {"player": name, "categories": set(), "matches": set()})
                 found["categories"].add(m.category)
-                found["matches"] += 1
-    rows = [p | {"categories": ", ".join(sorted(p["categories"])), "address": player_address(p["player"])}
+                # a match listed from both sides is one match; a bye is one too
+                found["matches"].add((m.date, m.event, m.round, m.category, *sorted((m.player, m.opponent or ""))))
+    rows = [p | {"categories": ", ".join(sorted(p["categories"])), "matches": len(p["matches"]),
+                 "address": player_address(p["player"])}
             for p in sorted(players.values(), key=lambda p: fold(p["player"]))][:100]
     events = [{k: e[k] for k in SEARCH_EVENT_COLUMNS if k != "address"} | {"address": event_address(e["id"])}
               for e in dci_queries.current_events(opened) if all(word in fold(e["name"]) for word in words)][:100]
