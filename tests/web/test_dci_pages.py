@@ -6,6 +6,7 @@ pages, and a wrong address or parameter says what is wrong."""
 from __future__ import annotations
 
 import csv
+import html
 import io
 import json
 import re
@@ -151,9 +152,9 @@ def test_a_players_history_chains_match_by_match_to_the_leaderboards_rating(clie
 def test_an_event_page_has_its_facts_matches_and_each_players_change(client: TestClient) -> None:
     listed = client.get("/dci/events.json").json()["events"]
     assert [e["name"] for e in listed] == ["Grand Prix Rotterdam", "Friday Night Magic", "Pro Tour Kyoto"]
-    html = client.get("/dci/events").text
+    listing = client.get("/dci/events").text
     for e in listed:
-        assert f'<a href="/dci/events/{e["id"]}">{e["name"]}</a>' in html
+        assert f'<a href="/dci/events/{e["id"]}">{e["name"]}</a>' in listing
     rotterdam = listed[0]
     assert (rotterdam["tiers"], rotterdam["k"], rotterdam["categories"], rotterdam["version"]) \
         == ("grand prix", 40.0, "Constructed", 2)
@@ -189,9 +190,9 @@ def test_names_and_events_link_to_their_pages_and_no_link_ends_in_a_question_mar
     assert '<a href="/dci/players/Kai%20Budde?method=table">Kai Budde</a>' in table
     for page in ("/rankings/dci", "/rankings/dci/Limited", "/dci/events", player_page("Jon Finkel"),
                  "/dci/events/1", "/search?q=jon"):
-        html = client.get(page).text
-        assert not re.search(r'href="[^"]*\?"', html), page
-        main = html.split("<main>")[1].split("</main>")[0]
+        text = client.get(page).text
+        assert not re.search(r'href="[^"]*\?"', text), page
+        main = text.split("<main>")[1].split("</main>")[0]
         assert "xlrating" not in main and "--" not in main, page  # no command-line wording
         assert not re.search(r"\d{4}-\d\d-\d\dT\d\d:\d\d", main), page  # times as people read them
 
@@ -219,8 +220,8 @@ def test_the_search_finds_dci_players_and_events_by_name(client: TestClient) -> 
     assert [(p["player"], p["matches"]) for p in found["dci_players"]] == [("Jon Finkel", 7)]
     assert found["dci_players"][0]["address"] == "/dci/players/Jon%20Finkel"
     assert [e["name"] for e in client.get("/search.json?q=rotterdam").json()["dci_events"]] == ["Grand Prix Rotterdam"]
-    html = client.get("/search?q=finkel").text
-    assert '<a href="/dci/players/Jon%20Finkel">Jon Finkel</a>' in html
+    page = client.get("/search?q=finkel").text
+    assert '<a href="/dci/players/Jon%20Finkel">Jon Finkel</a>' in page
     mixed = client.get("/search.json?q=lyon").json()  # the EMA tournaments are still found
     assert [t["name"] for t in mixed["tournaments"]] == ["Lyon MCR Open 2024"] and mixed["dci_players"] == []
 
@@ -242,3 +243,27 @@ def test_a_wrong_address_or_parameter_says_what_is_wrong(client: TestClient, add
     path, _, query = address.partition("?")
     as_json = client.get(f"{path}.json" + (f"?{query}" if query else ""))
     assert as_json.status_code == status and as_json.json()["error"] == title and says in as_json.json()["message"]
+
+
+def test_every_link_of_the_dci_pages_leads_to_a_page_whatever_the_names_hold(tmp_path: Path) -> None:
+    """Names with a slash, quotes, ``?`` and ``&``, accents: each page links the others by
+    addresses that find them (followed from the DCI ratings, every page reached once)."""
+    table = tmp_path / "odd.csv"
+    table.write_text("event,date,round,player,opponent,result,tier,category\n"
+                     'Cup é/1,2010-01-02,1,"A/B ""x""",Zoë?&,W,regular,Two-Headed/Giant\n'
+                     'Cup é/1,2010-01-02,2,Zoë?&,"A/B ""x""",D,regular,Two-Headed/Giant\n', encoding="utf-8")
+    db = tmp_path / "odd.db"
+    xlrating("ingest", "--db", str(db), str(table))
+    with TestClient(create_app(Settings(str(db), check_processes=1))) as odd:
+        seen, waiting = set(), ["/rankings/dci"]
+        while waiting:
+            address = waiting.pop()
+            page = odd.get(address)
+            assert page.status_code == 200, address
+            seen.add(address)
+            for link in re.findall(r'href="([^"]+)"', page.text):
+                link = html.unescape(link)
+                if link.startswith(("/dci/", "/rankings/dci")) and link not in seen and link not in waiting:
+                    waiting.append(link)
+    assert {"/dci/players/A%2FB%20%22x%22", "/dci/players/Zo%C3%AB%3F%26", "/rankings/dci/Two-Headed%2FGiant",
+            "/dci/events/1"} <= seen

@@ -72,7 +72,7 @@ def _no_country(request: Request) -> None:
 def _context(request: Request, method: str) -> dict[str, Any]:
     """What every DCI page's HTML needs: the method as asked (None for the default), for its links."""
     return {"method": method, "method_param": request.query_params.get("method") or None, "words": WORDS,
-            "here": quote(request.url.path),
+            "here": quote(request.scope["path"]),  # the decoded path, encoded again whole
             "player_address": player_address, "event_address": event_address, "methods": dci.METHODS}
 
 
@@ -257,7 +257,7 @@ def search_data(opened: SQLiteStore, text: str) -> dict[str, Any]:
 
 routes = [
     *page_routes(RANKINGS_PATH, rankings_index),
-    *page_routes(RANKINGS_PATH + "/{category}", ranking),
+    *page_routes(RANKINGS_PATH + "/{category:path}", ranking),  # a category may hold a "/"
     *page_routes(EVENTS_PATH, events),
     *page_routes(EVENTS_PATH + "/{event_id}", event),
     *page_routes(PLAYERS_PATH + "/{player:path}", player),
