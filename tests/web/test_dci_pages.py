@@ -267,3 +267,13 @@ def test_every_link_of_the_dci_pages_leads_to_a_page_whatever_the_names_hold(tmp
                     waiting.append(link)
     assert {"/dci/players/A%2FB%20%22x%22", "/dci/players/Zo%C3%AB%3F%26", "/rankings/dci/Two-Headed%2FGiant",
             "/dci/events/1"} <= seen
+
+
+def test_the_pages_rate_the_very_matches_rank_dci_reads(db: Path) -> None:
+    from xlrating.store import dci_queries, open_store
+
+    with open_store(str(db), read_only=True) as store:
+        matches, event_ids = dci_queries.rated_matches(store)
+        assert [(m, m.row) for m in matches] == [(m, m.row) for m in store.dci_matches()] and matches
+        current = {e.name: e for e in store.events("dci")}
+        assert len(set(event_ids)) == len(current) == 3

@@ -33,7 +33,7 @@ def _event(row: tuple[Any, ...]) -> dict[str, Any]:
     return item
 
 
-def _with_details(store: SQLiteStore, events: list[dict[str, Any]]) -> list[dict[str, Any]]:
+def with_details(store: SQLiteStore, events: list[dict[str, Any]]) -> list[dict[str, Any]]:
     """Each event with its matches' count (a match listed from both sides once) and its byes', and, as text (``, ``-separated, sorted), its
     categories, K-values and tiers as the table names them; ``k`` is the K when all its matches
     share one (else None)."""
@@ -65,17 +65,19 @@ def _with_details(store: SQLiteStore, events: list[dict[str, Any]]) -> list[dict
     return events
 
 
-def current_events(store: SQLiteStore) -> list[dict[str, Any]]:
-    """The current version of every stored DCI event, newest first, with its details."""
+def current_events(store: SQLiteStore, *, details: bool = True) -> list[dict[str, Any]]:
+    """The current version of every stored DCI event, newest first, with its details (unless not
+    ``details``: then add them with :func:`with_details` to the few that need them)."""
     rows = _connection(store).execute(
         f"{_EVENT_SELECT} AND e.replaced_at IS NULL ORDER BY e.start_date DESC, e.id DESC").fetchall()
-    return _with_details(store, [_event(row) for row in rows])
+    events = [_event(row) for row in rows]
+    return with_details(store, events) if details else events
 
 
 def event(store: SQLiteStore, event_id: int) -> dict[str, Any] | None:
     """One stored version of a DCI event (current or replaced), with its details, or None."""
     row = _connection(store).execute(f"{_EVENT_SELECT} AND e.id = ?", (event_id,)).fetchone()
-    return None if row is None else _with_details(store, [_event(row)])[0]
+    return None if row is None else with_details(store, [_event(row)])[0]
 
 
 def event_versions(store: SQLiteStore, event_id: int) -> list[dict[str, Any]]:
@@ -107,3 +109,11 @@ def rated_matches(store: SQLiteStore) -> tuple[list[dci.Match], list[int]]:
     matches = [dci.Match(dt.date.fromisoformat(day), rnd, player, opponent, result, name, k, category, row)
                for day, rnd, player, opponent, result, name, k, category, row, _ in rows]
     return matches, [row[-1] for row in rows]
+
+
+def version(store: SQLiteStore) -> tuple[int, int, int]:
+    """What changes whenever the stored DCI events do (an event stored, or a version replaced:
+    events are only ever added or marked replaced), for keeping what is computed from them."""
+    row = _connection(store).execute(
+        "SELECT count(*), coalesce(max(id), 0), count(replaced_at) FROM events WHERE system = 'dci'").fetchone()
+    return int(row[0]), int(row[1]), int(row[2])

@@ -76,17 +76,14 @@ def _context(request: Request, method: str) -> dict[str, Any]:
             "player_address": player_address, "event_address": event_address, "methods": dci.METHODS}
 
 
-def _categories(opened: SQLiteStore) -> list[str]:
-    return sorted({m.category for m in opened.dci_matches()})
-
-
 def rankings_index(request: Request) -> Page:
     _no_country(request)
     method = _method(request)
     with store(request) as opened:
-        board = published.leaderboard(opened, None, method)
+        now = published.snapshot(opened, method)
         events = dci_queries.current_events(opened)
-        rated = [r for r in published.stored_history(opened, method) if r.match.opponent is not None]
+    board = now.leaderboard(None)
+    rated = [r for r in now.history if r.match.opponent is not None]
     categories = sorted({r.match.category for r in rated})
     rows = []
     for category in categories:  # with one category, rank dci names it in no line
@@ -107,11 +104,12 @@ def ranking(request: Request) -> Page:
     _no_country(request)
     method = _method(request)
     with store(request) as opened:
-        categories = _categories(opened)
-        if not categories:
-            raise NotFound("No DCI matches are stored yet, so there is no DCI rating list.")
-        category = choice(request.path_params["category"], tuple(categories), "The DCI category")
-        board = published.leaderboard(opened, category, method)
+        now = published.snapshot(opened, method)
+    categories = sorted({m.category for m in now.matches})
+    if not categories:
+        raise NotFound("No DCI matches are stored yet, so there is no DCI rating list.")
+    category = choice(request.path_params["category"], tuple(categories), "The DCI category")
+    board = now.leaderboard(category)
     data = {"category": category, "method": method, "ranking": board["ranking"]}
     return Page(f"DCI ratings: {category}", "dci_ranking.html", data, (Table("ranking", "Ratings", RANKING_COLUMNS),),
                 _context(request, method) | {"categories": categories, "empty_reason": board["empty_reason"]})
@@ -138,7 +136,7 @@ def event(request: Request) -> Page:
             raise NotFound(f"There is no DCI event number {text}; the list at {EVENTS_PATH} links each one.")
         versions = dci_queries.event_versions(opened, found["id"])
         stored = dci_queries.event_matches(opened, found["id"])
-        rated = [r for r in published.stored_history(opened, method) if r.event_id == found["id"]]
+        rated = [r for r in published.snapshot(opened, method).history if r.event_id == found["id"]]
     tiers = {(m["date"], m["round"], m["player"], m["opponent"]): m["tier"] for m in stored}
     if found["current"]:
         matches = [_match_row(r, tiers) for r in rated]
@@ -184,12 +182,11 @@ def player(request: Request) -> Page:
     name = request.path_params["player"]
     method = _method(request)
     with store(request) as opened:
-        rated = published.stored_history(opened, method)
-        mine = [r for r in rated if name in (r.match.player, r.match.opponent)]
-        if not mine:
-            raise NotFound(f"No DCI player named {name!r} has a stored match; search players by name at /search.")
-        boards = {c: published.leaderboard(opened, c, method)["ranking"] for c in sorted({r.match.category
-                                                                                          for r in mine})}
+        now = published.snapshot(opened, method)
+    mine = [r for r in now.history if name in (r.match.player, r.match.opponent)]
+    if not mine:
+        raise NotFound(f"No DCI player named {name!r} has a stored match; search players by name at /search.")
+    boards = {c: now.leaderboard(c)["ranking"] for c in sorted({r.match.category for r in mine})}
     matches = [{k: row[k] for k in PLAYER_MATCH_COLUMNS} for row in (published.from_side(r, name) for r in mine)]
     ratings = []
     for category, lines in boards.items():
@@ -239,10 +236,13 @@ def search_data(opened: SQLiteStore, text: str) -> dict[str, Any]:
     words = fold(text).split()
     if not words:
         return {"dci_players": [], "dci_events": []}
+    matches = published.snapshot(opened, "formula").matches
+    names = {name for m in matches for name in (m.player, m.opponent) if name is not None}
+    wanted = {name for name in names if all(word in fold(name) for word in words)}
     players: dict[str, dict[str, Any]] = {}
-    for m in opened.dci_matches():
+    for m in matches:
         for name in (m.player, m.opponent):
-            if name is not None and all(word in fold(name) for word in words):
+            if name in wanted:
                 found = players.setdefault(name, {"player": name, "categories": set(), "matches": set()})
                 found["categories"].add(m.category)
                 # a match listed from both sides is one match; a bye is one too
@@ -250,8 +250,9 @@ def search_data(opened: SQLiteStore, text: str) -> dict[str, Any]:
     rows = [p | {"categories": ", ".join(sorted(p["categories"])), "matches": len(p["matches"]),
                  "address": player_address(p["player"])}
             for p in sorted(players.values(), key=lambda p: fold(p["player"]))][:100]
+    named = [e for e in dci_queries.current_events(opened, details=False) if all(word in fold(e["name"]) for word in words)]
     events = [{k: e[k] for k in SEARCH_EVENT_COLUMNS if k != "address"} | {"address": event_address(e["id"])}
-              for e in dci_queries.current_events(opened) if all(word in fold(e["name"]) for word in words)][:100]
+              for e in dci_queries.with_details(opened, named[:100])]
     return {"dci_players": rows, "dci_events": events}
 
 

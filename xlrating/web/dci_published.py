@@ -1,7 +1,9 @@
 """What the DCI pages publish, computed from the store's current DCI events by the code of
 ``xlrating rank dci``: the leaderboard of each category (:func:`xlrating.leaderboards.dci_leaderboard`
-over :meth:`~xlrating.store.events.EventStore.dci_matches`, so a page's ranking is the command's),
-and every match with the ratings it was rated from and the change ``K * (W - p)`` it made.
+over the matches :meth:`~xlrating.store.events.EventStore.dci_matches` gives the command, read
+the same way by :func:`~xlrating.store.dci_queries.rated_matches`, so a page's ranking is the
+command's), and every match with the ratings it was rated from and the change ``K * (W - p)``.
+What is computed is kept per store and method until the store's DCI events change (:func:`snapshot`).
 
 The match history replays the matches one by one in the order the leaderboard rates them (date,
 event, round; a match listed from both sides once; byes not rated), with the same expected-score
@@ -11,20 +13,21 @@ function, so the rating after a player's last match is the leaderboard's rating,
 
 from __future__ import annotations
 
+import threading
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 from xlrating.core import dci
-from xlrating.core.without_numpy.dci import _rated_matches
 from xlrating.leaderboards import dci_leaderboard
 from xlrating.store import SQLiteStore, dci_queries
 
 
-def leaderboard(store: SQLiteStore, category: str | None, method: str) -> dict[str, Any]:
-    """``rank dci [--category C] --method M`` of the store: its ranked lines (``ranking``, as the
-    command's JSON file holds them) and why it is empty (``empty_reason``)."""
-    board = dci_leaderboard(store.dci_matches(), method=method, category=category)
+def leaderboard(matches: Sequence[dci.Match], category: str | None, method: str) -> dict[str, Any]:
+    """``rank dci [--category C] --method M`` of ``matches`` (the store's, as
+    :meth:`~xlrating.store.events.EventStore.dci_matches` gives them): its ranked lines
+    (``ranking``, as the command's JSON file holds them) and why it is empty (``empty_reason``)."""
+    board = dci_leaderboard(matches, method=method, category=category)
     return {"ranking": board.ranked(), "empty_reason": board.empty_reason}
 
 
@@ -45,38 +48,73 @@ class RatedMatch:
 
 def history(matches: Sequence[dci.Match], event_ids: Sequence[int], method: str) -> list[RatedMatch]:
     """Every match in rating order with the ratings before and after it; byes (not rated) at
-    their place in that order, without ratings. ``event_ids[i]`` is the event of ``matches[i]``."""
-    events = {id(m): event_id for m, event_id in zip(matches, event_ids)}
-    players = sorted({m.player for m in matches} | {m.opponent for m in matches if m.opponent is not None})
-    event_code = {name: i for i, name in enumerate(sorted({m.event for m in matches}))}
-    category_code = {name: i for i, name in enumerate(sorted({m.category for m in matches}))}
-    player_code = {name: i for i, name in enumerate(players)}
+    their place in that order, without ratings. ``event_ids[i]`` is the event of ``matches[i]``.
 
-    def round_key(m: dci.Match) -> tuple[int, int, int, int]:
-        return category_code[m.category], m.date.toordinal(), event_code[m.event], m.round
-
-    rated = _rated_matches([m for m in matches if m.opponent is not None], player_code, round_key)
-    byes = [m for m in matches if m.opponent is None]
+    The matches are a stored (validated) table's: a match listed from both sides agrees, so the
+    first listing is kept, as the leaderboard keeps it."""
+    listed: set[tuple[Any, ...]] = set()
+    kept: list[tuple[dci.Match, int]] = []
+    for m, event_id in zip(matches, event_ids):
+        if m.opponent is not None:
+            pair = (m.category, m.date, m.event, m.round, *sorted((m.player, m.opponent)))
+            if pair in listed:
+                continue
+            listed.add(pair)
+        kept.append((m, event_id))
+    kept.sort(key=lambda item: (item[0].date, item[0].event, item[0].round))  # stable: file order within a round
     rating: dict[tuple[str, str], float] = {}
     out = []
-    for m in sorted([*rated, *byes], key=lambda m: (m.date.toordinal(), event_code[m.event], m.round)):
+    start = dci.STARTING_RATING
+    for m, event_id in kept:
         if m.opponent is None:
-            out.append(RatedMatch(m, events[id(m)], None, None, None, None, None, None, None))
+            out.append(RatedMatch(m, event_id, None, None, None, None, None, None, None))
             continue
         a, b = (m.category, m.player), (m.category, m.opponent)
-        ra, rb = rating.get(a, dci.STARTING_RATING), rating.get(b, dci.STARTING_RATING)
+        ra, rb = rating.get(a, start), rating.get(b, start)
         p = dci.expected_score(ra, rb, method)
         change = float(m.k) * (float(m.result) - p)  # the leaderboard's operations, in its order
         rating[a], rating[b] = ra + change, rb - change
-        out.append(RatedMatch(m, events[id(m)], p, dci.expected_score(rb, ra, method), ra, rating[a], rb, rating[b],
+        out.append(RatedMatch(m, event_id, p, dci.expected_score(rb, ra, method), ra, rating[a], rb, rating[b],
                               change))
     return out
 
 
-def stored_history(store: SQLiteStore, method: str) -> list[RatedMatch]:
-    """:func:`history` of the store's current DCI events."""
+@dataclass
+class Snapshot:
+    """The store's current DCI matches (as ``rank dci`` reads them, with each one's event) and what
+    the pages compute from them for one method: the history, and each category's leaderboard."""
+
+    matches: list[dci.Match]
+    event_ids: list[int]
+    method: str
+    history: list[RatedMatch]
+    boards: dict[str | None, dict[str, Any]] = field(default_factory=dict)
+
+    def leaderboard(self, category: str | None) -> dict[str, Any]:
+        with _LOCK:
+            if category not in self.boards:
+                self.boards[category] = leaderboard(self.matches, category, self.method)
+            return self.boards[category]
+
+
+_LOCK = threading.Lock()
+_KEPT: dict[tuple[str, str], tuple[tuple[int, int, int], Snapshot]] = {}
+
+
+def snapshot(store: SQLiteStore, method: str) -> Snapshot:
+    """The :class:`Snapshot` of the store's DCI events now, computed again only when they changed
+    since the last one (:func:`~xlrating.store.dci_queries.version`): every page view of an
+    unchanged store reads the matches once, not once per view."""
+    now = dci_queries.version(store)
+    with _LOCK:
+        kept = _KEPT.get((store.path, method))
+        if kept is not None and kept[0] == now:
+            return kept[1]
     matches, event_ids = dci_queries.rated_matches(store)
-    return history(matches, event_ids, method)
+    made = Snapshot(matches, event_ids, method, history(matches, event_ids, method))
+    with _LOCK:
+        _KEPT[(store.path, method)] = (now, made)
+    return made
 
 
 OUTCOMES = {1.0: "win", 0.5: "draw", 0.0: "loss"}
