@@ -61,6 +61,7 @@ def test_the_officer_sees_what_a_table_would_replace_and_nothing_is_replaced_unc
     assert "--replace" not in page and 'name="replace"' in page
     assert rows(db, "events") == stored  # looking changed nothing
 
+    ranked = client.get("/rankings/dci.json").json()["ranking"]  # the public ratings, as they are
     refused = client.post(f"/officer/submissions/{second}/accept", data={"csrf_token": token(client, "/officer")})
     assert refused.status_code == 409 and 'id="replaces"' in refused.text  # the warning stays in view
     assert rows(db, "events") == stored  # accepting without confirming replaced nothing
@@ -70,6 +71,8 @@ def test_the_officer_sees_what_a_table_would_replace_and_nothing_is_replaced_unc
     versions = [(row[2], row[4], row[-1] is None) for row in rows(db, "events")]
     key = [v for v in versions if v[1] == 2]
     assert len(key) == 1 and (key[0][0], 1, False) in versions
+    if name == "dci":  # the ratings pages count the new version at once
+        assert client.get("/rankings/dci.json").json()["ranking"] != ranked
 
 
 def test_a_dci_events_stored_version_is_linked_from_the_warning(client: TestClient, tmp_path: Path) -> None:
