@@ -3,9 +3,9 @@
 Three audiences, three modules of thin handlers over :mod:`xlrating.sheets` and
 :mod:`xlrating.store`: :mod:`~xlrating.web.organiser` (no account: check a sheet, download the
 annotated copy, submit it), :mod:`~xlrating.web.officer` (signed in: the queue, accept, reject) and
-:mod:`~xlrating.web.public`, :mod:`~xlrating.web.tournament_pages`, :mod:`~xlrating.web.player_pages`
-and :mod:`~xlrating.web.search_page` (the public pages, each also as JSON, CSV and Excel; see
-:mod:`~xlrating.web.pages`). Pages are rendered on the server (Jinja2, autoescaped) and need no
+:mod:`~xlrating.web.public`, :mod:`~xlrating.web.tournament_pages`, :mod:`~xlrating.web.player_pages`,
+:mod:`~xlrating.web.search_page` and :mod:`~xlrating.web.dci_pages` (the public pages, each also as
+JSON, CSV and Excel; see :mod:`~xlrating.web.pages`). Pages are rendered on the server (Jinja2, autoescaped) and need no
 JavaScript.
 """
 
@@ -105,7 +105,10 @@ def create_app(settings: Settings) -> Starlette:
         yield
         checker.close()
 
+    from xlrating.web import dci_pages  # first: /rankings/dci/{category} is DCI's, not a MERS ruleset's
+
     routes = [
+        *dci_pages.routes,
         *organiser.routes, *officer.routes, *public.routes, *tournament_pages.routes, *player_pages.routes,
         *search_page.routes,
         *dippouch_routes,

@@ -20,12 +20,14 @@ from starlette.routing import Route
 from xlrating.sheets.event_tables import SYSTEM_TITLES, EventTable
 from xlrating.sheets.submitted_file import KIND_TITLES
 from xlrating.store import IngestOutcome, IntakeError, StoreError, queries
+from xlrating.store.event_plans import planned_replacements
 from xlrating.store.sqlite import tournament_key
 from xlrating.web.app import Settings, error_page, render, signed_in, store
 from xlrating.web.checking import CheckUnavailable, check_sheet
 from xlrating.web.organiser import XLSX, annotated_download, attachment
 from xlrating.web.security import check_csrf, csrf_token
 
+EVENT_PAGES = {"dci": "/dci/events/", "dippouch": "/dippouch/events/"}  # a stored event's public page: address prefix by system
 Handler = Callable[[Request], Awaitable[Response]]
 MEDIA_TYPES = {"xlsx": XLSX, "xls": "application/vnd.ms-excel",
                "ods": "application/vnd.oasis.opendocument.spreadsheet", "csv": "text/csv"}
@@ -103,7 +105,8 @@ async def _load(request: Request) -> tuple[Any, bytes] | None:
 
 def _detail(request: Request, item: Any, status: int = 200, **context: Any) -> Response:
     return render(request, "submission.html", {"item": item, "kind_title": KIND_TITLES.get(item.kind, item.kind),
-                                               "system_title": SYSTEM_TITLES.get(item.system, item.system)}
+                                               "system_title": SYSTEM_TITLES.get(item.system, item.system),
+                                               "event_pages": EVENT_PAGES}
                   | context, status)
 
 
@@ -111,23 +114,39 @@ def _missing(request: Request) -> Response:
     return error_page(request, 404, "Not found", "There is no submission with this number.")
 
 
-async def _stored_version(request: Request, item: Any, content: bytes) -> dict[str, Any] | None:
-    """The stored version of the tournament that accepting this submission would replace (or
-    that already holds this very file), so the officer sees it before deciding."""
-    from xlrating.sheets.submission import Submission  # an EMA sheet; a table is compared on accepting
+async def _stored_version(request: Request, item: Any,
+                          content: bytes) -> tuple[dict[str, Any] | None, list[dict[str, Any]] | None]:
+    """What accepting this submission would replace, so the officer sees it before deciding: for
+    an EMA sheet the stored version of its tournament (or the one holding this very file), for a
+    Dip Pouch or DCI table what it would do to each of its events
+    (:func:`~xlrating.store.event_plans.planned_replacements`)."""
+    from xlrating.sheets.submission import Submission
 
     try:
         check = await request.app.state.checker.run(check_sheet, item.file_name, content)
     except CheckUnavailable:
-        return None
-    if not isinstance(check.submission, Submission) or not check.valid:
-        return None
+        return None, None
+    if not check.valid or check.submission is None:
+        return None, None
+    if isinstance(check.submission, EventTable):
+        table = check.submission
+
+        def plan() -> list[dict[str, Any]]:
+            with store(request) as opened:
+                return planned_replacements(opened, table)
+        return None, await run_in_threadpool(plan)
+    if not isinstance(check.submission, Submission):
+        return None, None
     key = tournament_key(check.submission)
 
     def lookup() -> dict[str, Any] | None:
         with store(request) as opened:
             return queries.current_version(opened, key)
-    return await run_in_threadpool(lookup)
+    return await run_in_threadpool(lookup), None
+
+
+def _replaces(plan: list[dict[str, Any]] | None) -> bool:
+    return any(event["status"] == "replaces" for event in plan or ())
 
 
 @officer_only
@@ -138,8 +157,9 @@ async def submission(request: Request) -> Response:
     item, content = loaded
     if item.status != "pending":
         return _detail(request, item)
-    stored = await _stored_version(request, item, content)
-    return _detail(request, item, stored=stored, offer_replace=stored is not None and stored["sha256"] != item.sha256)
+    stored, plan = await _stored_version(request, item, content)
+    offer = (stored is not None and stored["sha256"] != item.sha256) or _replaces(plan)
+    return _detail(request, item, stored=stored, plan=plan, offer_replace=offer)
 
 
 def _refusal(item: Any, outcome: Any) -> str:
@@ -200,7 +220,15 @@ async def accept(request: Request) -> Response:
         return _detail(request, item, 409, error=str(exc))
     if outcome.status == "refused":  # replacing helps when stored versions differ (not when dates overlap)
         replaceable = not table or any(c.status == "refused" and c.version > 0 for c in outcome.events)
-        return _detail(request, item, 409, error=_refusal(item, outcome), offer_replace=replaceable)
+        plan = None
+        if isinstance(check.submission, EventTable):
+            events = check.submission
+
+            def replanned() -> list[dict[str, Any]]:
+                with store(request) as opened:
+                    return planned_replacements(opened, events)
+            plan = await run_in_threadpool(replanned)
+        return _detail(request, item, 409, error=_refusal(item, outcome), offer_replace=replaceable, plan=plan)
     request.session["flash"] = f"Accepted {item.file_name}: {outcome.message}."
     return RedirectResponse("/officer", status_code=303)
 

@@ -1,0 +1,265 @@
+"""The DCI public pages, as the DCI published its ratings: a rating list per category (Limited,
+Constructed, ... as the matches name them), the events with a page each (dates, rounds, players,
+tier and K, categories, every match with the ratings it was rated from and its change), and a
+page per player (their rating in each category, every match with the change ``K * (W - p)``, the
+rating over time as a chart drawn on the server). Each is also JSON, CSV and Excel (see
+:mod:`xlrating.web.pages`).
+
+The rating lists are ``xlrating rank dci`` of the store (:mod:`xlrating.web.dci_published`);
+``?method=table`` rates with the FIDE-style table as ``rank dci --method table`` does. The DCI
+matches tables carry no player's country, so these pages have no country filter: a ``?country=``
+is answered with a 400 that says so.
+"""
+
+from __future__ import annotations
+
+import math
+from typing import Any
+from urllib.parse import quote
+
+from starlette.requests import Request
+
+from xlrating.core import dci
+from xlrating.sheets.cellvalues import fold
+from xlrating.store import SQLiteStore, dci_queries
+from xlrating.web import dci_published as published
+from xlrating.web.charts import total_chart
+from xlrating.web.pages import BadRequest, NotFound, Page, Table, choice, href, page_routes, store
+
+RANKINGS_PATH = "/rankings/dci"
+EVENTS_PATH = "/dci/events"
+PLAYERS_PATH = "/dci/players"
+RANKING_COLUMNS = ("rank", "player", "rating", "count")
+CATEGORY_COLUMNS = ("category", "players", "matches", "leader", "rating", "address")
+EVENT_LIST_COLUMNS = ("id", "name", "start_date", "end_date", "players", "rounds", "matches", "byes", "categories",
+                      "tiers", "k", "k_values", "version", "address")
+MATCH_COLUMNS = ("round", "date", "category", "player", "opponent", "result", "k", "tier", "expected",
+                 "player_before", "player_after", "change", "opponent_before", "opponent_after")
+PLAYER_CHANGE_COLUMNS = ("player", "category", "matches", "rating_before", "rating_after", "change")
+VERSION_COLUMNS = ("id", "version", "current", "stored_at", "replaced_at", "file_name")
+PLAYER_MATCH_COLUMNS = ("date", "event_id", "event", "round", "category", "opponent", "outcome", "result", "k",
+                        "opponent_rating", "expected", "rating_before", "change", "rating_after")
+PLAYER_RATING_COLUMNS = ("category", "rank", "rated_players", "rating", "count")
+HISTORY_COLUMNS = ("category", "date", "rating", "matches")
+SEARCH_PLAYER_COLUMNS = ("player", "categories", "matches", "address")
+SEARCH_EVENT_COLUMNS = ("id", "name", "start_date", "end_date", "categories", "address")
+SEARCH_TABLES = (Table("dci_players", "DCI players", SEARCH_PLAYER_COLUMNS),
+                 Table("dci_events", "DCI events", SEARCH_EVENT_COLUMNS))
+WORDS = {"win": "Win", "draw": "Draw", "loss": "Loss", "bye": "Bye (not rated)"}
+
+
+def player_address(player: str) -> str:
+    return f"{PLAYERS_PATH}/{quote(player, safe='')}"
+
+
+def event_address(event_id: int) -> str:
+    return f"{EVENTS_PATH}/{event_id}"
+
+
+def _method(request: Request) -> str:
+    return choice(request.query_params.get("method") or "formula", dci.METHODS,
+                  "The win probability method (?method=)", BadRequest)
+
+
+def _no_country(request: Request) -> None:
+    text = request.query_params.get("country")
+    if text is not None:
+        raise BadRequest(f"The parameter country={text!r} cannot be used here: the DCI matches tables name no "
+                         f"player's country, so the DCI ratings are not kept by country. Leave it out to see "
+                         f"every player.")
+
+
+def _context(request: Request, method: str) -> dict[str, Any]:
+    """What every DCI page's HTML needs: the method as asked (None for the default), for its links."""
+    return {"method": method, "method_param": request.query_params.get("method") or None, "words": WORDS,
+            "here": quote(request.scope["path"]),  # the decoded path, encoded again whole
+            "player_address": player_address, "event_address": event_address, "methods": dci.METHODS}
+
+
+def rankings_index(request: Request) -> Page:
+    _no_country(request)
+    method = _method(request)
+    with store(request) as opened:
+        now = published.snapshot(opened, method)
+        events = dci_queries.current_events(opened)
+    board = now.leaderboard(None)
+    rated = [r for r in now.history if r.match.opponent is not None]
+    categories = sorted({r.match.category for r in rated})
+    rows = []
+    for category in categories:  # with one category, rank dci names it in no line
+        lines = [line for line in board["ranking"] if len(categories) == 1 or line["category"] == category]
+        rows.append({"category": category, "players": len(lines),
+                     "matches": sum(r.match.category == category for r in rated),
+                     "leader": lines[0]["player"], "rating": lines[0]["rating"],
+                     "address": href(f"{RANKINGS_PATH}/{quote(category, safe='')}",
+                                     method=request.query_params.get("method") or None)})
+    data = {"method": method, "events": len(events), "categories": rows, "ranking": board["ranking"]}
+    ranking_columns = ("rank", "category", *RANKING_COLUMNS[1:]) if len(categories) > 1 else RANKING_COLUMNS
+    return Page("DCI ratings", "dci_rankings.html", data,
+                (Table("categories", "Categories", CATEGORY_COLUMNS), Table("ranking", "Ratings", ranking_columns)),
+                _context(request, method) | {"empty_reason": "" if rows else "No DCI matches are stored yet."})
+
+
+def ranking(request: Request) -> Page:
+    _no_country(request)
+    method = _method(request)
+    with store(request) as opened:
+        now = published.snapshot(opened, method)
+    categories = sorted({m.category for m in now.matches})
+    if not categories:
+        raise NotFound("No DCI matches are stored yet, so there is no DCI rating list.")
+    category = choice(request.path_params["category"], tuple(categories), "The DCI category")
+    board = now.leaderboard(category)
+    data = {"category": category, "method": method, "ranking": board["ranking"]}
+    return Page(f"DCI ratings: {category}", "dci_ranking.html", data, (Table("ranking", "Ratings", RANKING_COLUMNS),),
+                _context(request, method) | {"categories": categories, "empty_reason": board["empty_reason"]})
+
+
+def events(request: Request) -> Page:
+    with store(request) as opened:
+        found = dci_queries.current_events(opened)
+    rows = [{k: e[k] for k in EVENT_LIST_COLUMNS if k != "address"} | {"address": event_address(e["id"])}
+            for e in found]
+    return Page("DCI events", "dci_events.html", {"events": rows}, (Table("events", "Events", EVENT_LIST_COLUMNS),),
+                {"empty_reason": "" if rows else "No DCI event is stored yet."})
+
+
+def event(request: Request) -> Page:
+    text = request.path_params["event_id"]
+    if not text.isdigit() or len(text) > 12:
+        raise NotFound(f"There is no DCI event number {text!r}: events are numbered 1, 2, 3...; the list at "
+                       f"{EVENTS_PATH} links each one.")
+    method = _method(request)
+    with store(request) as opened:
+        found = dci_queries.event(opened, int(text))
+        if found is None:
+            raise NotFound(f"There is no DCI event number {text}; the list at {EVENTS_PATH} links each one.")
+        versions = dci_queries.event_versions(opened, found["id"])
+        stored = dci_queries.event_matches(opened, found["id"])
+        rated = [r for r in published.snapshot(opened, method).history if r.event_id == found["id"]]
+    tiers = {(m["date"], m["round"], m["player"], m["opponent"]): m["tier"] for m in stored}
+    if found["current"]:
+        matches = [_match_row(r, tiers) for r in rated]
+    else:  # a replaced version is not rated any more: its matches as stored
+        matches = [{k: m.get(k) for k in MATCH_COLUMNS} for m in stored]
+    about = found | {"method": method}
+    data = {"event": about, "matches": matches, "players": _changes(rated),
+            "versions": [{k: v[k] for k in VERSION_COLUMNS} for v in versions]}
+    title = (found["name"] or "Matches without an event name") + (
+        "" if found["current"] else f" (version {found['version']}, replaced)")
+    return Page(title, "dci_event.html", data,
+                (Table("matches", "Matches", MATCH_COLUMNS), Table("players", "Rating changes", PLAYER_CHANGE_COLUMNS),
+                 Table("versions", "Versions", VERSION_COLUMNS)), _context(request, method))
+
+
+def _match_row(r: published.RatedMatch, tiers: dict[tuple[Any, ...], str | None]) -> dict[str, Any]:
+    m = r.match
+    return {"round": m.round, "date": m.date.isoformat(), "category": m.category, "player": m.player,
+            "opponent": m.opponent, "result": float(m.result), "k": float(m.k),
+            "tier": tiers.get((m.date.isoformat(), m.round, m.player, m.opponent)), "expected": r.expected,
+            "player_before": r.player_before, "player_after": r.player_after, "change": r.change,
+            "opponent_before": r.opponent_before, "opponent_after": r.opponent_after}
+
+
+def _changes(rated: list[published.RatedMatch]) -> list[dict[str, Any]]:
+    """Each player's rating before their first and after their last match of the event, per category."""
+    seen: dict[tuple[str, str], dict[str, Any]] = {}
+    for r in rated:
+        m = r.match
+        if m.opponent is None:
+            continue
+        for name, before, after in ((m.player, r.player_before, r.player_after),
+                                    (m.opponent, r.opponent_before, r.opponent_after)):
+            line = seen.setdefault((m.category, name), {"player": name, "category": m.category, "matches": 0,
+                                                        "rating_before": before})
+            line["matches"] += 1
+            line["rating_after"] = after
+    rows = [line | {"change": line["rating_after"] - line["rating_before"]} for line in seen.values()]
+    return sorted(rows, key=lambda line: (line["category"], -line["rating_after"], line["player"]))
+
+
+def player(request: Request) -> Page:
+    name = request.path_params["player"]
+    method = _method(request)
+    with store(request) as opened:
+        now = published.snapshot(opened, method)
+    mine = [r for r in now.history if name in (r.match.player, r.match.opponent)]
+    if not mine:
+        raise NotFound(f"No DCI player named {name!r} has a stored match; search players by name at /search.")
+    boards = {c: now.leaderboard(c)["ranking"] for c in sorted({r.match.category for r in mine})}
+    matches = [{k: row[k] for k in PLAYER_MATCH_COLUMNS} for row in (published.from_side(r, name) for r in mine)]
+    ratings = []
+    for category, lines in boards.items():
+        line = next((line for line in lines if line["player"] == name), None)
+        ratings.append({"category": category, "rank": line["rank"] if line else None, "rated_players": len(lines),
+                        "rating": line["rating"] if line else None, "count": line["count"] if line else 0})
+    history = _history(matches)
+    charts = {c: total_chart([{"date": p["date"], "total": p["rating"]} for p in history if p["category"] == c],
+                             sorted({m["date"] for m in matches if m["category"] == c and m["outcome"] != "bye"}),
+                             label=f"{name}'s DCI {c} rating over time", y_range=_y_range(history, c))
+              for c in sorted({p["category"] for p in history})
+              if len({p["date"] for p in history if p["category"] == c}) > 1}  # a line needs two days
+    data = {"player": name, "method": method, "ratings": ratings, "matches": matches, "history": history}
+    return Page(name, "dci_player.html", data,
+                (Table("matches", "Matches", PLAYER_MATCH_COLUMNS), Table("ratings", "Ratings", PLAYER_RATING_COLUMNS),
+                 Table("history", "Rating over time", HISTORY_COLUMNS)), _context(request, method) | {"charts": charts})
+
+
+def _history(matches: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """The rating in each category at the start (1600, on the first day played) and after each day
+    played, with the number of matches rated so far."""
+    points: list[dict[str, Any]] = []
+    for category in sorted({m["category"] for m in matches if m["outcome"] != "bye"}):
+        played = [m for m in matches if m["category"] == category and m["outcome"] != "bye"]
+        points.append({"category": category, "date": played[0]["date"], "rating": dci.STARTING_RATING, "matches": 0})
+        for count, m in enumerate(played, start=1):
+            if points[-1]["date"] == m["date"] and points[-1]["matches"] > 0:
+                points[-1] |= {"rating": m["rating_after"], "matches": count}
+            else:
+                points.append({"category": category, "date": m["date"], "rating": m["rating_after"],
+                               "matches": count})
+    return points
+
+
+def _y_range(history: list[dict[str, Any]], category: str) -> tuple[float, float]:
+    values = [p["rating"] for p in history if p["category"] == category]
+    low, high = math.floor(min(values) / 50) * 50.0, math.ceil(max(values) / 50) * 50.0
+    if high - low < 100:
+        middle = (low + high) / 2
+        low, high = middle - 50, middle + 50
+    return low, high
+
+
+def search_data(opened: SQLiteStore, text: str) -> dict[str, Any]:
+    """What ``/search`` adds for DCI: the players and events whose name holds every word of ``text``
+    (accent- and case-insensitively), at most 100 of each."""
+    words = fold(text).split()
+    if not words:
+        return {"dci_players": [], "dci_events": []}
+    matches = published.snapshot(opened, "formula").matches
+    names = {name for m in matches for name in (m.player, m.opponent) if name is not None}
+    wanted = {name for name in names if all(word in fold(name) for word in words)}
+    players: dict[str, dict[str, Any]] = {}
+    for m in matches:
+        for name in (m.player, m.opponent):
+            if name in wanted:
+                found = players.setdefault(name, {"player": name, "categories": set(), "matches": set()})
+                found["categories"].add(m.category)
+                # a match listed from both sides is one match; a bye is one too
+                found["matches"].add((m.date, m.event, m.round, m.category, *sorted((m.player, m.opponent or ""))))
+    rows = [p | {"categories": ", ".join(sorted(p["categories"])), "matches": len(p["matches"]),
+                 "address": player_address(p["player"])}
+            for p in sorted(players.values(), key=lambda p: fold(p["player"]))][:100]
+    named = [e for e in dci_queries.current_events(opened, details=False) if all(word in fold(e["name"]) for word in words)]
+    events = [{k: e[k] for k in SEARCH_EVENT_COLUMNS if k != "address"} | {"address": event_address(e["id"])}
+              for e in dci_queries.with_details(opened, named[:100])]
+    return {"dci_players": rows, "dci_events": events}
+
+
+routes = [
+    *page_routes(RANKINGS_PATH, rankings_index),
+    *page_routes(RANKINGS_PATH + "/{category:path}", ranking),  # a category may hold a "/"
+    *page_routes(EVENTS_PATH, events),
+    *page_routes(EVENTS_PATH + "/{event_id}", event),
+    *page_routes(PLAYERS_PATH + "/{player:path}", player),
+]
