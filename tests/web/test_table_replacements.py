@@ -5,6 +5,7 @@ accepting without confirming it replaces nothing. (Uses the helpers and fixtures
 from __future__ import annotations
 
 import re
+import sqlite3
 from pathlib import Path
 
 import pytest
@@ -68,7 +69,9 @@ def test_the_officer_sees_what_a_table_would_replace_and_nothing_is_replaced_unc
     accepted = client.post(f"/officer/submissions/{second}/accept",
                            data={"csrf_token": token(client, "/officer"), "replace": "yes"})
     assert accepted.status_code == 200 and "replaced" in accepted.text
-    versions = [(row[2], row[4], row[-1] is None) for row in rows(db, "events")]
+    with sqlite3.connect(db) as connection:
+        versions = connection.execute("SELECT event_key, version, replaced_at IS NULL FROM events ORDER BY id").fetchall()
+    versions = [(key, version, bool(current)) for key, version, current in versions]
     key = [v for v in versions if v[1] == 2]
     assert len(key) == 1 and (key[0][0], 1, False) in versions
     if name == "dci":  # the ratings pages count the new version at once
