@@ -34,6 +34,7 @@ from xlrating.sheets.limits import Limits
 from ..formula.function_names import builtin_name, our_function
 from ..formula.tree import Call, walk
 from ..read.character_set import CHARACTER_SET
+from ..read.date_system import using
 from ..read.external import local_name
 from ..read.grid import BOOL, ERROR, ERROR_BY_INDEX, NUMBER, TEXT, CellFailure, Grid, InCircle, NotComputed
 from ..read.package import Package, read_package
@@ -97,6 +98,11 @@ def evaluate_workbook(path: str, registry: FunctionRegistry, *, limits: Limits |
     limits = limits or Limits()
     package = read_package(path, limits=limits)
     CHARACTER_SET.set(package.character_set)  # CHAR and CODE as the Excel that saved the workbook
+    with using(package.date_system):  # the date functions count days as the workbook does
+        return _evaluate(package, registry, limits)
+
+
+def _evaluate(package: Package, registry: FunctionRegistry, limits: Limits) -> Evaluated:
     grid = Grid()
     names = _names(package)
     blocks: list[Block] = []

@@ -23,6 +23,7 @@ from xlrating.sheets.limits import Limits
 from xlrating.sheets.package_guard import PackageCheck, Refused
 from xlrating.sheets.safe_open import UnreadableWorkbook, open_package
 
+from . import date_system
 from .character_set import WINDOWS, of_application
 from .external import LinkedSheet, read_links, rewrite
 from .sheet_cells import (
@@ -53,6 +54,8 @@ class Package:
     # the character set of the Excel that saved the workbook, for CHAR and CODE (:mod:`.character_set`)
     character_set: str = WINDOWS
     tables: list[Table] = field(default_factory=list)  # the workbook's tables (structured references, filters)
+    # the date system its serial numbers count in: 1900, or 1904 (:mod:`.date_system`)
+    date_system: int = date_system.SYSTEM_1900
 
 
 @dataclass(frozen=True)
@@ -323,4 +326,4 @@ def _read(path: str, check: PackageCheck) -> Package:
     except (zipfile.BadZipFile, KeyError, etree.XMLSyntaxError, ValueError, IndexError) as exc:
         raise UnreadableWorkbook(path, f"damaged workbook package ({type(exc).__name__}: {exc})") from None
     return Package(path, sheets, names, workbook_part, check.data, _calc_settings(root), every_sheet, linked,
-                   _character_set(archive), tables)
+                   _character_set(archive), tables, date_system.of_workbook(root))

@@ -1,0 +1,54 @@
+"""Which date system a workbook's serial numbers count in: 1900 (Excel's default) or 1904.
+
+Microsoft's "Date systems in Excel": in the 1900 date system serial 1 is 1 January 1900 and Excel
+counts a 29 February 1900 that never was (serial 60); in the 1904 date system, which older Excel for
+the Mac used and any workbook may still choose (File > Options > Advanced, "Use 1904 date system"),
+serial 0 is 1 January 1904, there is no phantom day, and the last date, 31 December 9999, is serial
+2957003. The same day is 1462 more in the 1900 system than in the 1904 one (from 1 March 1900 on).
+The workbook says which with ``<workbookPr date1904="1"/>`` in its workbook part
+(ECMA-376 Part 1, 18.2.28; "true" is the same, the attribute missing means 1900).
+
+The model sets :data:`DATE_SYSTEM` for the workbook it computes, and resets it when done, so one
+workbook's system never reaches the next one a batch converts (:func:`using`); the date functions
+read :func:`offset`: they compute in the 1900 system, the days moved by it
+(:mod:`xlrating.engine.evaluate.date_system`, TEXT's date codes in
+:mod:`xlrating.engine.functions.format_dates`). A module of its own, importing nothing heavy.
+"""
+
+from __future__ import annotations
+
+import contextlib
+from collections.abc import Iterator
+from contextvars import ContextVar
+from typing import Any
+
+SYSTEM_1900, SYSTEM_1904 = 1900, 1904
+OFFSET_1904 = 1462  # days from 1904-01-01 (1904 serial 0) back to 1900 serial 0: 1900 serial 1462
+LAST_SERIAL = {SYSTEM_1900: 2958465, SYSTEM_1904: 2958465 - OFFSET_1904}  # 31 December 9999
+
+DATE_SYSTEM: ContextVar[int] = ContextVar("xlrating_date_system", default=SYSTEM_1900)
+
+
+def of_workbook(workbook: Any) -> int:
+    """The date system a parsed workbook part (its root element) declares in ``<workbookPr>``."""
+    for element in workbook:
+        if isinstance(element.tag, str) and element.tag.rpartition("}")[2] == "workbookPr":
+            flag = (element.get("date1904") or "").strip().lower()
+            return SYSTEM_1904 if flag in ("1", "true") else SYSTEM_1900
+    return SYSTEM_1900
+
+
+def offset(system: int | None = None) -> int:
+    """Days to add to a serial of ``system`` (default: the workbook being computed) to have the
+    1900 system's serial of the same day: 0 or 1462."""
+    return OFFSET_1904 if (DATE_SYSTEM.get() if system is None else system) == SYSTEM_1904 else 0
+
+
+@contextlib.contextmanager
+def using(system: int) -> Iterator[None]:
+    """The date functions compute in ``system`` inside the block, and in what they did before after."""
+    token = DATE_SYSTEM.set(system)
+    try:
+        yield
+    finally:
+        DATE_SYSTEM.reset(token)
