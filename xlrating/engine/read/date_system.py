@@ -18,6 +18,8 @@ read :func:`offset`: they compute in the 1900 system, the days moved by it
 from __future__ import annotations
 
 import contextlib
+import datetime as dt
+import re
 from collections.abc import Iterator
 from contextvars import ContextVar
 from typing import Any
@@ -52,3 +54,32 @@ def using(system: int) -> Iterator[None]:
         yield
     finally:
         DATE_SYSTEM.reset(token)
+
+
+# ECMA-376 Part 1, 18.17.4: a date, a time, or both, in the ISO 8601 form a cell of type "d" holds
+_ISO = re.compile(r"(?:(\d{4})-(\d{2})-(\d{2}))?(?:(?<=\d)T|^T?)?(?:(\d{2}):(\d{2})(?::(\d{2}(?:\.\d+)?))?)?Z?")
+_MARCH_1900 = dt.date(1900, 3, 1)
+
+
+def iso_serial(text: str, system: int) -> float:
+    """The serial number, in the date ``system``, of an ISO 8601 date and time (``2011-07-05``,
+    ``2011-07-05T13:45:30``, ``13:45:30``); ValueError for any other text or a date the system
+    cannot hold (before its first day, after 31 December 9999)."""
+    written = text.strip()
+    match = _ISO.fullmatch(written)
+    if not written or match is None or not any(match.groups()):
+        raise ValueError(f"{text!r} is not an ISO 8601 date")
+    year, month, day, hour, minute, second = match.groups()
+    serial = 0.0
+    if year is not None:
+        day_of = dt.date(int(year), int(month), int(day))
+        # the 1900 system counts a 29 February 1900: from 1 March 1900 on, days since 30 December 1899
+        serial = float((day_of - dt.date(1899, 12, 30 if day_of >= _MARCH_1900 else 31)).days - offset(system))
+    if hour is not None:
+        seconds = int(hour) * 3600 + int(minute) * 60 + float(second or 0)
+        if not 0 <= seconds <= 86400:
+            raise ValueError(f"{text!r} is not a time of day")
+        serial += seconds / 86400
+    if not 0 <= serial < LAST_SERIAL[system] + 1:
+        raise ValueError(f"{text!r} is outside the dates of the {system} date system")
+    return serial
