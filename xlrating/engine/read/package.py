@@ -27,6 +27,7 @@ from . import strict as strict_xml
 from .date_system import SYSTEM_1900, of_workbook
 from .character_set import WINDOWS, of_application
 from .external import LinkedSheet, read_links, rewrite
+from .names import qualified_names, visible_names
 from .sheet_cells import (
     MAIN,
     SheetCells,
@@ -178,15 +179,15 @@ def _checked_strings(raw: bytes, max_text_chars: int) -> Any | None:
     return root
 
 
-def _map_texts(sheet: SheetCells, change: Callable[[str, int, int], str]) -> None:
-    """Rewrite every formula text containing ``[`` with ``change(text, row, col)``."""
+def _map_texts(sheet: SheetCells, change: Callable[[str, int, int], str], marker: str = "[") -> None:
+    """Rewrite every formula text containing ``marker`` with ``change(text, row, col)``."""
     for cell in sheet.formulas:
-        if cell.text is not None and "[" in cell.text:
+        if cell.text is not None and marker in cell.text:
             cell.text = change(cell.text, cell.row, cell.col)
     if sheet.simple is not None:
         rows, cols, texts = sheet.simple
         for i, text in enumerate(texts):
-            if "[" in text:
+            if marker in text:
                 texts[i] = change(text, int(rows[i]), int(cols[i]))
 
 
@@ -347,6 +348,12 @@ def _read(path: str, check: PackageCheck) -> Package:
             for sheet in sheets:
                 _map_texts(sheet, lambda text, row, col: rewrite(text, cached))
             names = {key: rewrite(text, cached) for key, text in names.items()}
+        if any(scope is not None for _, scope in names):  # Sheet2!Rate: the name Sheet2's formulas see
+            views = visible_names(names)  # every sheet without names of its own sees the workbook's
+            views = {**{name.upper(): views[None] for name in every_sheet}, **views}
+            for sheet in sheets:
+                _map_texts(sheet, lambda text, row, col: qualified_names(text, views), "!")
+            names = {key: qualified_names(text, views) for key, text in names.items()}
     except (zipfile.BadZipFile, KeyError, etree.XMLSyntaxError, ValueError, IndexError) as exc:
         raise UnreadableWorkbook(path, f"damaged workbook package ({type(exc).__name__}: {exc})") from None
     return Package(path, sheets, names, workbook_part, check.data, _calc_settings(root), every_sheet, linked,
