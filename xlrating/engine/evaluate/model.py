@@ -36,8 +36,8 @@ from ..formula.tree import Call, walk
 from ..read.character_set import CHARACTER_SET
 from ..read.date_system import using
 from ..read.external import local_name
-from ..read.names import visible_names
 from ..read.grid import BOOL, ERROR, ERROR_BY_INDEX, NUMBER, TEXT, CellFailure, Grid, InCircle, NotComputed
+from ..read.names import visible_names
 from ..read.package import Package, read_package
 from .blocks import ARRAY_FUNCTIONS, Block, build_blocks
 from .registry import FunctionRegistry

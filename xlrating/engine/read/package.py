@@ -24,8 +24,8 @@ from xlrating.sheets.package_guard import PackageCheck, Refused
 from xlrating.sheets.safe_open import UnreadableWorkbook, open_package
 
 from . import strict as strict_xml
-from .date_system import SYSTEM_1900, of_workbook
 from .character_set import WINDOWS, of_application
+from .date_system import SYSTEM_1900, of_workbook
 from .external import LinkedSheet, read_links, rewrite
 from .names import qualified_names, visible_names
 from .sheet_cells import (
