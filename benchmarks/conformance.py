@@ -746,7 +746,7 @@ class Mismatch:
                 "got": None if self.got is None else self.got.as_json(), "reason": self.reason}
 
 
-_WHICH_FORMULA = re.compile(r"(cannot parse the formula) .* (\([\w.]+\))$")
+_WHICH_FORMULA = re.compile(r"(cannot parse)(?: the formula)? .* (\([\w.]+\))$")
 _WHICH_CELL = re.compile(r"(?:'(?:[^']|'')+'|[^\s!',()]+)!\$?[A-Z]{1,3}\$?\d+")
 _READS = re.compile(r"^reads .*?, which was not computed \((?P<inner>.*)\)$")
 
@@ -757,7 +757,7 @@ def warning_reason(warning: str) -> str:
     reads = _READS.match(warning)
     if reads is not None:
         return "reads a cell not computed: " + warning_reason(reads.group("inner"))
-    warning = _WHICH_FORMULA.sub(r"\1 \2", warning)
+    warning = _WHICH_FORMULA.sub(r"\1 the formula \2", warning)
     return _WHICH_CELL.sub("<cell>", warning)
 
 
