@@ -151,3 +151,19 @@ def test_each_workbook_of_a_batch_keeps_its_own_date_system(tmp_path: Path) -> N
              for name in ("a_mac.xlsx", "b_windows.xlsx", "c_mac.xlsx")}
     assert found == {"a_mac.xlsx": [1904, 39267, "2011-07-05"], "b_windows.xlsx": [1900, 40729, "2007-07-04"],
                      "c_mac.xlsx": [1904, 39267, "2011-07-05"]}
+
+
+def test_xlratings_own_functions_read_dates_in_the_1904_system(tmp_path: Path) -> None:
+    # MERS: a result dated 29 February 2020 is over two years old on 1 March 2022 (the 2005 rules
+    # then halve its weight); read in the wrong date system, its day would be 28 February 2016 and
+    # 1 March 2022 would be 28 February 2018, not over two years after it
+    values = {"A1": 900, "B1": 1, "C1": dt.date(2020, 2, 29), "A2": 500, "B2": 2, "C2": dt.date(2021, 6, 1),
+              "A3": 750, "B3": 1.5, "C3": dt.date(2021, 9, 1), "D1": dt.date(2022, 3, 1)}
+    formulas = {"E1": '=MERS_RANKING(A1:A3,B1:B3,C1:C3,D1,"2005")',
+                "E2": '=MERS_RANKING(A1:A3,B1:B3,C1:C3,DATE(2022,3,1),"2005")'}
+    (tmp_path / "windows").mkdir()
+    (tmp_path / "mac").mkdir()
+    windows = _computed(tmp_path / "windows", formulas, mac=False, values=values)
+    mac = _computed(tmp_path / "mac", formulas, values=values)
+    assert isinstance(windows["E1"], float) and windows["E1"] == windows["E2"]
+    assert (mac["E1"], mac["E2"]) == (windows["E1"], windows["E2"])

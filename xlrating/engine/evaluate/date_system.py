@@ -97,13 +97,24 @@ def in_date_system(name: str, implementation: Any) -> Any:
     (as it is for a function of no dates, or the implementation itself when already wrapped).
     ``formulas`` describes a function that needs more than its arguments (TODAY, NOW: whether the
     formula is being compiled) as a dict of its ``function`` and these ``extra_inputs``, passed first."""
-    found = DATE_ARGUMENTS.get(builtin_name(name))
+    plain = builtin_name(name)
+    found = DATE_ARGUMENTS.get(plain)
     if found is None:
         return implementation
+    key = (plain, id(implementation))  # one wrapper per implementation: the registry's names agree
+    known = _WRAPPERS.get(key)
+    if known is not None and known[0] is implementation:
+        return known[1]
     if isinstance(implementation, dict):
         extra = len(implementation.get("extra_inputs", ()))
-        return {**implementation, "function": _wrapped(name, implementation["function"], found, extra)}
-    return _wrapped(name, implementation, found, 0)
+        wrapped: Any = {**implementation, "function": _wrapped(name, implementation["function"], found, extra)}
+    else:
+        wrapped = _wrapped(name, implementation, found, 0)
+    _WRAPPERS[key] = (implementation, wrapped)
+    return wrapped
+
+
+_WRAPPERS: dict[tuple[str, int], tuple[Any, Any]] = {}  # (name, id) -> (the implementation, its wrapper)
 
 
 def _wrapped(name: str, implementation: Callable[..., Any], found: tuple[tuple[int, ...], bool],

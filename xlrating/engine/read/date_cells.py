@@ -16,8 +16,6 @@ import re
 import zipfile
 from typing import Any
 
-from xlrating.core.dates import from_excel_serial
-
 from .date_system import LAST_SERIAL, SYSTEM_1900, offset
 from .package import Package, _rels, _xml
 from .sheet_cells import MAIN, cell_position
@@ -76,7 +74,7 @@ def as_date(value: Any, system: int = SYSTEM_1900) -> Any:
     value += offset(system)  # the same day's serial in the 1900 system
     whole = math.floor(value)
     if whole >= 61:
-        day = from_excel_serial(value)
+        day = _DAY_BEFORE_SERIAL_1 + dt.timedelta(days=whole - 1)  # no 29 February 1900 after it
     else:  # serials before 1900-03-01 count Excel's phantom 29 February 1900: serial 1 is 1 January
         day = _DAY_BEFORE_SERIAL_1 + dt.timedelta(days=whole)
     time_of_day = dt.timedelta(days=float(value)) - dt.timedelta(days=whole)  # to the microsecond

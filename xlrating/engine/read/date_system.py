@@ -8,10 +8,11 @@ serial 0 is 1 January 1904, there is no phantom day, and the last date, 31 Decem
 The workbook says which with ``<workbookPr date1904="1"/>`` in its workbook part
 (ECMA-376 Part 1, 18.2.28; "true" is the same, the attribute missing means 1900).
 
-The model sets :data:`DATE_SYSTEM` for the workbook it computes, and resets it when done, so one
-workbook's system never reaches the next one a batch converts (:func:`using`); the date functions
-read :func:`offset`: they compute in the 1900 system, the days moved by it
-(:mod:`xlrating.engine.evaluate.date_system`, TEXT's date codes in
+The model sets ``DATE_SYSTEM`` (:mod:`xlrating.core.dates`'s, so that xlrating's own functions
+read and write their dates, MERS' result dates and ``as_of``, in the workbook's system too) for the
+workbook it computes, and resets it when done, so one workbook's system never reaches the next one
+a batch converts (:func:`using`); the date functions read :func:`offset`: they compute in the 1900
+system, the days moved by it (:mod:`xlrating.engine.evaluate.date_system`, TEXT's date codes in
 :mod:`xlrating.engine.functions.format_dates`). A module of its own, importing nothing heavy.
 """
 
@@ -21,14 +22,12 @@ import contextlib
 import datetime as dt
 import re
 from collections.abc import Iterator
-from contextvars import ContextVar
 from typing import Any
 
-SYSTEM_1900, SYSTEM_1904 = 1900, 1904
-OFFSET_1904 = 1462  # days from 1904-01-01 (1904 serial 0) back to 1900 serial 0: 1900 serial 1462
-LAST_SERIAL = {SYSTEM_1900: 2958465, SYSTEM_1904: 2958465 - OFFSET_1904}  # 31 December 9999
+from xlrating.core.dates import DATE_SYSTEM, OFFSET_1904
 
-DATE_SYSTEM: ContextVar[int] = ContextVar("xlrating_date_system", default=SYSTEM_1900)
+SYSTEM_1900, SYSTEM_1904 = 1900, 1904
+LAST_SERIAL = {SYSTEM_1900: 2958465, SYSTEM_1904: 2958465 - OFFSET_1904}  # 31 December 9999
 
 
 def of_workbook(workbook: Any) -> int:
