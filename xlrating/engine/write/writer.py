@@ -6,7 +6,8 @@ edited (:mod:`.sheet_xml`). Styles, other sheets, defined names, and the VBA pro
 through byte for byte. The calc chain is dropped (Excel rebuilds it; a stale one makes Excel repair
 the file), and so is a ``fullCalcOnLoad`` flag (openpyxl sets it), so that Excel shows our values at
 once. With ``values_only`` the ``<f>`` elements go and the result is a plain .xlsx. A large sheet
-part is deflated in a thread while its next piece is made (:func:`_write_streamed`).
+part is deflated in a thread while its next piece is made (:func:`_write_streamed`). A workbook
+saved as Strict Open XML is written back as Strict (:class:`_StrictWriter`).
 
 CSV (one file per sheet) and JSON (one document) are written from the evaluated grid (:mod:`.values`).
 """
