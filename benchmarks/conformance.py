@@ -2,11 +2,23 @@
 
     python benchmarks/conformance.py [--extra DIR] [--engines ours,formulas,libreoffice]
                                      [--timeout 300] [--details FILE.json] [--verbose] [--only GLOB] [--excel-only]
+                                     [--xlcalculator-current DIR|none] [--target 99.5]
 
-The workbooks: the 65 test workbooks of xlcalculator 0.5.0 (``tests/resources/*.xlsx|*.xlsm`` of
-its sdist, downloaded from PyPI with ``pip download`` into ``benchmarks/.cache/`` on the first run
-and reused afterwards), plus every .xlsx/.xlsm in each ``--extra DIR``. ``--only GLOB`` keeps the
-workbooks whose file name matches.
+The workbooks, by corpus (each workbook is labelled ``corpus/file``):
+
+- ``xlcalculator-0.5.0``: the 65 test workbooks of xlcalculator 0.5.0 (``tests/resources/*.xlsx|*.xlsm``
+  of its sdist, downloaded from PyPI with ``pip download`` into ``benchmarks/.cache/`` on the first
+  run and reused afterwards);
+- ``xlcalculator-current``: the workbooks of xlcalculator's repository as it is today (newer than
+  the sdist: ``reader.xlsm`` among them), every .xlsx/.xlsm of a ``git clone --depth 1`` made into
+  ``benchmarks/.cache/`` on the first run, named by their path with ``_`` for ``/``
+  (``tests_resources_ABS.xlsx``); ``--xlcalculator-current DIR`` takes them from DIR instead, ``none``
+  leaves them out (so does a clone that fails, with a note);
+- every .xlsx/.xlsm in each ``--extra DIR``, the folder's name the corpus' (formulas', pycel's,
+  IronCalc's ...). A folder holding exactly xlcalculator's current workbooks is counted once, as
+  ``xlcalculator-current``.
+
+``--only GLOB`` keeps the workbooks whose file name matches.
 
 The oracle: every formula cell (a ``<c>`` with an ``<f>`` child, followers of shared formulas
 included) that Excel saved with a cached ``<v>``, typed by the cell's ``t`` attribute: a number,
@@ -30,10 +42,16 @@ Every oracle cell is compared: numbers within 1e-9 relative (1e-12 absolute near
 texts exactly, errors by code; a different type or a missing value is a mismatch. A workbook the
 engine failed (non-zero exit, timeout, unreadable output) counts all its oracle cells as
 mismatches. Prints one table (engine, workbooks failed, formula cells equal to Excel's, wall
-time), then for each engine the functions in the formulas of the mismatched cells of the
-workbooks it converted (cells per function, top 25) and the workbooks it failed.
-``--details FILE.json`` writes every mismatch and every failed workbook; ``--verbose`` prints the
-counts and seconds per workbook. Workbooks whose docProps/app.xml names another application than
+time); then per engine and corpus the workbooks, those failed, the formula cells equal to Excel's
+and their share, marked against the target (``--target``, default 99.5%: that share with no
+workbook failed), and what is left and why, cells per reason (top 8): the workbook failed (its
+error); not computed, with the reason ours named in its warning (an Excel function the engine does
+not compute, a formula it cannot parse, a cell it reads that was not computed ...); no value; a
+value of another type; another value, with the functions of the formula. Then for each engine the
+functions in the formulas of the mismatched cells of the workbooks it converted (cells per
+function, top 25) and the workbooks it failed. ``--details FILE.json`` writes the per-corpus
+figures (``corpora``), every mismatch with its reason and every failed workbook; ``--verbose``
+prints the counts and seconds per workbook. Workbooks whose docProps/app.xml names another application than
 Excel (a few of xlcalculator's were saved by LibreOffice) are named in a note; ``--excel-only``
 leaves them out.
 """
@@ -66,6 +84,10 @@ from lxml import etree
 ROOT = Path(__file__).resolve().parents[1]
 CACHE = Path(__file__).resolve().parent / ".cache"
 XLCALCULATOR = ("xlcalculator", "0.5.0")
+XLCALCULATOR_REPOSITORY = "https://github.com/bradbase/xlcalculator.git"
+CURRENT = "xlcalculator-current"  # the corpus of xlcalculator's repository as it is today
+TARGET = 99.5  # % of the formula cells of each corpus equal to Excel's: the engine's aim
+TOP_REASONS = 8
 ENGINES = ("ours", "formulas", "libreoffice")
 WORKBOOK_SUFFIXES = (".xlsx", ".xlsm")
 WORKER_FLAG = "--worker"
@@ -428,17 +450,74 @@ def extract_resources(sdist: Path, folder: Path) -> None:
                     (folder / base).write_bytes(stream.read())
 
 
-def collect_workbooks(extra: list[Path], only: list[str]) -> list[Workbook]:
-    sources = [("xlcalculator", xlcalculator_workbooks(CACHE))]
+def current_xlcalculator(cache: Path) -> Path | None:
+    """xlcalculator's workbooks as its repository has them today (newer than the 0.5.0 sdist:
+    ``reader.xlsm`` and others), fetched once with ``git clone --depth 1`` into ``cache``: every
+    .xlsx/.xlsm of the repository, named by its path with ``_`` for ``/``
+    (``tests_resources_ABS.xlsx``). None, with a note, when git cannot fetch it."""
+    folder = cache / CURRENT
+    if folder.is_dir() and any(folder.iterdir()):
+        return folder
+    clone = cache / "xlcalculator-repository"
+    if not clone.is_dir():
+        print(f"cloning {XLCALCULATOR_REPOSITORY} into {clone} ...", file=sys.stderr)
+        try:
+            subprocess.run(["git", "clone", "--quiet", "--depth", "1", XLCALCULATOR_REPOSITORY, str(clone)],
+                           check=True, stdout=subprocess.DEVNULL, timeout=300)
+        except (OSError, subprocess.SubprocessError) as error:
+            print(f"note: xlcalculator's current workbooks left out: cannot clone its repository ({error}); "
+                  f"--xlcalculator-current DIR names a copy", file=sys.stderr)
+            return None
+    folder.mkdir(parents=True, exist_ok=True)
+    for path in sorted(clone.rglob("*")):
+        relative = path.relative_to(clone)
+        if path.is_file() and path.suffix.lower() in WORKBOOK_SUFFIXES and ".git" not in relative.parts:
+            (folder / "_".join(relative.parts)).write_bytes(path.read_bytes())
+    return folder
+
+
+def workbooks_in(folder: Path) -> list[Path]:
+    return sorted(p for p in folder.iterdir() if p.suffix.lower() in WORKBOOK_SUFFIXES and p.is_file())
+
+
+def contents(paths: list[Path]) -> frozenset[bytes]:
+    import hashlib
+
+    return frozenset(hashlib.sha256(p.read_bytes()).digest() for p in paths)
+
+
+def collect_workbooks(extra: list[Path], only: list[str], current: Path | None | bool = True) -> list[Workbook]:
+    """The workbooks of every corpus, each labelled ``corpus/file``: xlcalculator 0.5.0's, its
+    current ones (``current``: a folder, True to fetch them (:func:`current_xlcalculator`), None or
+    False to leave them out), then each ``--extra`` folder (its name is the corpus'). An extra
+    folder holding exactly the current xlcalculator workbooks is that corpus, not a second copy."""
+    sources = [(f"{XLCALCULATOR[0]}-{XLCALCULATOR[1]}", xlcalculator_workbooks(CACHE))]
+    folder = current_xlcalculator(CACHE) if current is True else current or None
+    current_books: frozenset[bytes] = frozenset()
+    if folder is not None:
+        if not folder.is_dir():
+            raise SystemExit(f"--xlcalculator-current {folder}: not a folder")
+        sources.append((CURRENT, workbooks_in(folder)))
+        current_books = contents(sources[-1][1])
     for folder in extra:
         if not folder.is_dir():
             raise SystemExit(f"--extra {folder}: not a folder")
-        sources.append((folder.name, sorted(p for p in folder.iterdir() if p.suffix.lower() in WORKBOOK_SUFFIXES)))
+        paths = workbooks_in(folder)
+        if current_books and contents(paths) == current_books:
+            print(f"note: --extra {folder} holds xlcalculator's current workbooks: counted once, as {CURRENT}",
+                  file=sys.stderr)
+            continue
+        sources.append((folder.name, paths))
     books = [Workbook(f"{source}/{p.name}", p) for source, paths in sources for p in paths
              if not only or any(fnmatch.fnmatch(p.name, pattern) for pattern in only)]
     labels = Counter(book.label for book in books)
     return [book if labels[book.label] == 1 else Workbook(f"{book.label}#{i}", book.path)
             for i, book in enumerate(books)]
+
+
+def corpus_of(label: str) -> str:
+    """The corpus a workbook label names (``ironcalc/x.xlsx`` -> ``ironcalc``)."""
+    return label.split("/", 1)[0]
 
 
 # --- running the engines ------------------------------------------------------------------------
@@ -450,6 +529,8 @@ class Outcome:
     values: Values | None
     error: str | None = None
     seconds: float = 0.0
+    # (SHEET, cell) -> why the engine left it not computed (ours names each such cell in a warning)
+    warnings: dict[CellKey, str] = field(default_factory=dict)
 
 
 def run_command(command: list[str], timeout: float) -> tuple[int, str]:
@@ -483,7 +564,7 @@ def failure_line(output: str) -> str:
 
 
 def outcome_of(command: list[str], output: Path, timeout: float,
-               reader: Callable[[Path], Values]) -> Outcome:
+               reader: Callable[[Path], Values], warnings: Callable[[str], dict[CellKey, str]] | None = None) -> Outcome:
     started = time.perf_counter()
     status, text = run_command(command, timeout)
     seconds = time.perf_counter() - started
@@ -491,15 +572,34 @@ def outcome_of(command: list[str], output: Path, timeout: float,
         reason = text if status == -1 else f"exit status {status}: {failure_line(text)}"
         return Outcome(None, reason, seconds)
     try:
-        return Outcome(reader(output), None, seconds)
+        return Outcome(reader(output), None, seconds, warnings(text) if warnings is not None else {})
     except Exception as error:  # noqa: BLE001 - any unreadable output is a failed workbook
         return Outcome(None, f"unreadable output: {type(error).__name__}: {error}"[:300], seconds)
+
+
+WARNING_CELL = re.compile(r"^(?P<sheet>.*?)!(?P<cell>\$?[A-Z]{1,3}\$?\d+): (?P<reason>.*)$")
+
+
+def warnings_of(output: str, source: Path) -> dict[CellKey, str]:
+    """The cells ``xlrating convert`` left not computed, from its warnings
+    (``warning: FILE: Sheet!B7: why``), by (SHEET, cell)."""
+    prefix = f"warning: {source}: "
+    found: dict[CellKey, str] = {}
+    for line in output.splitlines():
+        if line.startswith(prefix):
+            match = WARNING_CELL.match(line[len(prefix):])
+            if match is not None:
+                sheet = match.group("sheet")
+                if sheet.startswith("'") and sheet.endswith("'"):
+                    sheet = sheet[1:-1].replace("''", "'")
+                found[(sheet.upper(), match.group("cell").replace("$", ""))] = match.group("reason")
+    return found
 
 
 def run_ours(stripped: Path, work: Path, timeout: float) -> Outcome:
     output = work / ("ours" + stripped.suffix)
     command = [sys.executable, "-m", "xlrating", "convert", str(stripped), "-o", str(output), "-q"]
-    return outcome_of(command, output, timeout, read_values)
+    return outcome_of(command, output, timeout, read_values, lambda text: warnings_of(text, stripped))
 
 
 def run_formulas(stripped: Path, work: Path, timeout: float) -> Outcome:
@@ -638,11 +738,44 @@ class Mismatch:
     workbook: str
     cell: OracleCell
     got: Cached | None
+    reason: str = ""  # why, in a few words (:func:`mismatch_reason`)
 
     def as_json(self, engine: str) -> dict[str, Any]:
         return {"engine": engine, "workbook": self.workbook, "sheet": self.cell.sheet, "cell": self.cell.cell,
                 "formula": self.cell.formula, "expected": self.cell.expected.as_json(),
-                "got": None if self.got is None else self.got.as_json()}
+                "got": None if self.got is None else self.got.as_json(), "reason": self.reason}
+
+
+_WHICH_FORMULA = re.compile(r"(cannot parse)(?: the formula)? .* (\([\w.]+\))$")
+_WHICH_CELL = re.compile(r"(?:'(?:[^']|'')+'|[^\s!',()]+)!\$?[A-Z]{1,3}\$?\d+")
+_READS = re.compile(r"^reads .*?, which was not computed \((?P<inner>.*)\)$")
+
+
+def warning_reason(warning: str) -> str:
+    """A warning of ours without what is particular to one cell (its formula, the cells it reads),
+    so that cells left out for the same reason count together."""
+    reads = _READS.match(warning)
+    if reads is not None:
+        return "reads a cell not computed: " + warning_reason(reads.group("inner"))
+    warning = _WHICH_FORMULA.sub(r"\1 the formula \2", warning)
+    return _WHICH_CELL.sub("<cell>", warning)
+
+
+def mismatch_reason(expected: Cached, got: Cached | None, formula: str, failed: str | None,
+                    warning: str | None) -> str:
+    """Why a cell differs from Excel's: the workbook failed; not computed, with the warning's
+    reason (a function the engine does not compute among them); no value; a value of another type;
+    or another value, with the functions of the formula."""
+    if failed is not None:
+        return "workbook failed: " + failure_line(failed)[:120]
+    if warning is not None:
+        return "not computed: " + warning_reason(warning)
+    if got is None:
+        return "no value"
+    functions = ", ".join(sorted(function_names(formula))) or "no function"
+    if got.kind != expected.kind:
+        return f"{got.kind} where Excel has a {expected.kind} ({functions})"
+    return f"another {expected.kind} ({functions})"
 
 
 @dataclass
@@ -659,13 +792,15 @@ class EngineScore:
         if outcome.values is None:
             self.failed[workbook] = outcome.error or "failed"
         values = outcome.values or {}
+        failed = self.failed.get(workbook)
         equal = 0
         for cell in oracle:
             got = values.get(cell.key)
             if outcome.values is not None and same_value(cell.expected, got):
                 equal += 1
             else:
-                self.mismatches.append(Mismatch(workbook, cell, got))
+                reason = mismatch_reason(cell.expected, got, cell.formula, failed, outcome.warnings.get(cell.key))
+                self.mismatches.append(Mismatch(workbook, cell, got, reason))
         self.total += len(oracle)
         self.equal += equal
         self.per_workbook[workbook] = (equal, len(oracle), outcome.seconds)
@@ -690,14 +825,77 @@ def format_table(header: list[str], rows: list[list[str]]) -> str:
     return "\n".join(lines)
 
 
-def print_report(scores: list[EngineScore], workbooks: int, verbose: bool) -> None:
+def print_report(scores: list[EngineScore], workbooks: int, verbose: bool, target: float = TARGET) -> None:
     rows = [[s.engine, f"{len(s.failed)} of {workbooks}", f"{s.equal} of {s.total}", percent(s.equal, s.total),
              f"{s.seconds:.1f} s"] for s in scores]
     print(format_table(["engine", "workbooks failed", "formula cells equal to Excel's", "%", "wall time"], rows))
+    print_corpora(scores, target)
     for score in scores:
         print_mismatch_functions(score)
     if verbose:
         print_per_workbook(scores)
+
+
+@dataclass
+class CorpusScore:
+    """One engine on one corpus: its workbooks, those failed, its formula cells and those equal to Excel's."""
+
+    corpus: str
+    workbooks: int = 0
+    failed: int = 0
+    total: int = 0
+    equal: int = 0
+    reasons: Counter[str] = field(default_factory=Counter)  # why the other cells differ, cells per reason
+
+    def meets(self, target: float) -> bool:
+        return self.failed == 0 and self.total > 0 and 100 * self.equal >= target * self.total
+
+    def short_of(self, target: float) -> int:
+        """Cells more to equal Excel's for the corpus to reach ``target`` %."""
+        return max(0, math.ceil(target * self.total / 100 - 1e-9) - self.equal)
+
+    def as_json(self, target: float) -> dict[str, Any]:
+        return {"corpus": self.corpus, "workbooks": self.workbooks, "failed": self.failed, "total": self.total,
+                "equal": self.equal, "target": target, "meets_target": self.meets(target),
+                "reasons": dict(self.reasons.most_common())}
+
+
+def corpus_scores(score: EngineScore) -> list[CorpusScore]:
+    """``score`` per corpus, in the order the corpora were read."""
+    corpora: dict[str, CorpusScore] = {}
+    for label, (equal, total, _) in score.per_workbook.items():
+        corpus = corpora.setdefault(corpus_of(label), CorpusScore(corpus_of(label)))
+        corpus.workbooks += 1
+        corpus.failed += label in score.failed
+        corpus.total += total
+        corpus.equal += equal
+    for mismatch in score.mismatches:
+        corpora[corpus_of(mismatch.workbook)].reasons[mismatch.reason] += 1
+    return list(corpora.values())
+
+
+def print_corpora(scores: list[EngineScore], target: float) -> None:
+    """Per engine and corpus: workbooks failed, formula cells equal to Excel's, whether the corpus
+    meets the target (no workbook failed, ``target`` % of its cells equal), and the reasons
+    behind the cells left (top :data:`TOP_REASONS`)."""
+    rows, left = [], []
+    for score in scores:
+        for corpus in corpus_scores(score):
+            mark = "yes" if corpus.meets(target) else (
+                f"NO: {corpus.failed} failed" if corpus.failed else f"NO: {corpus.short_of(target)} cells short")
+            rows.append([score.engine, corpus.corpus, str(corpus.workbooks), str(corpus.failed),
+                         f"{corpus.equal} of {corpus.total}", percent(corpus.equal, corpus.total), mark])
+            left.append((score.engine, corpus))
+    print(f"\nper corpus (target: {target:g}% of the formula cells of each corpus equal to Excel's, no workbook failed)")
+    print(format_table(["engine", "corpus", "workbooks", "failed", "formula cells equal", "%", f">= {target:g}%"],
+                       rows))
+    for engine, corpus in left:
+        cells = corpus.total - corpus.equal
+        if not cells:
+            continue
+        print(f"\n{engine}, {corpus.corpus}: {cells} cells left, why (cells per reason, top {TOP_REASONS})")
+        for reason, count in corpus.reasons.most_common(TOP_REASONS):
+            print(f"  {count:>6}  {reason}")
 
 
 def print_mismatch_functions(score: EngineScore) -> None:
@@ -726,8 +924,9 @@ def workbook_cell(score: EngineScore, label: str) -> str:
     return ("FAILED " if label in score.failed else "") + f"{equal} ({seconds:.1f} s)"
 
 
-def write_details(path: Path, scores: list[EngineScore]) -> None:
+def write_details(path: Path, scores: list[EngineScore], target: float = TARGET) -> None:
     document = {
+        "corpora": [{"engine": s.engine, **c.as_json(target)} for s in scores for c in corpus_scores(s)],
         "mismatches": [m.as_json(s.engine) for s in scores for m in s.mismatches],
         "failed_workbooks": [{"engine": s.engine, "workbook": w, "reason": r}
                              for s in scores for w, r in s.failed.items()],
@@ -751,7 +950,14 @@ def parse_arguments(argv: list[str]) -> argparse.Namespace:
                         help="leave out workbooks last saved by another application (their cached values "
                              "are not Excel's)")
     parser.add_argument("--verbose", action="store_true", help="counts and seconds per workbook")
+    parser.add_argument("--xlcalculator-current", metavar="DIR|none", default=None,
+                        help="xlcalculator's current test workbooks (default: cloned from its repository into "
+                             "benchmarks/.cache once); none leaves them out")
+    parser.add_argument("--target", type=float, default=TARGET, metavar="PERCENT",
+                        help=f"the share of each corpus' formula cells to equal Excel's (default {TARGET:g})")
     arguments = parser.parse_args(argv)
+    current = arguments.xlcalculator_current
+    arguments.xlcalculator_current = True if current is None else None if current.lower() == "none" else Path(current)
     arguments.engines = [e.strip() for e in arguments.engines.split(",") if e.strip()]
     unknown = set(arguments.engines) - set(ENGINES)
     if unknown:
@@ -762,7 +968,7 @@ def parse_arguments(argv: list[str]) -> argparse.Namespace:
 def select_workbooks(arguments: argparse.Namespace) -> list[Workbook]:
     """The workbooks to run; says which were not saved by Excel (their oracle is another
     application's), and leaves them out with ``--excel-only``."""
-    books = collect_workbooks(arguments.extra, arguments.only)
+    books = collect_workbooks(arguments.extra, arguments.only, arguments.xlcalculator_current)
     others = [(book, saved_by(book.path) or "unknown") for book in books if not saved_by_excel(book.path)]
     if others:
         action = "left out" if arguments.excel_only else "kept; --excel-only leaves them out"
@@ -814,9 +1020,9 @@ def main(argv: list[str] | None = None) -> int:
                 score.add(book.label, oracle, outcome)
             scores.append(score)
             print(f"{engine}: {score.seconds:.1f} s", file=sys.stderr)
-    print_report(scores, len(books), arguments.verbose)
+    print_report(scores, len(books), arguments.verbose, arguments.target)
     if arguments.details:
-        write_details(arguments.details, scores)
+        write_details(arguments.details, scores, arguments.target)
     return 0
 
 

@@ -9,6 +9,7 @@ from __future__ import annotations
 import datetime as dt
 import math
 import re
+from contextvars import ContextVar
 from typing import Any
 
 from xlrating.core.errors import InvalidArgument
@@ -16,6 +17,16 @@ from xlrating.core.errors import InvalidArgument
 # Excel's 1900 date system: serial 1 is 1900-01-01 and serial 60 is the phantom 1900-02-29, so
 # serials from 61 on are days since 1899-12-30.
 _EXCEL_EPOCH = dt.date(1899, 12, 30)
+# Excel's 1904 date system (a workbook may choose it; older Excel for the Mac did by default):
+# serial 0 is 1904-01-01, the 1900 system's 1462.
+OFFSET_1904 = 1462
+# The date system serial numbers count in: 1900, or 1904 while the engine computes a workbook of
+# that system (it sets and resets this around the workbook: xlrating/engine/read/date_system.py).
+DATE_SYSTEM: ContextVar[int] = ContextVar("xlrating_date_system", default=1900)
+
+
+def _offset() -> int:
+    return OFFSET_1904 if DATE_SYSTEM.get() == 1904 else 0
 
 
 def add_years(day: dt.date, years: int) -> dt.date:
@@ -32,16 +43,16 @@ def is_older_than(day: dt.date, years: int, as_of: dt.date) -> bool:
 
 
 def from_excel_serial(serial: float) -> dt.date:
-    """The date of an Excel (1900 system) serial number; the time of day is dropped."""
-    whole_days = math.floor(serial)
+    """The date of an Excel serial number (of :data:`DATE_SYSTEM`); the time of day is dropped."""
+    whole_days = math.floor(serial) + _offset()
     if whole_days < 61:
         raise ValueError("Excel serials before 1900-03-01 are ambiguous")
     return _EXCEL_EPOCH + dt.timedelta(days=whole_days)
 
 
 def to_excel_serial(day: dt.date) -> int:
-    """The Excel (1900 system) serial number of a date from 1900-03-01 on."""
-    return (day - _EXCEL_EPOCH).days
+    """The Excel serial number (of :data:`DATE_SYSTEM`) of a date from 1900-03-01 on."""
+    return (day - _EXCEL_EPOCH).days - _offset()
 
 
 _DOTTED = re.compile(r"(\d{1,2})\.(\d{1,2})\.(\d{4})")

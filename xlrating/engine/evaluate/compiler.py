@@ -24,6 +24,7 @@ from formulas.tokens.operator import OperatorToken
 
 from ..formula.function_names import builtin_name
 from ..formula.values import OMITTED
+from ..read.date_system import DATE_SYSTEM
 from ..read.grid import CellFailure
 from .registry import FunctionRegistry, UnknownFunction, is_excel_function
 
@@ -91,10 +92,17 @@ def parser_for(registry: FunctionRegistry) -> type[Parser]:
                                             "ast_builder": EngineAstBuilder})
 
 
-@functools.lru_cache(maxsize=4096)
 def _parsed(registry: FunctionRegistry, formula: str) -> tuple[bool, Any, str | None]:
     """One parse of ``formula``: whether it reads its own position (``ROW()``: compiled per cell by
-    :func:`compile_formula`), else its compiled function or why it cannot be compiled."""
+    :func:`compile_formula`), else its compiled function or why it cannot be compiled.
+
+    Remembered per date system: ``formulas`` computes a formula of constants as it compiles it, so
+    the compiled ``=DATE(2022,3,1)`` holds the serial of the date system it was compiled in."""
+    return _parsed_in(registry, formula, DATE_SYSTEM.get())
+
+
+@functools.lru_cache(maxsize=4096)
+def _parsed_in(registry: FunctionRegistry, formula: str, system: int) -> tuple[bool, Any, str | None]:
     try:
         _, builder = parser_for(registry)().ast(formula)
     except RecursionError:
@@ -117,13 +125,18 @@ def _why(formula: str, exc: Exception) -> str:
     return f"cannot parse the formula {formula} ({type(exc).__name__})"
 
 
-@functools.lru_cache(maxsize=4096)
 def compile_formula(registry: FunctionRegistry, formula: str, cell: str | None = None) -> Any:
     """``formula`` compiled by ``formulas`` with ``registry``'s functions; raises :class:`CellFailure`.
 
     Formulas reading their own position (``ROW()``, ``COLUMN()``) are compiled for one ``cell``
-    (A1 address): ``formulas`` binds the position at compile time.
+    (A1 address): ``formulas`` binds the position at compile time. Remembered per date system, as
+    :func:`_parsed` is.
     """
+    return _compiled(registry, formula, cell, DATE_SYSTEM.get())
+
+
+@functools.lru_cache(maxsize=4096)
+def _compiled(registry: FunctionRegistry, formula: str, cell: str | None, system: int) -> Any:
     try:
         needs, function, why = _parsed(registry, formula)
         if needs:

@@ -34,8 +34,10 @@ from xlrating.sheets.limits import Limits
 from ..formula.function_names import builtin_name, our_function
 from ..formula.tree import Call, walk
 from ..read.character_set import CHARACTER_SET
+from ..read.date_system import using
 from ..read.external import local_name
 from ..read.grid import BOOL, ERROR, ERROR_BY_INDEX, NUMBER, TEXT, CellFailure, Grid, InCircle, NotComputed
+from ..read.names import visible_names
 from ..read.package import Package, read_package
 from .blocks import ARRAY_FUNCTIONS, Block, build_blocks
 from .registry import FunctionRegistry
@@ -76,16 +78,8 @@ class Evaluated:
 
 
 def _names(package: Package) -> dict[str | None, dict[str, str]]:
-    """The defined names each sheet's formulas see, by upper-case sheet name (None: any other sheet).
-
-    As in Excel, a name local to a sheet hides the workbook-wide name of the same spelling there.
-    """
-    shared = {name: text for (name, scope), text in package.defined_names.items() if scope is None}
-    seen: dict[str | None, dict[str, str]] = {None: shared}
-    for (name, scope), text in package.defined_names.items():
-        if scope is not None:
-            seen.setdefault(scope, dict(shared))[name] = text
-    return seen
+    """The defined names each sheet's formulas see (:func:`..read.names.visible_names`)."""
+    return visible_names(package.defined_names)
 
 
 def evaluate_workbook(path: str, registry: FunctionRegistry, *, limits: Limits | None = None) -> Evaluated:
@@ -97,6 +91,11 @@ def evaluate_workbook(path: str, registry: FunctionRegistry, *, limits: Limits |
     limits = limits or Limits()
     package = read_package(path, limits=limits)
     CHARACTER_SET.set(package.character_set)  # CHAR and CODE as the Excel that saved the workbook
+    with using(package.date_system):  # the date functions count days as the workbook does
+        return _evaluate(package, registry, limits)
+
+
+def _evaluate(package: Package, registry: FunctionRegistry, limits: Limits) -> Evaluated:
     grid = Grid()
     names = _names(package)
     blocks: list[Block] = []

@@ -120,8 +120,11 @@ class FunctionRegistry:
     def _lookup(self, name: str) -> Any | None:
         """``registry().get(name)`` for a stored name (upper case), importing only what it needs: ours
         first, then the one module of ``formulas``' library that defines the name; None if neither does."""
+        from .date_system import in_date_system
+
         found = self.engine_function(name)
-        return found if found is not None else self.library.function(name)
+        found = found if found is not None else self.library.function(name)
+        return None if found is None else in_date_system(name, found)
 
     def _registry(self) -> dict[str, Any]:
         """``formulas``' built-in functions, corrected where they differ from Excel, plus ours under
@@ -129,9 +132,11 @@ class FunctionRegistry:
         (``get_functions()``): the engine resolves one name at a time with :meth:`lookup` instead."""
         from formulas.functions import get_functions
 
+        from .date_system import in_date_system
+
         functions: dict[str, Any] = dict(get_functions())
         functions.update(self._engine_functions())
-        return functions
+        return {name: in_date_system(name, function) for name, function in functions.items()}
 
     def operator(self, name: str) -> Any | None:
         """The engine's own implementation of an operator: ``:`` spans its references through the

@@ -29,6 +29,7 @@ from xlrating.excel_errors import ExcelError
 
 from ..formula.tree import Const, Node, Ref
 from ..read import plain_numbers
+from ..read.date_system import offset
 from ..read.grid import MAX_COL, MAX_ROW, InCircle, NotComputed, error_index
 from .vector import NUM, VALUE, Context, Program, Unsupported, Vec, _resolve_sheet
 
@@ -48,14 +49,23 @@ def _checked(function: Callable[..., float | str]) -> Callable[..., Result]:
 
 def _part(index: int) -> Callable[[float], Result]:
     def part(serial: float) -> Result:
-        found = plain_numbers.date_parts(serial)
+        days = offset()  # the workbook's date system (:mod:`.date_system`)
+        found = plain_numbers.date_parts(serial + days if serial >= 0 else serial)
         return (0.0, NUM) if found is None else (float(found[index]), 0)
     return part
 
 
+def _date(year: float, month: float, day: float) -> float | str:
+    found = plain_numbers.date(year, month, day)
+    days = offset()
+    if days and not isinstance(found, str):
+        return found - days if found >= days else "#NUM!"
+    return found
+
+
 # Excel name -> its implementation on plain numbers (text, TRUE/FALSE and empty cells go cell by cell)
 NUMERIC: dict[str, Callable[..., Result]] = {
-    "DATE": _checked(plain_numbers.date), "MOD": _checked(plain_numbers.mod), "INT": _checked(plain_numbers.integer),
+    "DATE": _checked(_date), "MOD": _checked(plain_numbers.mod), "INT": _checked(plain_numbers.integer),
     "YEAR": _part(0), "MONTH": _part(1), "DAY": _part(2)}
 
 

@@ -1,5 +1,5 @@
-"""A number-format section with date or time codes applied to a serial date of the 1900 system.
-See :mod:`.number_format`."""
+"""A number-format section with date or time codes applied to a serial date of the workbook's date
+system (1900, or 1904: :mod:`..read.date_system`). See :mod:`.number_format`."""
 
 from __future__ import annotations
 
@@ -7,6 +7,7 @@ import datetime
 from decimal import Decimal
 from typing import Any
 
+from ..read.date_system import offset
 from .format_tokens import BadFormat
 from .number_text import half_up
 
@@ -37,16 +38,17 @@ def date_section(section: list[tuple[str, Any]], serial: float, negative: bool =
         tokens.append((kind, value))
         k += 1
     ordinary = any(kind in ("date", "ampm", "ap", "fraction") for kind, _ in tokens)
-    if ordinary and (negative or not 0 <= serial < 2958466):
+    shift = offset()  # the days from the workbook's serial 0 to the same day in the 1900 system
+    if ordinary and (negative or not 0 <= serial < 2958466 - shift):
         raise BadFormat("not a date")
     places = max([v for kind, v in tokens if kind == "fraction"] or [0])
     unit = 86400 * 10 ** places
     total = int(half_up(Decimal(serial) * unit, 0))
     days, ticks = divmod(total, unit)
     seconds, fraction_ticks = divmod(ticks, 10 ** places)
-    if ordinary and days > 2958465:
+    if ordinary and days > 2958465 - shift:
         raise BadFormat("not a date")
-    day_serial = days
+    day_serial = days + shift if ordinary else days  # elapsed [h] [m] [s] count the number itself
     if not ordinary or day_serial == 0:
         year, month, day = 1900, 1, 0
     elif day_serial == 60:

@@ -10,7 +10,8 @@ written as it is), ``,`` between placeholders groups thousands, commas after the
 divide by 1000 each, ``%`` multiplies by 100, ``E+``/``E-`` is scientific notation, ``?/?`` or
 ``?/8`` a fraction; ``"..."``, ``\x``, ``_x`` (a space), ``*x`` (nothing) and any other character
 are written as they are. Date and time codes (y m d h s AM/PM A/P, fractional seconds, elapsed
-[h] [m] [s]) read the number as a serial date of the 1900 system (1900-02-29 is serial 60);
+[h] [m] [s]) read the number as a serial date of the workbook's date system (in the 1900 system
+1900-02-29 is serial 60; in the 1904 system serial 0 is 1904-01-01: :mod:`..read.date_system`);
 outside 0 .. 9999-12-31 only elapsed codes may show it. Digits are rounded half away from zero
 from the number's 15 significant digits. A format Excel would refuse (dates mixed with digit
 placeholders, ``@`` beside a number, a text section that is not the last) is #VALUE!.

@@ -36,6 +36,7 @@ from formulas.tokens.operand import Error, XlError
 
 from ..formula.values import is_omitted
 from ..read.character_set import CHARACTER_SET, MAC, WINDOWS
+from ..read.date_system import offset
 from .arguments import elementwise, number, wildcard_source
 from .currency_text import FUNCTIONS as _CURRENCY_FUNCTIONS
 from .number_format import BadFormat, format_text
@@ -403,7 +404,7 @@ def _text_number(text: str) -> Any:
     try:
         if not 1900 <= int(_text2datetime(text)[0]) <= 9999:
             return text
-        return float(formulas_text.xvalue(text))
+        return float(formulas_text.xvalue(text)) - offset()  # a date: its serial in the workbook's system
     except Exception:  # noqa: BLE001 - formulas' date parser raises several types for non-dates
         return text
 

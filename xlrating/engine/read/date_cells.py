@@ -16,8 +16,7 @@ import re
 import zipfile
 from typing import Any
 
-from xlrating.core.dates import from_excel_serial
-
+from .date_system import LAST_SERIAL, SYSTEM_1900, offset
 from .package import Package, _rels, _xml
 from .sheet_cells import MAIN, cell_position
 
@@ -67,13 +66,15 @@ def date_cells(package: Package) -> dict[str, set[tuple[int, int]]]:
     return cells
 
 
-def as_date(value: Any) -> Any:
-    """A number shown as a date, as ISO text (a date, or a date and time); anything else unchanged."""
-    if isinstance(value, bool) or not isinstance(value, (int, float)) or not 0 <= value < 2958466:
+def as_date(value: Any, system: int = SYSTEM_1900) -> Any:
+    """A number shown as a date, as ISO text (a date, or a date and time), counted in the date
+    ``system`` of its workbook (:mod:`.date_system`); anything else unchanged."""
+    if isinstance(value, bool) or not isinstance(value, (int, float)) or not 0 <= value < LAST_SERIAL[system] + 1:
         return value
+    value += offset(system)  # the same day's serial in the 1900 system
     whole = math.floor(value)
     if whole >= 61:
-        day = from_excel_serial(value)
+        day = _DAY_BEFORE_SERIAL_1 + dt.timedelta(days=whole - 1)  # no 29 February 1900 after it
     else:  # serials before 1900-03-01 count Excel's phantom 29 February 1900: serial 1 is 1 January
         day = _DAY_BEFORE_SERIAL_1 + dt.timedelta(days=whole)
     time_of_day = dt.timedelta(days=float(value)) - dt.timedelta(days=whole)  # to the microsecond

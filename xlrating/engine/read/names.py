@@ -41,6 +41,73 @@ def is_reference(text: str) -> bool:
     return bool(_REFERENCE.match(text.strip()))
 
 
+def visible_names(defined: dict[tuple[str, str | None], str]) -> dict[str | None, dict[str, str]]:
+    """The defined names each sheet's formulas see, by upper-case sheet name (None: any other
+    sheet), from (NAME, SHEET it is local to or None) -> text. As in Excel, a name local to a sheet
+    hides the workbook-wide name of the same spelling there."""
+    shared = {name: text for (name, scope), text in defined.items() if scope is None}
+    seen: dict[str | None, dict[str, str]] = {None: shared}
+    for (name, scope), text in defined.items():
+        if scope is not None:
+            seen.setdefault(scope, dict(shared))[name] = text
+    return seen
+
+
+def _unquoted(sheet: str) -> str:
+    return sheet[1:-1].replace("''", "'") if sheet.startswith("'") else sheet
+
+
+def _written_out(text: str, names: dict[str, str], depth: int = 0) -> str:
+    """A name's formula with every name it uses replaced by that name's text as ``names`` (one
+    sheet's view) has it, references too, so the formula means the same wherever it is put."""
+    if depth > MAX_DEPTH:
+        return text
+    pieces: list[str] = []
+    position = 0
+    for match in _TOKENS.finditer(text):
+        name = match.group("name")
+        if name is None or match.group("after") == "!" or (match.start() > 0 and text[match.start() - 1] in "!.$"):
+            continue
+        found = names.get(name.upper())
+        if found is None or (match.group("after") == "(" and not _LAMBDA.match(found)):
+            continue
+        inner = found.strip() if is_reference(found) else "(" + _written_out(found, names, depth + 1) + ")"
+        pieces.append(text[position:match.start()])
+        pieces.append(inner + "(" if match.group("after") == "(" else inner)
+        position = match.end()
+    return "".join(pieces) + text[position:] if pieces else text
+
+
+def qualified_names(formula: str, views: dict[str | None, dict[str, str]]) -> str:
+    """``formula`` with each name qualified by a sheet (``Sheet2!Rate``, ``'Q1 Data'!Total``)
+    replaced by what that name means on that sheet (its local name, else the workbook's): a
+    reference as its reference text, a constant or formula in parentheses, written out in that
+    sheet's view of the names (:func:`_written_out`). A name that sheet does not see is left as it
+    is (#NAME? when computed); ``views``: :func:`visible_names`. Cell, column and row references
+    after a sheet name, and names of other workbooks (``[1]Sheet1!Rate``), are not touched."""
+    pieces: list[str] = []
+    position = 0
+    sheet: str | None = None
+    sheet_start = sheet_end = -1
+    for match in _TOKENS.finditer(formula):
+        quoted, name = match.group("quoted"), match.group("name")
+        if quoted is not None or (name is not None and match.group("after") == "!"):
+            sheet = _unquoted(quoted[:-1]) if quoted is not None else name
+            sheet_start, sheet_end = match.start(), match.end()
+            continue
+        if (name is None or match.start() != sheet_end or match.group("after") == "(" or sheet is None
+                or (sheet_start > 0 and formula[sheet_start - 1] in "]:")):
+            continue
+        view = views.get(sheet.upper())
+        text = view.get(name.upper()) if view is not None else None
+        if text is None:
+            continue
+        pieces.append(formula[position:sheet_start])
+        pieces.append(text.strip() if is_reference(text) else "(" + _written_out(text, view or {}) + ")")
+        position = match.end()
+    return "".join(pieces) + formula[position:] if pieces else formula
+
+
 def expand_names(formula: str, names: dict[str, str], depth: int = 0) -> str:
     """``formula`` with every defined name that is not a single reference replaced by its formula.
 

@@ -23,8 +23,11 @@ from xlrating.sheets.limits import Limits
 from xlrating.sheets.package_guard import PackageCheck, Refused
 from xlrating.sheets.safe_open import UnreadableWorkbook, open_package
 
+from . import strict as strict_xml
 from .character_set import WINDOWS, of_application
+from .date_system import SYSTEM_1900, of_workbook
 from .external import LinkedSheet, read_links, rewrite
+from .names import qualified_names, visible_names
 from .sheet_cells import (
     MAIN,
     SheetCells,
@@ -53,6 +56,11 @@ class Package:
     # the character set of the Excel that saved the workbook, for CHAR and CODE (:mod:`.character_set`)
     character_set: str = WINDOWS
     tables: list[Table] = field(default_factory=list)  # the workbook's tables (structured references, filters)
+    # the date system its serial numbers count in: 1900, or 1904 (:mod:`.date_system`)
+    date_system: int = SYSTEM_1900
+    # saved as Strict Open XML (:mod:`.strict`): ``data`` is the Transitional package it means, and
+    # the writer names it Strict again
+    strict: bool = False
 
 
 @dataclass(frozen=True)
@@ -171,15 +179,15 @@ def _checked_strings(raw: bytes, max_text_chars: int) -> Any | None:
     return root
 
 
-def _map_texts(sheet: SheetCells, change: Callable[[str, int, int], str]) -> None:
-    """Rewrite every formula text containing ``[`` with ``change(text, row, col)``."""
+def _map_texts(sheet: SheetCells, change: Callable[[str, int, int], str], marker: str = "[") -> None:
+    """Rewrite every formula text containing ``marker`` with ``change(text, row, col)``."""
     for cell in sheet.formulas:
-        if cell.text is not None and "[" in cell.text:
+        if cell.text is not None and marker in cell.text:
             cell.text = change(cell.text, cell.row, cell.col)
     if sheet.simple is not None:
         rows, cols, texts = sheet.simple
         for i, text in enumerate(texts):
-            if "[" in text:
+            if marker in text:
                 texts[i] = change(text, int(rows[i]), int(cols[i]))
 
 
@@ -205,10 +213,29 @@ def read_package(path: str, *, limits: Limits | None = None) -> Package:
     check = open_package(path, limits, defer=_read_here)
     try:
         with check:
+            if strict_xml.is_strict(check.archive):
+                return _read_strict(path, check, limits)
             package = _read(path, check)
             check.finish()
     except Refused as refused:
         raise UnreadableWorkbook(path, refused.reason) from None
+    return package
+
+
+def _read_strict(path: str, check: PackageCheck, limits: Limits) -> Package:
+    """A Strict Open XML package: every part checked as it is, then read as the Transitional
+    package it means (:func:`.strict.transitional`), checked again as any workbook is."""
+    check.finish()
+    try:
+        data = strict_xml.transitional(check.archive)
+    except (zipfile.BadZipFile, KeyError, ValueError, etree.LxmlError) as exc:
+        raise UnreadableWorkbook(path, f"damaged Strict Open XML package ({type(exc).__name__}: {exc})") from None
+    converted = PackageCheck(data, limits)
+    with converted:
+        converted.scan_parts(_read_here)
+        package = _read(path, converted)
+        converted.finish()
+    package.strict = True
     return package
 
 
@@ -291,13 +318,14 @@ def _read(path: str, check: PackageCheck) -> Package:
         root = _xml(archive, workbook_part)
         rels = _rels(archive, workbook_part)
         strings = _shared_strings(check, workbook_part)
+        system = of_workbook(root)
         sheets = []
         every_sheet: list[str] = []  # localSheetId counts chart sheets too
         for element in root.iter(f"{{{MAIN}}}sheet"):
             every_sheet.append(element.get("name", ""))
             part = rels.get(element.get(f"{{{REL}}}id"), "")
             if part.endswith(".xml") and "worksheets/" in part:  # chart sheets and dialogs hold no cells
-                sheets.append(SheetCells(element.get("name", ""), part))
+                sheets.append(SheetCells(element.get("name", ""), part, date_system=system))
         names: dict[tuple[str, str | None], str] = {}
         for element in root.iter(f"{{{MAIN}}}definedName"):
             local = element.get("localSheetId")
@@ -320,7 +348,13 @@ def _read(path: str, check: PackageCheck) -> Package:
             for sheet in sheets:
                 _map_texts(sheet, lambda text, row, col: rewrite(text, cached))
             names = {key: rewrite(text, cached) for key, text in names.items()}
+        if any(scope is not None for _, scope in names):  # Sheet2!Rate: the name Sheet2's formulas see
+            views = visible_names(names)  # every sheet without names of its own sees the workbook's
+            views = {**{name.upper(): views[None] for name in every_sheet}, **views}
+            for sheet in sheets:
+                _map_texts(sheet, lambda text, row, col: qualified_names(text, views), "!")
+            names = {key: qualified_names(text, views) for key, text in names.items()}
     except (zipfile.BadZipFile, KeyError, etree.XMLSyntaxError, ValueError, IndexError) as exc:
         raise UnreadableWorkbook(path, f"damaged workbook package ({type(exc).__name__}: {exc})") from None
     return Package(path, sheets, names, workbook_part, check.data, _calc_settings(root), every_sheet, linked,
-                   _character_set(archive), tables)
+                   _character_set(archive), tables, system)

@@ -26,6 +26,7 @@ from lxml import etree
 from xlrating.excel_errors import ExcelError
 
 from . import bulk_cells
+from .date_system import SYSTEM_1900, iso_serial
 from .formula_xml import unescape_xml
 
 MAIN = "http://schemas.openxmlformats.org/spreadsheetml/2006/main"
@@ -62,6 +63,8 @@ class SheetCells:
     # read by :func:`_read_sheet_bulk` from ``xml``: every cell in one of its four layouts, so the
     # formula cells are exactly ``simple``, in document order, each ``<c r=".." s=".."><f>..</f>..</c>``
     bulk: bool = False
+    # the workbook's date system, for the ISO 8601 dates of cells of type "d" (:mod:`.date_system`)
+    date_system: int = SYSTEM_1900
 
 
 _ESCAPED = re.compile(r"_x([0-9A-Fa-f]{4})_")
@@ -85,7 +88,7 @@ def cell_position(ref: str) -> tuple[int, int]:
     return int(ref[i:]), col
 
 
-def _value(kind: str | None, text: str | None, strings: list[str], cell: Any) -> Any:
+def _value(kind: str | None, text: str | None, strings: list[str], cell: Any, system: int = SYSTEM_1900) -> Any:
     if kind == "inlineStr":
         node = cell.find(_IS)
         return ooxml_text("".join(t.text or "" for t in node.iter(_T))) if node is not None else ""
@@ -97,7 +100,9 @@ def _value(kind: str | None, text: str | None, strings: list[str], cell: Any) ->
         return text.strip() in ("1", "true")
     if kind == "e":
         return ExcelError(text.strip())
-    if kind in ("str", "d"):
+    if kind == "d":  # an ISO 8601 date (Strict workbooks hold dates so): the serial number of that day
+        return iso_serial(text, system)
+    if kind == "str":
         return text
     return float(text)
 
@@ -131,7 +136,10 @@ def read_sheet(archive: zipfile.ZipFile, sheet: SheetCells, strings: list[str]) 
                     formula.array_ref = f.get("ref")
                 sheet.formulas.append(formula)
             else:
-                value = _value(cell.get("t"), v.text if v is not None else None, strings, cell)
+                try:
+                    value = _value(cell.get("t"), v.text if v is not None else None, strings, cell, sheet.date_system)
+                except ValueError as exc:
+                    raise ValueError(f"cell {sheet.name}!{ref or (row, col)}: {exc}") from None
                 if value is not None:
                     sheet.values.append((row, col, value))
             sheet.max_row = max(sheet.max_row, row)
@@ -342,6 +350,11 @@ def read_sheet_fast(text: str, sheet: SheetCells, strings: list[str], checking: 
             values.append((row, col, raw.strip() in ("1", "true")))
         elif kind == "e":
             values.append((row, col, ExcelError(raw.strip())))
+        elif kind == "d":  # an ISO 8601 date: the serial number of that day
+            try:
+                values.append((row, col, iso_serial(unescape_xml(raw), sheet.date_system)))
+            except ValueError as exc:
+                raise ValueError(f"cell {sheet.name}!{letters}{digits}: {exc}") from None
         else:
             values.append((row, col, unescape_xml(raw)))
     sheet.max_row, sheet.max_col, sheet.min_row = max_row, max_col, min(min_row, max_row)

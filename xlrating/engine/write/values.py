@@ -40,7 +40,8 @@ def sheet_rows(evaluated: Evaluated, name: str, dates: set[tuple[int, int]] | No
         if len(used):
             last_row = max(last_row, int(used[-1]))
     dated = dates or set()
-    return [[as_date(_plain(sheet.get(r, c))) if (r, c) in dated else _plain(sheet.get(r, c))
+    system = evaluated.package.date_system
+    return [[as_date(_plain(sheet.get(r, c)), system) if (r, c) in dated else _plain(sheet.get(r, c))
              for c in range(1, last_col + 1)] for r in range(1, last_row + 1)]
 
 

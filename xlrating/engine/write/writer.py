@@ -6,7 +6,8 @@ edited (:mod:`.sheet_xml`). Styles, other sheets, defined names, and the VBA pro
 through byte for byte. The calc chain is dropped (Excel rebuilds it; a stale one makes Excel repair
 the file), and so is a ``fullCalcOnLoad`` flag (openpyxl sets it), so that Excel shows our values at
 once. With ``values_only`` the ``<f>`` elements go and the result is a plain .xlsx. A large sheet
-part is deflated in a thread while its next piece is made (:func:`_write_streamed`).
+part is deflated in a thread while its next piece is made (:func:`_write_streamed`). A workbook
+saved as Strict Open XML is written back as Strict (:class:`_StrictWriter`).
 
 CSV (one file per sheet) and JSON (one document) are written from the evaluated grid (:mod:`.values`).
 """
@@ -21,8 +22,10 @@ import zipfile
 from collections.abc import Iterator
 from pathlib import Path
 from queue import Queue
+from typing import Any
 
 from ..evaluate.model import Evaluated
+from ..read.strict import to_strict
 from .sheet_xml import SheetEdit, bulk_chunks, edit_sheet, edited_chunks, excel_function_names
 from .zip_stream import ZipWriter
 
@@ -96,7 +99,9 @@ def write_xlsx(evaluated: Evaluated, target: str | Path, *, values_only: bool = 
     """The workbook with fresh cached values (formulas kept, or dropped with ``values_only``)."""
     parts = {sheet.part: sheet for sheet in evaluated.package.sheets}
     drop_vba = values_only or str(target).lower().endswith(".xlsx")
-    with zipfile.ZipFile(io.BytesIO(evaluated.package.data)) as source, ZipWriter(target) as out:
+    # a Strict Open XML workbook was read as the Transitional package it means: written Strict again
+    out_class = _StrictWriter if evaluated.package.strict else ZipWriter
+    with zipfile.ZipFile(io.BytesIO(evaluated.package.data)) as source, out_class(target) as out:
         for info in source.infolist():
             name = info.filename
             if name.endswith("calcChain.xml") or (drop_vba and name.lower().endswith("vbaproject.bin")):
@@ -124,6 +129,34 @@ def write_xlsx(evaluated: Evaluated, target: str | Path, *, values_only: bool = 
                     text = text.replace(MACRO_MAIN, XLSX_MAIN)
                 data = text.encode("utf-8")
             out.write(info, data)
+
+
+class _StrictWriter(ZipWriter):
+    """A :class:`ZipWriter` that names every XML part's namespaces and relationship types as Strict
+    Open XML does (:func:`..read.strict.to_strict`); the parts come from a Strict workbook read
+    as Transitional, so the result is the user's Strict workbook with fresh values."""
+
+    def write(self, info: zipfile.ZipInfo, data: bytes) -> None:
+        if info.filename.endswith((".xml", ".rels", ".vml")):
+            data = to_strict(info.filename, data.decode("utf-8")).encode("utf-8")
+        super().write(info, data)
+
+    def stream(self, info: zipfile.ZipInfo, size_hint: int) -> Any:
+        return _StrictStream(super().stream(info, size_hint), info.filename)
+
+
+class _StrictStream:
+    """A part written a piece at a time (pieces start at an element, :func:`_write_streamed`),
+    each named as Strict names it."""
+
+    def __init__(self, stream: Any, name: str):
+        self._stream, self._name = stream, name
+
+    def write(self, piece: bytes) -> None:
+        self._stream.write(to_strict(self._name, piece.decode("utf-8")).encode("utf-8"))
+
+    def close(self) -> None:
+        self._stream.close()
 
 
 def _calculation_on_load(workbook_xml: bytes, recalculate: bool) -> bytes:
