@@ -164,7 +164,7 @@ class Fallback:
         return self.read(target, r1, c1, r2, c2, sheet)
 
     def evaluate(self, formula: str, sheet: Sheet, row: int, col: int, spill: bool = True,
-                 intersect: bool = False) -> Any:
+                 intersect: bool = False, fills: tuple[int, int] | None = None) -> Any:
         """The value of ``formula`` in ``sheet`` at (row, col): a host value, a list of rows for an
         array, or :class:`NotComputed` when it reads a cell that was not computed.
 
@@ -196,7 +196,30 @@ class Fallback:
             CURRENT.reset(token)
         if intersect:
             result = self._intersect(result, row, col, first=_numbers_its_area(formula))
+        elif fills is not None:
+            result = self._padded(result, fills)
         return result_value(result)
+
+    def _padded(self, result: Any, fills: tuple[int, int]) -> Any:
+        """A whole row or column the formula returns (an area read only as far as its sheet is
+        used), as large as the area asked for, but no larger than the range the formula fills: the
+        cells past the used part are empty."""
+        if isinstance(result, Ranges):
+            result = result.value
+        if not isinstance(result, np.ndarray) or not result.size:
+            return result
+        values = np.atleast_2d(result)
+        for r1, c1, r2, c2, asked_r2, asked_c2 in self._reads:
+            if values.shape != (r2 - r1 + 1, c2 - c1 + 1):
+                continue
+            height = max(values.shape[0], min(asked_r2 - r1 + 1, fills[0]))
+            width = max(values.shape[1], min(asked_c2 - c1 + 1, fills[1]))
+            if (height, width) == values.shape:
+                return result
+            padded = np.full((height, width), None, dtype=object)
+            padded[:values.shape[0], :values.shape[1]] = values
+            return padded
+        return result
 
     def _intersect(self, result: Any, row: int, col: int, first: bool = False) -> Any:
         """Excel's implicit intersection of an area-shaped result with the formula's row and column

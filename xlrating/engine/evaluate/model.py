@@ -305,7 +305,7 @@ class _Evaluator:
         self.computing.add(key)
         try:
             value = self.fallback.evaluate(block.text(row), block.sheet, row, block.col,
-                                           intersect=self._intersects(block))
+                                           intersect=self._intersects(block), fills=block.array_ref)
         except CellFailure as exc:
             self._give_up(block, row, str(exc))
             return
