@@ -88,6 +88,12 @@ def _names(package: Package) -> dict[str | None, dict[str, str]]:
     return seen
 
 
+def sheet_order(package: Package) -> tuple[str, ...]:
+    """The workbook's sheets in the order of its tabs, chart sheets included: the sheets a 3-D
+    reference ``Jan:Dec!B2`` spans are those from Jan to Dec in this order."""
+    return tuple(package.every_sheet) or tuple(cells.name for cells in package.sheets)
+
+
 def evaluate_workbook(path: str, registry: FunctionRegistry, *, limits: Limits | None = None) -> Evaluated:
     """Recalculate every formula of the workbook at ``path`` with the functions of ``registry``.
 
@@ -110,9 +116,11 @@ def evaluate_workbook(path: str, registry: FunctionRegistry, *, limits: Limits |
     for link in package.linked:  # what Excel cached of other workbooks, under names no sheet has
         sheet = grid.add(local_name(link.book, link.name), max((row for row, _ in link.cells), default=1))
         sheet.set_many([(row, col, value) for (row, col), value in link.cells.items()])
+    order = sheet_order(package)
     for cells in package.sheets:
         sheet = grid.sheets[cells.name.upper()]
-        blocks.extend(build_blocks(sheet, cells, names.get(cells.name.upper(), names[None]), len(blocks), registry))
+        blocks.extend(build_blocks(sheet, cells, names.get(cells.name.upper(), names[None]), len(blocks), registry,
+                                   order))
     for number, block in enumerate(blocks):  # ids index the dependency graph: unique across sheets
         block.id = number
     result = Evaluated(package, grid, blocks)
