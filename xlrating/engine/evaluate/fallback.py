@@ -123,6 +123,11 @@ class Fallback:
         """The area as a ``formulas`` reference holding its values (computed first where needed)."""
         rows_asked, cols_asked = r2, c2
         r2, c2 = target.used_part(r1, c1, r2, c2)
+        cells = (r2 - r1 + 1) * (c2 - c1 + 1)
+        if cells > MAX_READ:
+            where = f"{target.name}!{column_letters(c1)}{r1}:{column_letters(c2)}{r2}"
+            raise Abort(CellFailure(f"reads {where}, {cells:,} cells of its used part: more than the "
+                                    f"{MAX_READ:,} cells the engine reads for one formula cell"))
         if self.demand is not None:
             try:
                 self.demand(target.name.upper(), r1, c1, r2, c2)
@@ -358,3 +363,6 @@ def _scalar(value: Any) -> Any:
 
 
 MAX_TEXT = 32_767  # characters in one cell, Excel's limit
+# the cells one area read cell by cell may hold (a whole sheet used down to row 1048576 and across to
+# XFD would be 17 billion): the formula is left not computed beyond it, with a warning
+MAX_READ = 20_000_000

@@ -6,10 +6,12 @@ Excel computes ``SUM(Jan:Dec!B2)`` over B2 of every sheet from Jan to Dec in wor
 as ``SUM(Jan!B2,Feb!B2,...,Dec!B2)``; the functions that take a 3-D reference are SUM, AVERAGE,
 AVERAGEA, COUNT, COUNTA, MAX, MAXA, MIN, MINA, PRODUCT, STDEV, STDEVA, STDEVP, STDEVPA, VAR, VARA,
 VARP and VARPA (and STDEV.S, STDEV.P, VAR.S, VAR.P), as Microsoft's "Create a 3-D reference" lists
-them. A 3-D reference anywhere else (``=Sheet1:Sheet3!A1``, ``VLOOKUP(1, Sheet1:Sheet3!A1:B2, 2)``,
-inside arithmetic) is #VALUE!; a sheet at either end the workbook does not have is #REF!. A union
-``SUM((A1:A2,C1:C2))`` is ``SUM(A1:A2,C1:C2)`` for every function of a list of numbers; a union in
-any other function's argument is left to it (LARGE, RANK, INDEX, AREAS read its areas).
+them. A 3-D reference anywhere else is #VALUE!: as a cell's value (``=Sheet1:Sheet3!A1``) or in
+arithmetic, and the call of any other function it is an argument of (``COUNTIF(Sheet1:Sheet3!A1,
+">0")``), but for the functions that look at an argument's error (IFERROR, ISERROR ...); a sheet
+at either end the workbook does not have is #REF!. A union ``SUM((A1:A2,C1:C2))`` is
+``SUM(A1:A2,C1:C2)`` for every function of a list of numbers; a union in any other function's
+argument is left to it (LARGE, RANK, INDEX, AREAS read its areas).
 
 :func:`spread_areas` rewrites a formula's text that way before it is read, so that every later
 stage (the tree, the dependency order, the vectorised path and ``formulas``) sees ordinary
@@ -32,6 +34,11 @@ TAKES_3D = frozenset({"SUM", "AVERAGE", "AVERAGEA", "COUNT", "COUNTA", "MAX", "M
 # areas: a union argument is the same as its areas given one by one
 TAKES_UNION = TAKES_3D | frozenset({"MEDIAN", "MODE", "MODE.SNGL", "AVEDEV", "DEVSQ", "GEOMEAN", "HARMEAN",
                                     "KURT", "SKEW", "SUMSQ"})
+
+# Functions that take any value and look at its error (IFERROR(Jan:Mar!B2, 0) is 0): the 3-D reference
+# is #VALUE! to them; any other function given one as an argument is #VALUE! itself
+SEES_ERRORS = frozenset({"IF", "IFERROR", "IFNA", "ISERROR", "ISERR", "ISNA", "ERROR.TYPE", "CHOOSE", "IFS",
+                         "SWITCH"})
 
 _ADDRESS = r"\$?[A-Za-z]{1,3}\$?[0-9]+(?::\$?[A-Za-z]{1,3}\$?[0-9]+)?|\$?[A-Za-z]{1,3}:\$?[A-Za-z]{1,3}|\$?[0-9]+:\$?[0-9]+"
 _PLAIN_SHEET = r"[A-Za-z_\u00c0-\uffff][\w.\u00c0-\uffff]*"
@@ -212,19 +219,27 @@ def _spread_areas(formula: str, sheets: tuple[str, ...]) -> str:
         tokens = _flatten_unions(tokens)
     if not has_3d:
         return "".join(token.text for token in tokens)
-    out: list[str] = []
-    stack: list[str | None] = []
+    texts = [token.text for token in tokens]
+    stack: list[tuple[str | None, int]] = []  # the calls and groupings open: (function, token index)
+    failed: list[tuple[int, int]] = []  # calls whose result is #VALUE!: (first token, last token)
     for i, token in enumerate(tokens):
         if token.kind == "open":
-            stack.append(_function(token.name))
+            stack.append((_function(token.name), i))
         elif token.kind == "close" and stack:
             stack.pop()
         if token.kind != "3d":
-            out.append(token.text)
             continue
         before, after = _neighbour(tokens, i, -1), _neighbour(tokens, i, 1)
         whole_argument = (before is not None and before.kind in ("open", "comma")
                           and after is not None and after.kind in ("close", "comma"))
-        out.append(_spread(token, sheets) if whole_argument and stack and stack[-1] in TAKES_3D else "#VALUE!")
-    return "".join(out)
+        caller, opened = stack[-1] if stack else (None, -1)
+        if whole_argument and caller in TAKES_3D:
+            texts[i] = _spread(token, sheets)
+        elif whole_argument and caller is not None and caller not in SEES_ERRORS:
+            failed.append((opened, _matching(tokens, opened)))  # COUNTIF(Jan:Mar!B2,">0"): #VALUE!
+        else:
+            texts[i] = "#VALUE!"
+    for first, last in failed:
+        texts[first:last + 1] = ["#VALUE!"] + [""] * (min(last, len(texts) - 1) - first)
+    return "".join(texts)
 
