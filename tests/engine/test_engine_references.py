@@ -182,5 +182,5 @@ def test_a_formula_reading_a_whole_used_sheet_cell_by_cell_is_a_named_warning(tm
     assert out is not None
     assert isinstance(out.get(1, 1), NotComputed)
     assert [out.get(2, 1), out.get(3, 1)] == [1048576.0, 13.0]
-    assert evaluated.warnings == ["Out!A1: reads Data!A1:XFD1048576, 17,179,869,184 cells of its used part: more "
-                                  "than the 20,000,000 cells the engine reads for one formula cell"]
+    assert evaluated.warnings == [("Out!A1: reads Data!A1:XFD1048576, 17,179,869,184 cells of its used part: more "
+                                   "than the 20,000,000 cells the engine reads for one formula cell")]

@@ -60,7 +60,7 @@ class _Token:
     """A piece of formula text: ``kind`` is "open" (a parenthesis; ``name`` the function it calls,
     or None for a grouping or union), "close", "comma", "3d" (a 3-D reference) or "text"."""
 
-    __slots__ = ("kind", "text", "name", "first", "last", "address")
+    __slots__ = ("address", "first", "kind", "last", "name", "text")
 
     def __init__(self, kind: str, text: str, name: str | None = None):
         self.kind, self.text, self.name = kind, text, name
@@ -167,7 +167,8 @@ def _flatten_unions(tokens: list[_Token]) -> list[_Token]:
             caller = stack[-1] if stack else None
             before, end = _neighbour(tokens, i, -1), _matching(tokens, i)
             after = _neighbour(tokens, end, 1) if end < len(tokens) else None
-            is_argument = before is not None and before.kind in ("open", "comma") and (
+            # an argument of its own: after the call's parenthesis or a comma, before a comma or ")"
+            is_argument = before is not None and (before.kind == "comma" or before.name is not None) and (
                 after is not None and after.kind in ("close", "comma"))
             if token.name is None and caller in TAKES_UNION and is_argument and end < len(tokens):
                 depth = 0
@@ -176,7 +177,7 @@ def _flatten_unions(tokens: list[_Token]) -> list[_Token]:
                     depth += inner.kind == "open"
                     depth -= inner.kind == "close"
                     union = union or (depth == 0 and inner.kind == "comma")
-                if union and (before.kind == "comma" or before.name is not None):
+                if union:
                     drop.update((i, end))
             stack.append(_function(token.name) if token.name is not None else (
                 caller if i in drop else None))
