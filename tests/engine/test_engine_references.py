@@ -8,10 +8,12 @@ from __future__ import annotations
 from pathlib import Path
 
 import openpyxl
+import pytest
 from openpyxl.worksheet.formula import ArrayFormula
 
 from xlrating.engine import evaluate_workbook
 from xlrating.engine.batch import convert_limits
+from xlrating.engine.formula.areas import spread_areas
 from xlrating.engine.read.grid import NotComputed
 from xlrating.functions import ExcelError
 
@@ -184,3 +186,28 @@ def test_a_formula_reading_a_whole_used_sheet_cell_by_cell_is_a_named_warning(tm
     assert [out.get(2, 1), out.get(3, 1)] == [1048576.0, 13.0]
     assert evaluated.warnings == [("Out!A1: reads Data!A1:XFD1048576, 17,179,869,184 cells of its used part: more "
                                    "than the 20,000,000 cells the engine reads for one formula cell")]
+
+
+SHEETS = ("Jan", "Feb", "Mar", "My sheet")
+
+
+@pytest.mark.parametrize(("formula", "read_as"), [
+    ("=SUM(Jan:Mar!B2)", "=SUM('Jan'!B2,'Feb'!B2,'Mar'!B2)"),
+    ("=SUM(Mar:Feb!$B$2:C3,1)", "=SUM('Feb'!$B$2:C3,'Mar'!$B$2:C3,1)"),
+    ("=_xlfn.STDEV.S(Feb:'My sheet'!A:A)", "=_xlfn.STDEV.S('Feb'!A:A,'Mar'!A:A,'My sheet'!A:A)"),
+    ("=SUM('Jan:Feb'!1:2)", "=SUM('Jan'!1:2,'Feb'!1:2)"),
+    ("=Jan:Mar!B2*2", "=#VALUE!*2"),
+    ("=1+VLOOKUP(1,Jan:Mar!A1:B2,2)", "=1+#VALUE!"),
+    ("=IFERROR(Jan:Mar!B2,0)", "=IFERROR(#VALUE!,0)"),
+    ("=SUM(Jan:Dec!B2)", "=SUM(#REF!)"),
+    ("=SUM((A1:A2,C1:C2),(B1))", "=SUM(A1:A2,C1:C2,(B1))"),
+    ("=MAX(1,(Jan!A1,Feb!A1))", "=MAX(1,Jan!A1,Feb!A1)"),
+    ("=SUM((Jan:Feb!A1,C1))", "=SUM('Jan'!A1,'Feb'!A1,C1)"),
+    # left as written: text, a range between a cell and another sheet's cell, unions LARGE reads
+    ('=SUM(A1)&"Jan:Mar!B2"', '=SUM(A1)&"Jan:Mar!B2"'),
+    ("=SUM(A1:Feb!B2)", "=SUM(A1:Feb!B2)"),
+    ("=LARGE((A1:A3,C1:C3),2)", "=LARGE((A1:A3,C1:C3),2)"),
+    ("=SUM({1,2},(A1+1)*2)", "=SUM({1,2},(A1+1)*2)"),
+])
+def test_unions_and_3d_references_are_read_as_their_areas(formula: str, read_as: str) -> None:
+    assert spread_areas(formula, SHEETS) == read_as
