@@ -269,10 +269,11 @@ class Fallback:
     def _padded(self, result: Any, fills: tuple[int, int]) -> Any:
         """A whole row or column the formula returns (an area read only as far as its sheet is
         used), as large as the area asked for, but no larger than the range the formula fills: the
-        cells past the used part are empty."""
+        cells past the used part are empty. Only a reference is: ``formulas`` hands one over as a
+        plain ``ndarray``, a computed array (``=First!1:1&"x"``) as its ``Array`` subclass."""
         if isinstance(result, Ranges):
             result = result.value
-        if not isinstance(result, np.ndarray) or not result.size:
+        if type(result) is not np.ndarray or not result.size:
             return result
         values = np.atleast_2d(result)
         for r1, c1, r2, c2, asked_r2, asked_c2 in self._reads:
