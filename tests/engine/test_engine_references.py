@@ -188,7 +188,7 @@ def test_a_formula_reading_a_whole_used_sheet_cell_by_cell_is_a_named_warning(tm
                                    "than the 20,000,000 cells the engine reads for one formula cell")]
 
 
-SHEETS = ("Jan", "Feb", "Mar", "My sheet")
+SHEETS = ("Été", "Jan", "Feb", "Mar", "My sheet")
 
 
 @pytest.mark.parametrize(("formula", "read_as"), [
@@ -196,6 +196,7 @@ SHEETS = ("Jan", "Feb", "Mar", "My sheet")
     ("=SUM(Mar:Feb!$B$2:C3,1)", "=SUM('Feb'!$B$2:C3,'Mar'!$B$2:C3,1)"),
     ("=_xlfn.STDEV.S(Feb:'My sheet'!A:A)", "=_xlfn.STDEV.S('Feb'!A:A,'Mar'!A:A,'My sheet'!A:A)"),
     ("=SUM('Jan:Feb'!1:2)", "=SUM('Jan'!1:2,'Feb'!1:2)"),
+    ("=SUM(Été:Jan!B2)", "=SUM('Été'!B2,'Jan'!B2)"),
     ("=Jan:Mar!B2*2", "=#VALUE!*2"),
     ("=1+VLOOKUP(1,Jan:Mar!A1:B2,2)", "=1+#VALUE!"),
     ("=IFERROR(Jan:Mar!B2,0)", "=IFERROR(#VALUE!,0)"),

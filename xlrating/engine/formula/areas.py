@@ -41,7 +41,7 @@ SEES_ERRORS = frozenset({"IF", "IFERROR", "IFNA", "ISERROR", "ISERR", "ISNA", "E
                          "SWITCH"})
 
 _ADDRESS = r"\$?[A-Za-z]{1,3}\$?[0-9]+(?::\$?[A-Za-z]{1,3}\$?[0-9]+)?|\$?[A-Za-z]{1,3}:\$?[A-Za-z]{1,3}|\$?[0-9]+:\$?[0-9]+"
-_PLAIN_SHEET = r"[A-Za-z_\u00c0-\uffff][\w.\u00c0-\uffff]*"
+_PLAIN_SHEET = r"[^\W\d][\w.]*"  # a letter or _ (any script), then letters, digits, _ and .
 _QUOTED = r"(?:[^']|'')+"
 # Sheet1:Sheet3!A1, 'My sheet':'Other sheet'!A1 (as typed) and 'My sheet:Other sheet'!A1 (as stored)
 _THREE_D = re.compile(
@@ -85,7 +85,7 @@ def _tokens(formula: str) -> list[_Token]:
             at = end
             continue
         previous = formula[at - 1] if at else ""
-        if (char == "'" or char.isalpha() or char == "_" or char > "\u00bf") and previous not in "!$.:'" \
+        if (char == "'" or char.isalpha() or char == "_") and previous not in "!$.:'" \
                 and not previous.isalnum() and previous != "_":
             three_d = _THREE_D.match(formula, at)
             first = three_d and (three_d.group("p1") or "")
