@@ -14,6 +14,7 @@ from typing import Any
 
 import numpy as np
 
+from ..formula.areas import spread_areas
 from ..formula.filled_down import FilledDown
 from ..formula.function_names import builtin_name, our_function
 from ..formula.reader import parse
@@ -118,7 +119,8 @@ def _resolve_names(node: Node, names: dict[str, str]) -> Node:
     return node
 
 
-def _formulas_can_read(block: Block, names: dict[str, str], registry: FunctionRegistry) -> bool:
+def _formulas_can_read(block: Block, names: dict[str, str], registry: FunctionRegistry,
+                       sheets: tuple[str, ...] = ()) -> bool:
     """A formula our tree builder cannot read but ``formulas`` compiles (LET, LAMBDA, a named
     formula or LAMBDA): evaluated cell by cell, reading what its compiled inputs name. False if
     ``formulas`` cannot either."""
@@ -128,7 +130,8 @@ def _formulas_can_read(block: Block, names: dict[str, str], registry: FunctionRe
 
     try:
         for row in range(block.first, block.last + 1):
-            for sheet, r1, c1, r2, c2 in input_areas(registry, expand_names(block.text(row), names)):
+            text = expand_names(spread_areas(block.text(row), sheets), names)
+            for sheet, r1, c1, r2, c2 in input_areas(registry, text):
                 block.regions.append(((sheet or block.sheet.name).upper(), c1, c2, r1, r2))
     except CellFailure:
         block.regions.clear()
@@ -185,8 +188,9 @@ def _filled_down_blocks(sheet: Sheet, cells: SheetCells, start_id: int) -> list[
 
 
 def build_blocks(sheet: Sheet, cells: SheetCells, names: dict[str, str], start_id: int,
-                 registry: FunctionRegistry) -> list[Block]:
-    """The blocks of one sheet, columns left to right, rows top to bottom."""
+                 registry: FunctionRegistry, sheets: tuple[str, ...] = ()) -> list[Block]:
+    """The blocks of one sheet, columns left to right, rows top to bottom; ``sheets``: the
+    workbook's sheet names in order, the sheets its 3-D references span (:mod:`..formula.areas`)."""
     blocks = _filled_down_blocks(sheet, cells, start_id)
     start_id += len(blocks)
     masters: dict[int, FormulaCell] = {f.shared: f for f in cells.formulas if f.master and f.shared is not None}
@@ -235,12 +239,12 @@ def build_blocks(sheet: Sheet, cells: SheetCells, names: dict[str, str], start_i
             block.problem = "a formula cell without formula text"
             continue
         try:
-            block.tree = _resolve_names(parse(block.source), names)
+            block.tree = _resolve_names(parse(spread_areas(block.source, sheets)), names)
         except ExternalReference as exc:
             block.problem = str(exc)
             continue
         except FormulaSyntaxError as exc:
-            if not _formulas_can_read(block, names, registry):  # formulas itself may still manage (LET, LAMBDA ...)
+            if not _formulas_can_read(block, names, registry, sheets):  # formulas itself may still manage (LET, LAMBDA ...)
                 block.problem = str(exc)
             continue
         block.spill = block.array_ref or _extent(block.tree)

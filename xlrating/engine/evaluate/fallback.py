@@ -27,10 +27,11 @@ from formulas.tokens.operand import Error as ErrorToken
 
 from xlrating.excel_errors import ExcelError
 
+from ..formula.areas import spread_areas
 from ..formula.reader import normalise, parse
 from ..formula.tree import Call, FormulaSyntaxError, Ref, column_letters
 from ..formula.values import Area
-from ..read.grid import CellFailure, Grid, InCircle, NotComputed, Sheet
+from ..read.grid import MAX_ROW, CellFailure, Grid, InCircle, NotComputed, Sheet
 from ..read.names import expand_names
 from ..read.row_visibility import Rows, rows_of
 from .compiler import compile_formula, needs_cell
@@ -39,6 +40,12 @@ from .position import CURRENT, Abort, Position
 from .registry import FunctionRegistry
 
 _PLAIN_NAME = re.compile(r"^[^!]+![$A-Za-z0-9:]+$")
+# a reference in formula text (string literals matched first, to be skipped)
+_REFERENCE_TEXT = re.compile(r"""("(?:[^"]|"")*")|(?<![\w.!$'\]])((?:'(?:[^']|'')+'|[A-Za-z_][\w.]*)!)?"""
+                             r"(\$?[A-Za-z]{1,3}\$?[0-9]+(?::\$?[A-Za-z]{1,3}\$?[0-9]+)?|\$?[A-Za-z]{1,3}:\$?[A-Za-z]{1,3}"
+                             r"|\$?[0-9]+:\$?[0-9]+)(?![\w(!#])")
+# the last column or row named in an address
+_SHEET_EDGE = re.compile(rf"(?<![A-Za-z])XFD(?![A-Za-z])|(?<![0-9]){MAX_ROW}(?![0-9])", re.IGNORECASE)
 
 
 class Fallback:
@@ -63,6 +70,12 @@ class Fallback:
         # (SHEET, formula text) -> the text normalised and with its defined names written out
         self._prepared: dict[tuple[str, str], str] = {}
         self._rows: dict[str, Rows] = {}  # SHEET -> its hidden and filtered rows, read when first asked
+        # the sheets in the order of their tabs, which 3-D references span
+        every = getattr(package, "every_sheet", None) or [s.name for s in grid.order]
+        self.sheet_order: tuple[str, ...] = tuple(every)
+        # name -> reference, for the references at the sheet's edge given to formulas under a name
+        self._edges: dict[str, Ref] = {}
+        self._edge_names: dict[str, str] = {}
 
     def rows_of(self, sheet: Sheet) -> Rows:
         """The rows of ``sheet`` hidden in Excel, and those an AutoFilter filtered out (for SUBTOTAL)."""
@@ -110,6 +123,11 @@ class Fallback:
         """The area as a ``formulas`` reference holding its values (computed first where needed)."""
         rows_asked, cols_asked = r2, c2
         r2, c2 = target.used_part(r1, c1, r2, c2)
+        cells = (r2 - r1 + 1) * (c2 - c1 + 1)
+        if cells > MAX_READ:
+            where = f"{target.name}!{column_letters(c1)}{r1}:{column_letters(c2)}{r2}"
+            raise Abort(CellFailure(f"reads {where}, {cells:,} cells of its used part: more than the "
+                                    f"{MAX_READ:,} cells the engine reads for one formula cell"))
         if self.demand is not None:
             try:
                 self.demand(target.name.upper(), r1, c1, r2, c2)
@@ -152,9 +170,56 @@ class Fallback:
             return ErrorToken.errors["#REF!"]
         return self.read(target, node.r1, node.c1, node.r1 + size[0] - 1, node.c1 + size[1] - 1, sheet)
 
+    def _named_edges(self, formula: str) -> str:
+        """``formula`` with each reference naming the last column (XFD) or row (1048576) of the sheet
+        given to ``formulas`` under a name of its own, read by :meth:`_input` as the reference:
+        ``formulas`` drops those ends from the names of its inputs (A:XFD became "A:", #NAME?;
+        A1:A1048576 the one cell A1), so ROWS(A:XFD) and SUM(A1:XFD1) went wrong."""
+        if "XFD" not in formula.upper() and str(MAX_ROW) not in formula:
+            return formula
+
+        def name(match: re.Match[str]) -> str:
+            if match.group(1) or not _SHEET_EDGE.search(match.group(3)):
+                return match.group(0)
+            text = match.group(0)
+            alias = self._edge_names.get(text)
+            if alias is None:
+                try:
+                    node = parse("=" + text)
+                except FormulaSyntaxError:
+                    return text
+                if not isinstance(node, Ref) or node.name:
+                    return text
+                alias = self._edge_names[text] = f"_XLRATING_EDGE{len(self._edge_names) + 1}"
+                self._edges[alias] = node
+            return alias
+
+        return _REFERENCE_TEXT.sub(name, formula)
+
+    def _union(self, ranges: Ranges, sheet: Sheet) -> Any:
+        """A union of areas ``(A1:A3,C1:C3)``, every area read (``formulas`` names the union as one
+        input): a reference of several areas, for LARGE, RANK, INDEX, AREAS and the like."""
+        union: Ranges | None = None
+        for area in ranges.ranges:
+            target = self.grid.sheet(area["sheet"]) if area.get("sheet") else sheet
+            if target is None:
+                return ErrorToken.errors["#REF!"]
+            read = self.read(target, max(int(area["r1"]), 1), max(int(area["n1"]), 1), int(area["r2"]),
+                             int(area["n2"]), sheet)
+            union = read if union is None else union | read
+        return union
+
     def _input(self, name: str, ranges: Any, sheet: Sheet) -> Any:
+        edge = self._edges.get(name.upper())
+        if edge is not None:
+            target = self.grid.sheet(edge.sheet) if edge.sheet else sheet
+            if target is None:
+                return ErrorToken.errors["#REF!"]
+            return self.read(target, edge.r1, edge.c1, edge.r2, edge.c2, sheet)
         if name.endswith("#") and not getattr(ranges, "ranges", None):
             return self._spilled(name, sheet)
+        if ranges is not None and ranges is not sh.NONE and len(getattr(ranges, "ranges", None) or ()) > 1:
+            return self._union(ranges, sheet)
         found = self._area(name, ranges, sheet)
         if not isinstance(found, tuple):
             return found
@@ -164,7 +229,7 @@ class Fallback:
         return self.read(target, r1, c1, r2, c2, sheet)
 
     def evaluate(self, formula: str, sheet: Sheet, row: int, col: int, spill: bool = True,
-                 intersect: bool = False) -> Any:
+                 intersect: bool = False, fills: tuple[int, int] | None = None) -> Any:
         """The value of ``formula`` in ``sheet`` at (row, col): a host value, a list of rows for an
         array, or :class:`NotComputed` when it reads a cell that was not computed.
 
@@ -175,7 +240,8 @@ class Fallback:
         key = (sheet.name.upper(), formula)
         prepared = self._prepared.get(key)
         if prepared is None:  # once per distinct text: cell-by-cell groups repeat the same few texts
-            prepared = self._prepared[key] = expand_names(normalise(formula), self.names_for(sheet))
+            prepared = expand_names(normalise(spread_areas(formula, self.sheet_order)), self.names_for(sheet))
+            prepared = self._prepared[key] = self._named_edges(prepared)
         formula = prepared
         function = self.compile(formula, row, col)
         token = CURRENT.set(Position(self, sheet, row, col))
@@ -196,7 +262,31 @@ class Fallback:
             CURRENT.reset(token)
         if intersect:
             result = self._intersect(result, row, col, first=_numbers_its_area(formula))
+        elif fills is not None:
+            result = self._padded(result, fills)
         return result_value(result)
+
+    def _padded(self, result: Any, fills: tuple[int, int]) -> Any:
+        """A whole row or column the formula returns (an area read only as far as its sheet is
+        used), as large as the area asked for, but no larger than the range the formula fills: the
+        cells past the used part are empty. Only a reference is: ``formulas`` hands one over as a
+        plain ``ndarray``, a computed array (``=First!1:1&"x"``) as its ``Array`` subclass."""
+        if isinstance(result, Ranges):
+            result = result.value
+        if type(result) is not np.ndarray or not result.size:
+            return result
+        values = np.atleast_2d(result)
+        for r1, c1, r2, c2, asked_r2, asked_c2 in self._reads:
+            if values.shape != (r2 - r1 + 1, c2 - c1 + 1):
+                continue
+            height = max(values.shape[0], min(asked_r2 - r1 + 1, fills[0]))
+            width = max(values.shape[1], min(asked_c2 - c1 + 1, fills[1]))
+            if (height, width) == values.shape:
+                return result
+            padded = np.full((height, width), None, dtype=object)
+            padded[:values.shape[0], :values.shape[1]] = values
+            return padded
+        return result
 
     def _intersect(self, result: Any, row: int, col: int, first: bool = False) -> Any:
         """Excel's implicit intersection of an area-shaped result with the formula's row and column
@@ -274,3 +364,6 @@ def _scalar(value: Any) -> Any:
 
 
 MAX_TEXT = 32_767  # characters in one cell, Excel's limit
+# the cells one area read cell by cell may hold (a whole sheet used down to row 1048576 and across to
+# XFD would be 17 billion): the formula is left not computed beyond it, with a warning
+MAX_READ = 20_000_000

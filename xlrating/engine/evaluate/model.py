@@ -82,6 +82,12 @@ def _names(package: Package) -> dict[str | None, dict[str, str]]:
     return visible_names(package.defined_names)
 
 
+def sheet_order(package: Package) -> tuple[str, ...]:
+    """The workbook's sheets in the order of its tabs, chart sheets included: the sheets a 3-D
+    reference ``Jan:Dec!B2`` spans are those from Jan to Dec in this order."""
+    return tuple(package.every_sheet) or tuple(cells.name for cells in package.sheets)
+
+
 def evaluate_workbook(path: str, registry: FunctionRegistry, *, limits: Limits | None = None) -> Evaluated:
     """Recalculate every formula of the workbook at ``path`` with the functions of ``registry``.
 
@@ -109,9 +115,11 @@ def _evaluate(package: Package, registry: FunctionRegistry, limits: Limits) -> E
     for link in package.linked:  # what Excel cached of other workbooks, under names no sheet has
         sheet = grid.add(local_name(link.book, link.name), max((row for row, _ in link.cells), default=1))
         sheet.set_many([(row, col, value) for (row, col), value in link.cells.items()])
+    order = sheet_order(package)
     for cells in package.sheets:
         sheet = grid.sheets[cells.name.upper()]
-        blocks.extend(build_blocks(sheet, cells, names.get(cells.name.upper(), names[None]), len(blocks), registry))
+        blocks.extend(build_blocks(sheet, cells, names.get(cells.name.upper(), names[None]), len(blocks), registry,
+                                   order))
     for number, block in enumerate(blocks):  # ids index the dependency graph: unique across sheets
         block.id = number
     result = Evaluated(package, grid, blocks)
@@ -304,7 +312,7 @@ class _Evaluator:
         self.computing.add(key)
         try:
             value = self.fallback.evaluate(block.text(row), block.sheet, row, block.col,
-                                           intersect=self._intersects(block))
+                                           intersect=self._intersects(block), fills=block.array_ref)
         except CellFailure as exc:
             self._give_up(block, row, str(exc))
             return

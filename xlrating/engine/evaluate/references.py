@@ -102,8 +102,9 @@ def _guarded(function: Any) -> Any:
 
 def offset(position: Position, reference: Any, rows: Any, cols: Any, height: Any = None, width: Any = None) -> Any:
     """OFFSET(reference, rows, cols, [height], [width]): the area ``rows`` below and ``cols`` right of
-    ``reference``, of its size unless given; off the sheet or a size of 0 is #REF!."""
-    if not isinstance(reference, Ranges) or not reference.ranges:
+    ``reference``, of its size unless given; off the sheet or a size of 0 is #REF!. A reference of
+    several areas (a union) is #VALUE!, as Microsoft's OFFSET page says."""
+    if not isinstance(reference, Ranges) or len(reference.ranges) != 1:
         return _error("#VALUE!")
     sheet, r1, c1, r2, c2 = _area(reference, position)
     down, right = int(_number(rows)), int(_number(cols))

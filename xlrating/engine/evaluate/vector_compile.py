@@ -128,6 +128,17 @@ def _rank(args: tuple[Node, ...], compile_node: Callable[[Node], Program]) -> Pr
     return run
 
 
+def _dimension(name: str, args: tuple[Node, ...]) -> Program:
+    """ROWS or COLUMNS of a reference: its shape alone, never its cells (ROWS(A:XFD) is 1048576
+    without reading 17 billion cells)."""
+    if len(args) != 1 or not isinstance(args[0], Ref) or args[0].name:
+        raise Unsupported(f"{name} of anything but a reference")
+    ref = args[0]
+    if name == "ROWS" and ref.rel_r1 != ref.rel_r2:
+        raise Unsupported("ROWS of a reference whose height changes from row to row")
+    return _const(float(ref.r2 - ref.r1 + 1 if name == "ROWS" else ref.c2 - ref.c1 + 1))
+
+
 def _round(name: str, args: tuple[Node, ...], compile_node: Callable[[Node], Program]) -> Program:
     if len(args) != 2 or not isinstance(args[1], Const) or isinstance(args[1].value, (str, ExcelError)):
         raise Unsupported(f"{name} with computed digits")
@@ -501,6 +512,8 @@ def compile_tree(tree: Node, lookup: Callable[[str], Any]) -> Program:
                 return _aggregate(name, node.args, compile_node)
             if name in ("RANK", "RANK.EQ"):
                 return _rank(node.args, compile_node)
+            if name in ("ROWS", "COLUMNS"):
+                return _dimension(name, node.args)
             if name in MODES:
                 return _round(name, node.args, compile_node)
             if name == "ABS":

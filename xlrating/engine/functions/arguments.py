@@ -19,6 +19,7 @@ from typing import Any
 import numpy as np
 import schedula as sh
 from formulas.functions import _text2num, get_error, wrap_ufunc
+from formulas.ranges import Ranges
 from formulas.tokens.operand import Error
 
 NUM = Error.errors["#NUM!"]
@@ -28,6 +29,23 @@ VALUE = Error.errors["#VALUE!"]
 def as_objects(*args: Any) -> tuple[np.ndarray, ...]:
     """Arguments as object arrays (numpy would turn errors and empty cells, ``str`` subclasses, into text)."""
     return tuple(a if isinstance(a, np.ndarray) else np.asarray(a, dtype=object) for a in args)
+
+
+def areas(reference: Ranges) -> list[np.ndarray]:
+    """The values of each area of a reference, in the order written (a union ``(A1:A3,C1:C3)`` has two)."""
+    return [np.atleast_2d(np.asarray(Ranges((area,), reference.values).value, dtype=object))
+            for area in reference.ranges]
+
+
+def reference_values(argument: Any) -> Any:
+    """An argument as ``formulas`` hands a function its values: a reference as a plain ``ndarray``;
+    a reference of several areas (a union) as the cells of all its areas in one row, area by area
+    (``formulas``' own reading of a union mixed their cells up with others')."""
+    if not isinstance(argument, Ranges):
+        return argument
+    if len(argument.ranges) > 1:
+        return np.array([[value for area in areas(argument) for value in area.ravel().tolist()]], dtype=object)
+    return argument.value
 
 
 def scalar(value: Any) -> Any:

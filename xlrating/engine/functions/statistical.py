@@ -40,6 +40,7 @@ from formulas.tokens.operand import Error, XlError
 
 from ..formula.values import Area, is_omitted
 from . import criteria
+from .arguments import reference_values
 from .library import formulas_function
 from .number_lists import Rejected, as_reference, numbers
 
@@ -270,8 +271,10 @@ def _whole_ranges(count: Any, ranges: slice) -> Any:
     """COUNTIF or COUNTIFS given its ranges as references: Excel counts every cell of a whole column
     or row (COUNTIF(G:G,"<>x") is 1048575 when one cell holds x, as the workbooks Excel saved show),
     so the cells past the part read are counted as empty cells (``beyond``). Ranges asking for
-    different sizes are #VALUE!, as in Excel."""
+    different sizes, or a range of several areas (a union ``(A1,B1)``), are #VALUE!, as in Excel."""
     def counted(*arguments: Any) -> Any:
+        if any(len(getattr(a, "ranges", ())) > 1 for a in arguments[ranges]):
+            return VALUE
         try:
             values, _ = parse_ranges(*arguments)
         except RangeValueError:
@@ -319,6 +322,10 @@ def _ranked(name: str) -> Any:
     LARGE($C57:$K57,L57) over #VALUE! is L57's #N/A)."""
     def ranked(array: Any, k: Any) -> Any:
         try:
+            array, k = reference_values(array), reference_values(k)  # LARGE((A1:A3,C1:C3),2): both areas
+        except RangeValueError:  # while formulas compiles: a reference not read yet
+            return sh.NONE
+        try:
             values = numbers((array,))
         except Rejected as rejected:
             k_value = np.asarray(k, dtype=object).ravel()[0] if np.size(k) == 1 else None
@@ -326,7 +333,7 @@ def _ranked(name: str) -> Any:
         return formulas_function(name)(as_reference(values), k)
 
     ranked.__name__ = name.lower()
-    return wrap_func(ranked)
+    return wrap_func(ranked, ranges=True)
 
 
 FUNCTIONS: dict[str, Any] = {
