@@ -16,7 +16,7 @@ from formulas.tokens.operand import Error, XlError
 
 from xlrating.engine import REGISTRY, evaluate_workbook
 from xlrating.engine.evaluate.compiler import EngineOperator, parser_for
-from xlrating.engine.evaluate.power import POWER_OPERATOR
+from xlrating.engine.evaluate.arithmetic import POWER_OPERATOR
 from xlrating.engine.functions.operators import OPERATORS
 from xlrating.functions import ExcelError
 

@@ -10,7 +10,8 @@ import schedula as sh
 from formulas.functions import Array
 from formulas.ranges import Ranges
 from formulas.tokens.operand import XlError
-from function_books import recalculated
+import openpyxl
+from function_books import assert_excel_value, recalculated
 
 from xlrating.engine.functions.lookup import FUNCTIONS
 from xlrating.functions import ExcelError
@@ -126,3 +127,27 @@ def test_row_and_column_of_an_area_in_an_ordinary_cell_are_its_first_and_errors_
                           "A15": "=COLUMN(INDIRECT(A1))", "A16": "=SUM(ROW(D5:E7))", "A17": "=ROW()"})
     assert [sheet.get(row, 1) for row in range(9, 18)] == [1.0, 1.0, 162.0, 5.0, 4.0, ExcelError("#REF!"),
                                                           ExcelError("#REF!"), 18.0, 17.0]
+
+
+def test_hyperlink_shows_its_friendly_name_or_its_link(tmp_path: Path) -> None:
+    """IronCalc's link_test.xlsx (saved by Excel) shows the friendly names, and 0 for a friendly name
+    that is an empty cell; without one the cell shows the link text (Microsoft's HYPERLINK page)."""
+    sheet = recalculated(tmp_path, [[None, 7, "=1/0"]], {
+        "D1": '=HYPERLINK("#Target!A1","Go to Target!A1")', "D2": '=HYPERLINK("https://"&A1,A1)',
+        "D3": '=HYPERLINK("https://example.com")', "D4": '=HYPERLINK("mailto:a@b.c",B1)',
+        "D5": '=HYPERLINK("https://example.com",C1)', "D6": '=LEN(HYPERLINK("C:\\Temp\\x.xlsx"))'})
+    assert [sheet.get(row, 4) for row in range(1, 5)] == ["Go to Target!A1", 0.0, "https://example.com", 7.0]
+    assert_excel_value(sheet.get(5, 4), "#DIV/0!")
+    assert sheet.get(6, 4) == 14.0
+
+
+def test_a_hyperlink_cell_keeps_its_formula_when_written(tmp_path: Path) -> None:
+    from xlrating.engine import convert_file
+
+    book = openpyxl.Workbook()
+    book.active["A1"] = '=HYPERLINK("https://example.com","Example")'
+    book.save(tmp_path / "in.xlsx")
+    convert_file(str(tmp_path / "in.xlsx"), str(tmp_path / "out.xlsx"))
+    written = openpyxl.load_workbook(tmp_path / "out.xlsx")
+    assert written.active["A1"].value == '=HYPERLINK("https://example.com","Example")'
+    assert openpyxl.load_workbook(tmp_path / "out.xlsx", data_only=True).active["A1"].value == "Example"

@@ -136,13 +136,13 @@ class FunctionRegistry:
     def operator(self, name: str) -> Any | None:
         """The engine's own implementation of an operator: ``:`` spans its references through the
         engine (:func:`.references.span`), ``^`` is Excel's power through the one power both paths
-        take (:mod:`.power`), ``&`` is the catalogue's; None for ``formulas``' own."""
+        take (:mod:`.arithmetic`), ``&`` is the catalogue's; None for ``formulas``' own."""
         if name == ":":
             from .references import RANGE_OPERATOR
 
             return RANGE_OPERATOR
         if name == "^":
-            from .power import POWER_OPERATOR
+            from .arithmetic import POWER_OPERATOR
 
             return POWER_OPERATOR
         return self.catalogue.operator(name)

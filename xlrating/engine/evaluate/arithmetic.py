@@ -1,4 +1,7 @@
-"""Excel's power operator ``^`` on the cell-by-cell path, the same double as the vectorised path.
+"""Excel's arithmetic where ``formulas``' own operators differ: ``^`` on the cell-by-cell path (the
+same double as the vectorised path) and the double negation ``--``.
+
+**The power** ``^``.
 
 ``formulas`` computed ``x ** y`` with Python's own operator: ``0^0`` was 1, ``0^-1`` #VALUE!
 (Python's ZeroDivisionError), ``10^400`` #VALUE! (OverflowError) and ``(-8)^(1/3)`` a complex
@@ -14,6 +17,14 @@ what Excel shows):
 
 The power itself is :func:`xlrating.core.powers.power`, the one the vectorised path
 (:mod:`.vector`) takes for every row, so a formula gives the same double whichever path computes it.
+
+**The double negation** ``--x`` (and any run of signs with a minus in it that cancels out, ``-+-x``):
+``formulas``' parser folds the signs into one unary plus, which leaves its operand as it is, so
+``--(A1:A9>2)`` stayed an array of TRUE/FALSE. Excel negates twice: the result is a number (TRUE 1,
+FALSE 0, text that reads as a number that number, other text #VALUE!), which SUM and SUMPRODUCT
+then count, where they skip logical values in an array (Microsoft's SUM and SUMPRODUCT pages).
+:data:`NEGATED_TWICE` is that operator; a plain ``+x`` stays ``formulas``' (Excel's unary plus
+changes nothing).
 """
 
 from __future__ import annotations
@@ -30,8 +41,8 @@ from xlrating.core.powers import power
 
 
 def _operand(value: Any) -> float:
-    """An operand of ``^`` as Excel reads it; #VALUE! (raised, as ``formulas``' operators do) for text
-    that is no number."""
+    """An operand of ``^`` or ``--`` as Excel reads it; #VALUE! (raised, as ``formulas``' operators
+    do) for text that is no number."""
     if isinstance(value, bool):
         return float(value)
     if isinstance(value, str):
@@ -74,4 +85,11 @@ def POWER_OPERATOR(*operands: Any) -> Any:  # noqa: N802 - the operator's name, 
     with np.errstate(over="ignore"):
         return _ELEMENTWISE(*operands)
 
-__all__ = ["POWER_OPERATOR", "excel_power"]
+def _as_number(value: float) -> float:
+    return value
+
+
+NEGATED_TWICE = wrap_ufunc(_as_number, input_parser=_parse, check_error=_first_error,
+                           args_parser=lambda *operands: map(replace_empty, operands))
+
+__all__ = ["NEGATED_TWICE", "POWER_OPERATOR", "excel_power"]
