@@ -15,8 +15,8 @@ from formulas.functions.operators import OPERATORS as FORMULAS_OPERATORS
 from formulas.tokens.operand import Error, XlError
 
 from xlrating.engine import REGISTRY, evaluate_workbook
-from xlrating.engine.evaluate.compiler import EngineOperator, parser_for
 from xlrating.engine.evaluate.arithmetic import POWER_OPERATOR
+from xlrating.engine.evaluate.compiler import EngineOperator, parser_for
 from xlrating.engine.functions.operators import OPERATORS
 from xlrating.functions import ExcelError
 

@@ -6,11 +6,11 @@ from pathlib import Path
 from typing import Any
 
 import numpy as np
+import openpyxl
 import schedula as sh
 from formulas.functions import Array
 from formulas.ranges import Ranges
 from formulas.tokens.operand import XlError
-import openpyxl
 from function_books import assert_excel_value, recalculated
 
 from xlrating.engine.functions.lookup import FUNCTIONS

@@ -48,7 +48,7 @@ def _operand(value: Any) -> float:
     if isinstance(value, str):
         number = _text2num(value)
         if isinstance(number, str):
-            raise ValueError(f"{value!r} is no number")
+            raise TypeError(f"{value!r} is no number")  # formulas' wrapper: #VALUE!
         return float(number)
     return float(value)
 
@@ -78,7 +78,7 @@ _ELEMENTWISE = wrap_ufunc(excel_power, input_parser=_parse, check_error=_first_e
 
 
 @functools.wraps(_ELEMENTWISE)
-def POWER_OPERATOR(*operands: Any) -> Any:  # noqa: N802 - the operator's name, as RANGE_OPERATOR
+def POWER_OPERATOR(*operands: Any) -> Any:
     """``^`` over single values or arrays (broadcast as ``formulas``' operators are). The C library's
     ``pow`` leaves the overflow flag set after 10^400 (Python raises, :func:`power` answers inf):
     numpy's element loop would report it as a RuntimeWarning for a result that is #NUM! anyway."""
