@@ -1,0 +1,87 @@
+"""CELL's info types as Microsoft's CELL page defines them, read from the workbook's styles and
+column widths; the type of an error cell is "v" (IronCalc's
+INFORMATION_CELL.xlsx, saved by Excel)."""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+import openpyxl
+import pytest
+from openpyxl.styles import Alignment, Protection
+
+from xlrating.engine import evaluate_workbook
+from xlrating.engine.evaluate.cell_info import format_code
+from xlrating.engine.read.cell_formats import shown_width
+
+# Microsoft's CELL page: the code CELL("format") returns for each number format
+FORMAT_CODES = [
+    ("General", "G"), ("0", "F0"), ("#,##0", ",0"), ("0.00", "F2"), ("#,##0.00", ",2"),
+    ('"$"#,##0_);("$"#,##0)', "C0"), ('"$"#,##0_);[Red]("$"#,##0)', "C0-"), ('"$"#,##0.00_);("$"#,##0.00)', "C2"),
+    ('"$"#,##0.00_);[Red]("$"#,##0.00)', "C2-"), ("0%", "P0"), ("0.00%", "P2"), ("0.00E+00", "S2"),
+    ("# ?/?", "G"), ("# ??/??", "G"), ("m/d/yy", "D4"), ("m/d/yy h:mm", "D4"), ("mm/dd/yy", "D4"),
+    ("d-mmm-yy", "D1"), ("dd-mmm-yy", "D1"), ("d-mmm", "D2"), ("dd-mmm", "D2"), ("mmm-yy", "D3"), ("mm/dd", "D5"),
+    ("h:mm AM/PM", "D7"), ("h:mm:ss AM/PM", "D6"), ("h:mm", "D9"), ("h:mm:ss", "D8"),
+    # parentheses for positive values append "()", colour for negative ones "-"
+    ("(#,##0)", ",0()"), ("0.000;[Blue]-0.000", "F3-"), ("@", "G"), ("[$€-407] #,##0.00", "C2"),
+]
+
+
+@pytest.mark.parametrize(("code", "expected"), FORMAT_CODES)
+def test_cell_format_codes_are_microsofts(code: str, expected: str) -> None:
+    assert format_code(code) == expected
+
+
+def test_a_shown_column_width_is_whole_pixels_less_the_padding() -> None:
+    assert shown_width(9.140625) == 8.43  # Excel's default column, as it stores it
+    assert shown_width(16.59765625) == 15.86
+
+
+def _book(tmp_path: Path) -> Path:
+    wb = openpyxl.Workbook()
+    ws = wb.active
+    for row, code in enumerate(["0.00", '"$"#,##0_);[Red]("$"#,##0)', "(#,##0)", "d-mmm-yy"], start=1):
+        ws.cell(row, 1, 5).number_format = code
+        ws.cell(row, 2, f'=CELL("format",A{row})')
+        ws.cell(row, 3, f'=CELL("color",A{row})')
+        ws.cell(row, 4, f'=CELL("parentheses",A{row})')
+    ws["E1"], ws["E2"], ws["E3"], ws["E4"], ws["E5"] = "left", "right", "centre", 3, "open"
+    ws["E2"].alignment = Alignment(horizontal="right")
+    ws["E3"].alignment = Alignment(horizontal="center")
+    ws["E5"].protection = Protection(locked=False)
+    for row in range(1, 6):
+        ws.cell(row, 6, f'=CELL("prefix",E{row})')
+        ws.cell(row, 7, f'=CELL("protect",E{row})')
+    ws.column_dimensions["J"].width = 20.7109375  # shown as 20 characters
+    ws["H1"], ws["H2"], ws["H3"] = '=CELL("width",J1)', '=CELL("width",K1)', '=INDEX(CELL("width",J1),1,2)'
+    ws["H4"], ws["H5"] = '=CELL("type",H6)', "=1/0"
+    ws["H6"] = "=NA()"
+    ws["H7"] = '=CELL("filename",A1)'
+    wb.save(tmp_path / "Results.xlsx")
+    return tmp_path / "Results.xlsx"
+
+
+def test_cell_reads_number_formats_alignment_protection_and_widths(tmp_path: Path) -> None:
+    sheet = evaluate_workbook(str(_book(tmp_path))).grid.sheet("Sheet")
+    assert sheet is not None
+    assert [sheet.get(row, 2) for row in range(1, 5)] == ["F2", "C0-", ",0()", "D1"]
+    assert [sheet.get(row, 3) for row in range(1, 5)] == [0.0, 1.0, 0.0, 0.0]
+    assert [sheet.get(row, 4) for row in range(1, 5)] == [0.0, 0.0, 1.0, 0.0]
+    assert [sheet.get(row, 6) for row in range(1, 6)] == ["'", '"', "^", "", "'"]
+    assert [sheet.get(row, 7) for row in range(1, 6)] == [1.0, 1.0, 1.0, 1.0, 0.0]
+    # a set width, the default width (8.43 shown: 8), and the second item: not the default
+    assert [sheet.get(row, 8) for row in range(1, 4)] == [20.0, 8.0, False]
+
+
+def test_cell_type_of_an_error_is_a_value(tmp_path: Path) -> None:
+    sheet = evaluate_workbook(str(_book(tmp_path))).grid.sheet("Sheet")
+    assert sheet is not None
+    assert sheet.get(4, 8) == "v"
+
+
+def test_cell_filename_is_the_path_the_file_name_in_brackets_and_the_sheet(tmp_path: Path) -> None:
+    path = _book(tmp_path)
+    sheet = evaluate_workbook(str(path)).grid.sheet("Sheet")
+    assert sheet is not None
+    assert sheet.get(7, 8) == f"{path.parent.resolve()}{os.sep}[Results.xlsx]Sheet"
