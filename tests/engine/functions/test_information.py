@@ -14,6 +14,7 @@ from openpyxl.styles import Alignment, Protection
 from xlrating.engine import evaluate_workbook
 from xlrating.engine.evaluate.cell_info import format_code
 from xlrating.engine.read.cell_formats import shown_width
+from xlrating.engine.read.grid import Sheet
 
 # Microsoft's CELL page: the code CELL("format") returns for each number format
 FORMAT_CODES = [
@@ -85,3 +86,38 @@ def test_cell_filename_is_the_path_the_file_name_in_brackets_and_the_sheet(tmp_p
     sheet = evaluate_workbook(str(path)).grid.sheet("Sheet")
     assert sheet is not None
     assert sheet.get(7, 8) == f"{path.parent.resolve()}{os.sep}[Results.xlsx]Sheet"
+
+
+def _legacy_book(tmp_path: Path, formulas: dict[str, str]) -> Sheet:
+    wb = openpyxl.Workbook()
+    ws = wb.active
+    for row, value in enumerate([5, "x", "=1/0", None, 7], start=1):  # C1:C5
+        ws.cell(row, 3, value)
+    for col, value in enumerate([1, "y", True], start=7):  # G7:I7
+        ws.cell(7, col, value)
+    for ref, formula in formulas.items():
+        ws[ref] = formula
+    wb.save(tmp_path / "legacy.xlsx")
+    sheet = evaluate_workbook(str(tmp_path / "legacy.xlsx")).grid.sheet("Sheet")
+    assert sheet is not None
+    return sheet
+
+
+def test_an_is_function_of_a_range_in_an_ordinary_formula_tests_the_cell_in_its_row_or_column(
+        tmp_path: Path) -> None:
+    """Implicit intersection of the argument: the cell in the formula's row (column), and #VALUE!,
+    which ISERROR calls an error, where the row (column) misses the range."""
+    sheet = _legacy_book(tmp_path, {
+        "E1": "=ISERROR(C1:C5)", "E3": "=ISERROR(C1:C5)", "E9": "=ISERROR(C1:C5)", "F2": "=ISTEXT(C1:C5)",
+        "F4": "=ISBLANK(C1:C5)", "F9": "=ISNUMBER(C1:C5)", "H1": "=ISNUMBER(G7:I7)", "G2": "=ISNUMBER(G7:I7)",
+        "I3": "=ISLOGICAL(G7:I7)", "E5": '=IF(ISNA(C1:C5),"n/a",C5*2)'})
+    assert [sheet.get(1, 5), sheet.get(3, 5), sheet.get(9, 5)] == [False, True, True]
+    assert [sheet.get(2, 6), sheet.get(4, 6), sheet.get(9, 6)] == [True, True, False]
+    assert [sheet.get(1, 8), sheet.get(2, 7), sheet.get(3, 9)] == [False, True, True]
+    assert sheet.get(5, 5) == 14.0
+
+
+def test_inside_a_function_taking_an_array_the_is_functions_test_every_cell(tmp_path: Path) -> None:
+    sheet = _legacy_book(tmp_path, {"E9": "=SUMPRODUCT(--ISNUMBER(C1:C5))", "E10": "=SUMPRODUCT(--ISERROR(C1:C5))",
+                                    "E11": "=INDEX(ISTEXT(C1:C5),2)"})
+    assert [sheet.get(9, 5), sheet.get(10, 5), sheet.get(11, 5)] == [2.0, 1.0, True]

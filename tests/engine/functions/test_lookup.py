@@ -151,3 +151,19 @@ def test_a_hyperlink_cell_keeps_its_formula_when_written(tmp_path: Path) -> None
     written = openpyxl.load_workbook(tmp_path / "out.xlsx")
     assert written.active["A1"].value == '=HYPERLINK("https://example.com","Example")'
     assert openpyxl.load_workbook(tmp_path / "out.xlsx", data_only=True).active["A1"].value == "Example"
+
+
+def test_offset_reads_a_range_given_for_a_number_as_a_legacy_formula(tmp_path: Path) -> None:
+    """A range for rows, cols, height or width is the cell in the formula's row (or column), #VALUE!
+    where there is none; a fraction of a cell as height or width is one cell (IronCalc's
+    ROW_COLUM book, saved by Excel: SUM(OFFSET(W39,2,2,3,0.9)) is the one column's sum)."""
+    sheet = recalculated(tmp_path, [[10, 1], [20, 2], [30, 1], [40, 2]], {
+        "D2": "=OFFSET(A1,B1:B4,0)", "D3": "=OFFSET(A1,B1:B4,0)", "D9": "=OFFSET(A1,B1:B4,0)",
+        "E1": "=SUM(OFFSET(A1,0,0,3,0.9))", "E2": "=SUM(OFFSET(A1,0,0,3.99,1))", "E3": "=SUM(OFFSET(A1,0,0,3,0))",
+        "E4": "=SUM(OFFSET(A1,0,0,B1:B4,1))", "E5": "=ROWS(OFFSET(A1,0,0,0.5,1))"})
+    assert [sheet.get(2, 4), sheet.get(3, 4)] == [30.0, 20.0]
+    assert_excel_value(sheet.get(9, 4), "#VALUE!")
+    assert [sheet.get(1, 5), sheet.get(2, 5)] == [60.0, 60.0]
+    assert_excel_value(sheet.get(3, 5), "#REF!")
+    assert sheet.get(4, 5) == 30.0  # height B4 = 2: A1:A2
+    assert sheet.get(5, 5) == 1.0

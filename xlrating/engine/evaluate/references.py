@@ -32,6 +32,7 @@ from ..formula.reader import parse
 from ..formula.tree import FormulaSyntaxError, Ref, column_letters
 from ..read.cell_formats import cell_formats
 from ..read.grid import MAX_COL, MAX_ROW, NotComputed, Sheet
+from .legacy_values import FUNCTIONS as IS_FUNCTIONS
 from .position import CURRENT, Abort, Position
 
 
@@ -102,15 +103,43 @@ def _guarded(function: Any) -> Any:
 
 # --- OFFSET and INDIRECT ------------------------------------------------------------------------
 
+def _single(position: Position, arg: Any) -> Any:
+    """A number argument given as a range: in a legacy formula the cell of the range in the formula's
+    row (a column of cells) or column (a row of cells), #VALUE! when there is none; in a dynamic-array
+    formula a range of several cells is #VALUE! (a function returning a reference takes no arrays)."""
+    if not isinstance(arg, Ranges) or not arg.ranges:
+        if isinstance(arg, np.ndarray) and arg.size > 1:
+            raise _Failed("#VALUE!")
+        return arg
+    sheet, r1, c1, r2, c2 = _area(arg, position)
+    if len(arg.ranges) > 1 or (r1, c1) != (r2, c2) and not position.intersect:
+        raise _Failed("#VALUE!")
+    if (r1, c1) == (r2, c2):
+        return arg
+    if c1 == c2 and r1 <= position.row <= r2:
+        return _read(position, sheet, position.row, c1, position.row, c1)
+    if r1 == r2 and c1 <= position.col <= c2:
+        return _read(position, sheet, r1, position.col, r1, position.col)
+    raise _Failed("#VALUE!")
+
+
+def _size(number: float) -> int:
+    """A height or width as OFFSET reads it: truncated, but a fraction of a cell is one cell
+    (IronCalc's ROW_COLUM book, saved by Excel: width 0.9 is 1, 3.99 is 3, 0 is #REF!)."""
+    whole = int(number)
+    return whole if whole or number == 0 else (1 if number > 0 else -1)
+
+
 def offset(position: Position, reference: Any, rows: Any, cols: Any, height: Any = None, width: Any = None) -> Any:
     """OFFSET(reference, rows, cols, [height], [width]): the area ``rows`` below and ``cols`` right of
-    ``reference``, of its size unless given; off the sheet or a size of 0 is #REF!."""
+    ``reference``, of its size unless given; off the sheet or a size of 0 is #REF!. A number given as
+    a range is read as a legacy formula reads it (:func:`_single`)."""
     if not isinstance(reference, Ranges) or not reference.ranges:
         return _error("#VALUE!")
     sheet, r1, c1, r2, c2 = _area(reference, position)
-    down, right = int(_number(rows)), int(_number(cols))
-    tall = int(_number(height, r2 - r1 + 1)) if height is not None else r2 - r1 + 1
-    wide = int(_number(width, c2 - c1 + 1)) if width is not None else c2 - c1 + 1
+    down, right = int(_number(_single(position, rows))), int(_number(_single(position, cols)))
+    tall = _size(_number(_single(position, height), r2 - r1 + 1)) if height is not None else r2 - r1 + 1
+    wide = _size(_number(_single(position, width), c2 - c1 + 1)) if width is not None else c2 - c1 + 1
     if tall == 0 or wide == 0:
         raise _Failed("#REF!")
     top, left = r1 + down, c1 + right
@@ -491,6 +520,7 @@ FUNCTIONS: dict[str, Any] = {
     "SUBTOTAL": _with_position(subtotal),
     "ANCHORARRAY": _with_position(anchorarray),
     "ADDRESS": wrap_ufunc(address, input_parser=lambda *a: a, args_parser=lambda *a: a),
+    **IS_FUNCTIONS,
 }
 
 __all__ = ["FUNCTIONS"]
