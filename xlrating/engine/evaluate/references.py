@@ -33,6 +33,7 @@ from ..formula.tree import FormulaSyntaxError, Ref, column_letters
 from ..read.cell_formats import cell_formats
 from ..read.grid import MAX_COL, MAX_ROW, NotComputed, Sheet
 from .legacy_values import FUNCTIONS as IS_FUNCTIONS
+from .pivot_data import getpivotdata
 from .position import CURRENT, Abort, Position
 
 
@@ -519,6 +520,7 @@ FUNCTIONS: dict[str, Any] = {
     "INFO": _with_position(info),
     "SUBTOTAL": _with_position(subtotal),
     "ANCHORARRAY": _with_position(anchorarray),
+    "GETPIVOTDATA": _with_position(getpivotdata),
     "ADDRESS": wrap_ufunc(address, input_parser=lambda *a: a, args_parser=lambda *a: a),
     **IS_FUNCTIONS,
 }
