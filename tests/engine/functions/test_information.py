@@ -48,6 +48,7 @@ def _book(tmp_path: Path) -> Path:
         ws.cell(row, 3, f'=CELL("color",A{row})')
         ws.cell(row, 4, f'=CELL("parentheses",A{row})')
     ws["E1"], ws["E2"], ws["E3"], ws["E4"], ws["E5"] = "left", "right", "centre", 3, "open"
+    ws["F6"], ws["F7"] = '=CELL("prefix",E6)', '=CELL("prefix",H5)'  # an empty cell, an error
     ws["E2"].alignment = Alignment(horizontal="right")
     ws["E3"].alignment = Alignment(horizontal="center")
     ws["E5"].protection = Protection(locked=False)
@@ -69,7 +70,7 @@ def test_cell_reads_number_formats_alignment_protection_and_widths(tmp_path: Pat
     assert [sheet.get(row, 2) for row in range(1, 5)] == ["F2", "C0-", ",0()", "D1"]
     assert [sheet.get(row, 3) for row in range(1, 5)] == [0.0, 1.0, 0.0, 0.0]
     assert [sheet.get(row, 4) for row in range(1, 5)] == [0.0, 0.0, 1.0, 0.0]
-    assert [sheet.get(row, 6) for row in range(1, 6)] == ["'", '"', "^", "", "'"]
+    assert [sheet.get(row, 6) for row in range(1, 8)] == ["'", '"', "^", "", "'", "", ""]
     assert [sheet.get(row, 7) for row in range(1, 6)] == [1.0, 1.0, 1.0, 1.0, 0.0]
     # a set width, the default width (8.43 shown: 8), and the second item: not the default
     assert [sheet.get(row, 8) for row in range(1, 4)] == [20.0, 8.0, False]
@@ -110,11 +111,14 @@ def test_an_is_function_of_a_range_in_an_ordinary_formula_tests_the_cell_in_its_
     sheet = _legacy_book(tmp_path, {
         "E1": "=ISERROR(C1:C5)", "E3": "=ISERROR(C1:C5)", "E9": "=ISERROR(C1:C5)", "F2": "=ISTEXT(C1:C5)",
         "F4": "=ISBLANK(C1:C5)", "F9": "=ISNUMBER(C1:C5)", "H1": "=ISNUMBER(G7:I7)", "G2": "=ISNUMBER(G7:I7)",
-        "I3": "=ISLOGICAL(G7:I7)", "E5": '=IF(ISNA(C1:C5),"n/a",C5*2)'})
+        "I3": "=ISLOGICAL(G7:I7)", "E5": '=IF(ISNA(C1:C5),"n/a",C5*2)', "E4": "=ISTEXT(C1:C5)",
+        "F5": "=ISNONTEXT(C1:C5)", "D4": "=ISTEXT(C4)", "D5": "=ISNONTEXT(C4)"})
     assert [sheet.get(1, 5), sheet.get(3, 5), sheet.get(9, 5)] == [False, True, True]
     assert [sheet.get(2, 6), sheet.get(4, 6), sheet.get(9, 6)] == [True, True, False]
     assert [sheet.get(1, 8), sheet.get(2, 7), sheet.get(3, 9)] == [False, True, True]
     assert sheet.get(5, 5) == 14.0
+    # an empty cell is no text (C4), in a range or on its own; C5 is a number
+    assert [sheet.get(4, 5), sheet.get(5, 6), sheet.get(4, 4), sheet.get(5, 4)] == [False, True, False, True]
 
 
 def test_inside_a_function_taking_an_array_the_is_functions_test_every_cell(tmp_path: Path) -> None:

@@ -22,7 +22,9 @@ import math
 import re
 
 import numpy as np
+import schedula as sh
 from formulas.functions import Array
+from formulas.tokens.operand import XlError
 
 from ..read.cell_formats import CellStyle
 
@@ -134,7 +136,7 @@ def format_code(code: str) -> str:
 
 def prefix(style: CellStyle, value: object) -> str:
     """CELL("prefix"): a text's label prefix by its alignment, "" for anything that is no text."""
-    if not isinstance(value, str):
+    if not isinstance(value, str) or isinstance(value, XlError) or value is sh.EMPTY:  # both are str too
         return ""
     return {"right": '"', "center": "^", "centerContinuous": "^", "fill": "\\"}.get(style.horizontal, "'")
 

@@ -53,7 +53,7 @@ def _is_number(value: Any) -> bool:
 
 
 def _is_text(value: Any) -> bool:
-    return isinstance(value, str) and not isinstance(value, XlError)
+    return isinstance(value, str) and not isinstance(value, XlError) and value is not sh.EMPTY  # both str
 
 
 TESTS: dict[str, Callable[[Any], bool]] = {
