@@ -137,3 +137,17 @@ ARRAY_ENTRIES = [
 
 def test_an_array_gives_only_its_numbers_and_two_negations_make_numbers(tmp_path: Path) -> None:
     _assert_table(tmp_path, MIXED, ARRAY_ENTRIES)
+
+
+COUNTING_EVERY_VALUE = [
+    # IronCalc's STATISTICAL_COUNT book (Excel): a typed value counts whatever it is
+    ('COUNTA("Hola")', 1.0), ("COUNTA(NA())", 1.0), ("COUNTA(TRUE)", 1.0), ('COUNTA("23")', 1.0),
+    ("COUNTA(A1:A7)", 6.0), ('COUNTA({1,"",TRUE})', 3.0), ("COUNTA(Z1:Z4)", 0.0),
+    # AVERAGEA: in a reference TRUE is 1, text 0 (1, 0, 1, 4, 3, 4); typed, text must read as a number
+    ("AVERAGEA(A1:A7)", 13 / 6), ('AVERAGEA("4"&"2")', 42.0), ('AVERAGEA(A1:A7,"abc")', "#VALUE!"),
+    ("AVERAGEA(Z1:Z3)", "#DIV/0!"), ('AVERAGEA(TRUE,"3")', 2.0), ("AVERAGEA(A1:A7,1/0)", "#DIV/0!"),
+]
+
+
+def test_counta_and_averagea_count_as_excel_counts(tmp_path: Path) -> None:
+    _assert_table(tmp_path, MIXED, COUNTING_EVERY_VALUE)
