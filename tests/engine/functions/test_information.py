@@ -25,7 +25,7 @@ FORMAT_CODES = [
     ("d-mmm-yy", "D1"), ("dd-mmm-yy", "D1"), ("d-mmm", "D2"), ("dd-mmm", "D2"), ("mmm-yy", "D3"), ("mm/dd", "D5"),
     ("h:mm AM/PM", "D7"), ("h:mm:ss AM/PM", "D6"), ("h:mm", "D9"), ("h:mm:ss", "D8"),
     # parentheses for positive values append "()", colour for negative ones "-"
-    ("(#,##0)", ",0()"), ("0.000;[Blue]-0.000", "F3-"), ("@", "G"), ("[$€-407] #,##0.00", "C2"),
+    ("(#,##0)", ",0()"), ("0.000;[Blue]-0.000", "F3-"), ("[Red]0.0", "F1-"), ("[Red]0.0;0.0", "F1"), ("@", "G"), ("[$€-407] #,##0.00", "C2"),
 ]
 
 

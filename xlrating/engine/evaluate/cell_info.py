@@ -98,8 +98,9 @@ def _decimals(bare: str) -> int:
 
 
 def negative_in_colour(code: str) -> bool:
+    """Whether negative numbers are shown in a colour: the second section's, or the only one's."""
     sections = _sections(code)
-    return len(sections) > 1 and _COLOURS.search(sections[1]) is not None
+    return _COLOURS.search(sections[1] if len(sections) > 1 else sections[0]) is not None
 
 
 def positive_in_parentheses(code: str) -> bool:
