@@ -1,5 +1,6 @@
-"""The engine's own operators: ``&`` writes numbers as Excel turns them into text; every other
-operator compiles to ``formulas``' implementation, unchanged."""
+"""The engine's own operators: ``&`` writes numbers as Excel turns them into text, ``^`` gives
+Excel's errors for 0^0, 0^-1, a negative base to a fraction and an overflow; every other operator
+compiles to ``formulas``' implementation, unchanged."""
 
 from __future__ import annotations
 
@@ -14,6 +15,7 @@ from formulas.functions.operators import OPERATORS as FORMULAS_OPERATORS
 from formulas.tokens.operand import Error, XlError
 
 from xlrating.engine import REGISTRY, evaluate_workbook
+from xlrating.engine.evaluate.arithmetic import POWER_OPERATOR
 from xlrating.engine.evaluate.compiler import EngineOperator, parser_for
 from xlrating.engine.functions.operators import OPERATORS
 from xlrating.functions import ExcelError
@@ -36,7 +38,7 @@ def test_the_parser_compiles_ampersand_against_the_engine() -> None:
 
 
 @pytest.mark.parametrize(("formula", "name"), [
-    ("=A1+B1", "+"), ("=A1-B1", "-"), ("=A1*B1", "*"), ("=A1/B1", "/"), ("=A1^B1", "^"),
+    ("=A1+B1", "+"), ("=A1-B1", "-"), ("=A1*B1", "*"), ("=A1/B1", "/"),
     ("=A1=B1", "="), ("=A1<>B1", "<>"), ("=A1<B1", "<"), ("=A1<=B1", "<="), ("=A1>B1", ">"),
     ("=A1>=B1", ">="), ("=-A1", "U-"), ("=+A1", "U+"), ("=A1%", "%"),
 ])
@@ -82,3 +84,33 @@ def test_ampersand_in_a_workbook(tmp_path: Path) -> None:
     assert [sheet.get(2, column) for column in range(1, len(formulas) + 1)] == [
         "0.3", "n=0.333333333333333", "TRUE", "1E+20", "0.0000000001", "123456789012346000",
         ExcelError("#N/A"), True, False, 0.5]
+
+
+def test_the_parser_compiles_the_power_operator_against_the_engine() -> None:
+    (operator,) = _operators("=A1^B1")
+    assert operator.compile() is POWER_OPERATOR
+
+
+# Computed cell by cell (inside IF, over array constants, into INDEX), where formulas' own ``**``
+# gave 1 for 0^0, #VALUE! for 0^-1 and 10^400, and a complex number for (-8)^(1/3)
+POWERS_CELL_BY_CELL = [
+    ("=IF(TRUE,0^0)", ExcelError("#NUM!")), ("=IF(TRUE,0^-1)", ExcelError("#DIV/0!")),
+    ("=IF(TRUE,(-8)^(1/3))", ExcelError("#NUM!")), ("=IF(TRUE,10^400)", ExcelError("#NUM!")),
+    ("=IF(TRUE,(-2)^3)", -8.0), ("=IF(TRUE,A1^0.5)", 2.0), ('=IF(TRUE,"3"^2)', 9.0),
+    ("=IF(TRUE,TRUE^2)", 1.0), ("=IF(TRUE,B1^2)", 0.0), ("=IF(TRUE,0^B1)", ExcelError("#NUM!")),
+    ('=IF(TRUE,"a"^2)', ExcelError("#VALUE!")), ('=IF(TRUE,NA()^"a")', ExcelError("#N/A")),
+    ("=SUM(0^{0,1})", ExcelError("#NUM!")), ("=INDEX(0^{1,-1},1,2)", ExcelError("#DIV/0!")),
+    ("=INDEX((-8)^{2,0.5},1,2)", ExcelError("#NUM!")), ("=SUM({2,3}^{2;3})", 48.0),
+]
+
+
+def test_the_power_operator_gives_excels_errors_cell_by_cell(tmp_path: Path) -> None:
+    wb = openpyxl.Workbook()
+    ws = wb.active
+    ws.append([4, None])
+    for row, (formula, _) in enumerate(POWERS_CELL_BY_CELL, start=2):
+        ws.cell(row, 3, formula)
+    wb.save(tmp_path / "book.xlsx")
+    sheet = evaluate_workbook(str(tmp_path / "book.xlsx")).grid.sheet("Sheet")
+    got = [(formula, sheet.get(row, 3)) for row, (formula, _) in enumerate(POWERS_CELL_BY_CELL, start=2)]
+    assert got == [(formula, expected) for formula, expected in POWERS_CELL_BY_CELL]

@@ -70,6 +70,26 @@ def test_the_vectorised_power_is_the_shared_scalar_power(tmp_path: Path, monkeyp
     assert stats["cell"] == 0 and set(vectorised.values()) == {"-7.0"}
 
 
+def test_the_errors_of_a_power_are_the_same_on_both_paths(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """0^0 #NUM!, 0^-1 #DIV/0!, (-8)^(1/3) #NUM!, an overflow #NUM!: filled down (vectorised) and
+    cell by cell alike, as Excel shows them."""
+    pairs = [(0, 0), (0, -1), (-8, 1 / 3), (10, 400), (-2, 3), (0, 2), (-8, -1), (2, 0.5), (-1e10, 31)]
+    book = openpyxl.Workbook()
+    for r, (base, exponent) in enumerate(pairs, start=1):
+        book.active.append([base, exponent, f"=A{r}^B{r}"])
+    path = tmp_path / "edges.xlsx"
+    book.save(path)
+    vectorised, stats = _values(path, range(3, 4))
+    _cell_by_cell(monkeypatch)
+    cell_by_cell, _ = _values(path, range(3, 4))
+    assert stats["cell"] == 0
+    assert vectorised == cell_by_cell
+    assert [vectorised[(r, 3)] for r in range(1, len(pairs) + 1)] == [
+        "ExcelError(code='#NUM!', reason='')", "ExcelError(code='#DIV/0!', reason='')",
+        "ExcelError(code='#NUM!', reason='')", "ExcelError(code='#NUM!', reason='')", "-8.0", "0.0",
+        "-0.125", repr(2 ** 0.5), "ExcelError(code='#NUM!', reason='')"]
+
+
 def _sum_book(path: Path, rows: int = 80) -> Path:
     rng = random.Random(4)
     book = openpyxl.Workbook()

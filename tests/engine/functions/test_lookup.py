@@ -6,11 +6,12 @@ from pathlib import Path
 from typing import Any
 
 import numpy as np
+import openpyxl
 import schedula as sh
 from formulas.functions import Array
 from formulas.ranges import Ranges
 from formulas.tokens.operand import XlError
-from function_books import recalculated
+from function_books import assert_excel_value, recalculated
 
 from xlrating.engine.functions.lookup import FUNCTIONS
 from xlrating.functions import ExcelError
@@ -126,3 +127,43 @@ def test_row_and_column_of_an_area_in_an_ordinary_cell_are_its_first_and_errors_
                           "A15": "=COLUMN(INDIRECT(A1))", "A16": "=SUM(ROW(D5:E7))", "A17": "=ROW()"})
     assert [sheet.get(row, 1) for row in range(9, 18)] == [1.0, 1.0, 162.0, 5.0, 4.0, ExcelError("#REF!"),
                                                           ExcelError("#REF!"), 18.0, 17.0]
+
+
+def test_hyperlink_shows_its_friendly_name_or_its_link(tmp_path: Path) -> None:
+    """IronCalc's link_test.xlsx (saved by Excel) shows the friendly names, and 0 for a friendly name
+    that is an empty cell; without one the cell shows the link text (Microsoft's HYPERLINK page)."""
+    sheet = recalculated(tmp_path, [[None, 7, "=1/0"]], {
+        "D1": '=HYPERLINK("#Target!A1","Go to Target!A1")', "D2": '=HYPERLINK("https://"&A1,A1)',
+        "D3": '=HYPERLINK("https://example.com")', "D4": '=HYPERLINK("mailto:a@b.c",B1)',
+        "D5": '=HYPERLINK("https://example.com",C1)', "D6": '=LEN(HYPERLINK("C:\\Temp\\x.xlsx"))'})
+    assert [sheet.get(row, 4) for row in range(1, 5)] == ["Go to Target!A1", 0.0, "https://example.com", 7.0]
+    assert_excel_value(sheet.get(5, 4), "#DIV/0!")
+    assert sheet.get(6, 4) == 14.0
+
+
+def test_a_hyperlink_cell_keeps_its_formula_when_written(tmp_path: Path) -> None:
+    from xlrating.engine import convert_file
+
+    book = openpyxl.Workbook()
+    book.active["A1"] = '=HYPERLINK("https://example.com","Example")'
+    book.save(tmp_path / "in.xlsx")
+    convert_file(str(tmp_path / "in.xlsx"), str(tmp_path / "out.xlsx"))
+    written = openpyxl.load_workbook(tmp_path / "out.xlsx")
+    assert written.active["A1"].value == '=HYPERLINK("https://example.com","Example")'
+    assert openpyxl.load_workbook(tmp_path / "out.xlsx", data_only=True).active["A1"].value == "Example"
+
+
+def test_offset_reads_a_range_given_for_a_number_as_a_legacy_formula(tmp_path: Path) -> None:
+    """A range for rows, cols, height or width is the cell in the formula's row (or column), #VALUE!
+    where there is none; a fraction of a cell as height or width is one cell (IronCalc's
+    ROW_COLUM book, saved by Excel: SUM(OFFSET(W39,2,2,3,0.9)) is the one column's sum)."""
+    sheet = recalculated(tmp_path, [[10, 1], [20, 2], [30, 1], [40, 2]], {
+        "D2": "=OFFSET(A1,B1:B4,0)", "D3": "=OFFSET(A1,B1:B4,0)", "D9": "=OFFSET(A1,B1:B4,0)",
+        "E1": "=SUM(OFFSET(A1,0,0,3,0.9))", "E2": "=SUM(OFFSET(A1,0,0,3.99,1))", "E3": "=SUM(OFFSET(A1,0,0,3,0))",
+        "E4": "=SUM(OFFSET(A1,0,0,B1:B4,1))", "E5": "=ROWS(OFFSET(A1,0,0,0.5,1))"})
+    assert [sheet.get(2, 4), sheet.get(3, 4)] == [30.0, 20.0]
+    assert_excel_value(sheet.get(9, 4), "#VALUE!")
+    assert [sheet.get(1, 5), sheet.get(2, 5)] == [60.0, 60.0]
+    assert_excel_value(sheet.get(3, 5), "#REF!")
+    assert sheet.get(4, 5) == 30.0  # height B4 = 2: A1:A2
+    assert sheet.get(5, 5) == 1.0

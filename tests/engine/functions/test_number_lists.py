@@ -121,3 +121,33 @@ PERCENTILES = [
 
 def test_percentiles_and_quartiles_take_only_the_numbers_of_a_reference(tmp_path: Path) -> None:
     _assert_table(tmp_path, MIXED, PERCENTILES)
+
+
+ARRAY_ENTRIES = [
+    # Microsoft's SUM, COUNT and AVERAGE pages: in an array, typed or computed, only numbers count
+    ('SUM({1,TRUE,"2"})', 1.0), ('COUNT({TRUE,"2"})', 0.0), ("AVERAGE({TRUE,3})", 3.0),
+    ("SUM(IF(TRUE,{1,TRUE}))", 1.0), ("SUMPRODUCT({TRUE,TRUE})", 0.0), ("SUMPRODUCT(A1:A7>2)", 0.0),
+    # two negations make numbers of logical values and of text that reads as a number
+    ("SUM(--{TRUE,FALSE,TRUE})", 2.0), ("SUMPRODUCT(--(A1:A7>2))", 5.0), ('SUM(--{"2","3"})', 5.0),
+    ("SUM(-+-{TRUE,TRUE})", 2.0), ('SUM(--{"x"})', "#VALUE!"), ("SUM(-{TRUE})", -1.0),
+    # typed directly, they count
+    ('SUM({1,2},TRUE,"2")', 6.0),
+]
+
+
+def test_an_array_gives_only_its_numbers_and_two_negations_make_numbers(tmp_path: Path) -> None:
+    _assert_table(tmp_path, MIXED, ARRAY_ENTRIES)
+
+
+COUNTING_EVERY_VALUE = [
+    # IronCalc's STATISTICAL_COUNT book (Excel): a typed value counts whatever it is
+    ('COUNTA("Hola")', 1.0), ("COUNTA(NA())", 1.0), ("COUNTA(TRUE)", 1.0), ('COUNTA("23")', 1.0),
+    ("COUNTA(A1:A7)", 6.0), ('COUNTA({1,"",TRUE})', 3.0), ("COUNTA(Z1:Z4)", 0.0),
+    # AVERAGEA: in a reference TRUE is 1, text 0 (1, 0, 1, 4, 3, 4); typed, text must read as a number
+    ("AVERAGEA(A1:A7)", 13 / 6), ('AVERAGEA("4"&"2")', 42.0), ('AVERAGEA(A1:A7,"abc")', "#VALUE!"),
+    ("AVERAGEA(Z1:Z3)", "#DIV/0!"), ('AVERAGEA(TRUE,"3")', 2.0), ("AVERAGEA(A1:A7,1/0)", "#DIV/0!"),
+]
+
+
+def test_counta_and_averagea_count_as_excel_counts(tmp_path: Path) -> None:
+    _assert_table(tmp_path, MIXED, COUNTING_EVERY_VALUE)

@@ -58,13 +58,20 @@ _NAME_ERROR = wrap_func(_name_error)
 
 class EngineOperator(OperatorToken):
     """An operator token that compiles against the registry's operators where the engine has its own
-    implementation (``:``, ``&``), and as ``formulas`` does otherwise; :func:`parser_for` binds
-    ``registry``."""
+    implementation (``:``, ``&``, ``^``), and as ``formulas`` does otherwise; :func:`parser_for` binds
+    ``registry``. Signs that cancel out (``--x``), which ``formulas`` folds into a unary plus that
+    changes nothing, turn their operand into a number, as Excel's two negations do
+    (:data:`.arithmetic.NEGATED_TWICE`)."""
 
     registry: FunctionRegistry
 
     def compile(self) -> Any:
-        implementation = self.registry.operator(self.name.upper())
+        name = self.name.upper()
+        if name == "U+" and "-" in self.attr.get("sum_minus", ""):  # --x: signs that cancel out
+            from .arithmetic import NEGATED_TWICE
+
+            return NEGATED_TWICE
+        implementation = self.registry.operator(name)
         return implementation if implementation is not None else super().compile()
 
 

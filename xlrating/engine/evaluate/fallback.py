@@ -36,6 +36,7 @@ from ..read.names import expand_names
 from ..read.row_visibility import Rows, rows_of
 from .compiler import compile_formula, needs_cell
 from .host_values import from_host, to_host
+from .legacy_values import takes_arrays
 from .position import CURRENT, Abort, Position
 from .registry import FunctionRegistry
 
@@ -244,7 +245,7 @@ class Fallback:
             prepared = self._prepared[key] = self._named_edges(prepared)
         formula = prepared
         function = self.compile(formula, row, col)
-        token = CURRENT.set(Position(self, sheet, row, col))
+        token = CURRENT.set(Position(self, sheet, row, col, intersect and not takes_arrays(formula)))
         self._reads = []
         try:
             inputs = [self._input(name, ranges, sheet) for name, ranges in function.inputs.items()]

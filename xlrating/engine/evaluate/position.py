@@ -42,6 +42,9 @@ class Position:
     sheet: Sheet
     row: int
     col: int
+    # an ordinary formula Excel computes as a legacy one: a range given for a single value is the
+    # cell in the formula's row or column (implicit intersection), #VALUE! when there is none
+    intersect: bool = False
 
 
 CURRENT: contextvars.ContextVar[Position] = contextvars.ContextVar("xlrating_engine_position")

@@ -9,8 +9,9 @@ reading ``OFFSET(A1, B1, 0)`` gets the value Excel shows even though which cell 
 known once ``B1`` is. Behaviour follows Microsoft's function reference pages (OFFSET, INDIRECT,
 CELL, INFO, SHEET, SHEETS, FORMULATEXT, ISFORMULA, ADDRESS).
 
-What only the Excel application knows (CELL's "format", "width" or "color", INFO's "osversion" or
-"directory") is never made up: the cell is left :class:`~.grid.NotComputed`, with a warning.
+What only the Excel application knows (INFO's "osversion" or "directory") is never made up: the
+cell is left :class:`~.grid.NotComputed`, with a warning. CELL's "format", "width", "color" ... are
+read from the workbook's styles and column widths (:mod:`.cell_info`).
 """
 
 from __future__ import annotations
@@ -29,7 +30,10 @@ from formulas.tokens.operand import Error, XlError
 
 from ..formula.reader import parse
 from ..formula.tree import FormulaSyntaxError, Ref, column_letters
+from ..read.cell_formats import cell_formats
 from ..read.grid import MAX_COL, MAX_ROW, NotComputed, Sheet
+from .legacy_values import FUNCTIONS as IS_FUNCTIONS
+from .pivot_data import getpivotdata
 from .position import CURRENT, Abort, Position
 
 
@@ -100,16 +104,44 @@ def _guarded(function: Any) -> Any:
 
 # --- OFFSET and INDIRECT ------------------------------------------------------------------------
 
+def _single(position: Position, arg: Any) -> Any:
+    """A number argument given as a range: in a legacy formula the cell of the range in the formula's
+    row (a column of cells) or column (a row of cells), #VALUE! when there is none; in a dynamic-array
+    formula a range of several cells is #VALUE! (a function returning a reference takes no arrays)."""
+    if not isinstance(arg, Ranges) or not arg.ranges:
+        if isinstance(arg, np.ndarray) and arg.size > 1:
+            raise _Failed("#VALUE!")
+        return arg
+    sheet, r1, c1, r2, c2 = _area(arg, position)
+    if len(arg.ranges) > 1 or (r1, c1) != (r2, c2) and not position.intersect:
+        raise _Failed("#VALUE!")
+    if (r1, c1) == (r2, c2):
+        return arg
+    if c1 == c2 and r1 <= position.row <= r2:
+        return _read(position, sheet, position.row, c1, position.row, c1)
+    if r1 == r2 and c1 <= position.col <= c2:
+        return _read(position, sheet, r1, position.col, r1, position.col)
+    raise _Failed("#VALUE!")
+
+
+def _size(number: float) -> int:
+    """A height or width as OFFSET reads it: truncated, but a fraction of a cell is one cell
+    (IronCalc's ROW_COLUM book, saved by Excel: width 0.9 is 1, 3.99 is 3, 0 is #REF!)."""
+    whole = int(number)
+    return whole if whole or number == 0 else (1 if number > 0 else -1)
+
+
 def offset(position: Position, reference: Any, rows: Any, cols: Any, height: Any = None, width: Any = None) -> Any:
     """OFFSET(reference, rows, cols, [height], [width]): the area ``rows`` below and ``cols`` right of
     ``reference``, of its size unless given; off the sheet or a size of 0 is #REF!. A reference of
-    several areas (a union) is #VALUE!, as Microsoft's OFFSET page says."""
+    several areas (a union) is #VALUE!, as Microsoft's OFFSET page says. A number given as a range is
+    read as a legacy formula reads it (:func:`_single`)."""
     if not isinstance(reference, Ranges) or len(reference.ranges) != 1:
         return _error("#VALUE!")
     sheet, r1, c1, r2, c2 = _area(reference, position)
-    down, right = int(_number(rows)), int(_number(cols))
-    tall = int(_number(height, r2 - r1 + 1)) if height is not None else r2 - r1 + 1
-    wide = int(_number(width, c2 - c1 + 1)) if width is not None else c2 - c1 + 1
+    down, right = int(_number(_single(position, rows))), int(_number(_single(position, cols)))
+    tall = _size(_number(_single(position, height), r2 - r1 + 1)) if height is not None else r2 - r1 + 1
+    wide = _size(_number(_single(position, width), c2 - c1 + 1)) if width is not None else c2 - c1 + 1
     if tall == 0 or wide == 0:
         raise _Failed("#REF!")
     top, left = r1 + down, c1 + right
@@ -277,19 +309,19 @@ def address(row: Any, col: Any, abs_num: Any = 1, a1: Any = True, sheet_text: An
     return text
 
 
-_CELL_TYPES = ("address", "col", "row", "contents", "type", "filename", "protect", "prefix")
+_CELL_TYPES = ("address", "col", "row", "contents", "type", "filename", "protect", "prefix", "format", "width",
+               "color", "parentheses")
 
 
 def cell(position: Position, info_type: Any, reference: Any = None) -> Any:
-    """CELL(info_type, [reference]) for what the workbook itself says; the formula's own cell when
-    ``reference`` is omitted. Formatting and window details Excel alone knows are not computed."""
+    """CELL(info_type, [reference]) for the formula's own cell when ``reference`` is omitted, else the
+    top-left cell of ``reference``; what a cell's formatting says is read from the workbook's styles
+    (:mod:`.cell_info`)."""
     kind = _value(info_type)
     if not isinstance(kind, str):
         raise _Failed("#VALUE!")
     kind = kind.strip().lower()
     if kind not in _CELL_TYPES:
-        if kind in ("format", "width", "color", "parentheses"):
-            raise Abort(NotComputed(reason=f'CELL("{kind}") depends on formatting the engine does not read'))
         raise _Failed("#VALUE!")
     target, row, col = _cell_of(position, reference)
     if kind == "address":
@@ -299,20 +331,47 @@ def cell(position: Position, info_type: Any, reference: Any = None) -> Any:
         return float(col)
     if kind == "row":
         return float(row)
-    if kind == "protect":
-        return 1.0  # cells are locked unless their style unlocks them
+    if kind == "filename":
+        return _filename(position, target)
+    package = position.fallback.package
+    if kind in ("protect", "prefix", "format", "width", "color", "parentheses"):
+        from . import cell_info
+
+        if package is None:
+            raise Abort(NotComputed(reason=f'CELL("{kind}"): the workbook\'s styles are not known'))
+        formats = cell_formats(package)
+        if kind == "width":
+            return cell_info.width(*formats.width(target.name, col))
+        style = formats.style(target.name, row, col)
+        if kind == "protect":
+            return 1.0 if style.locked else 0.0
+        if kind == "format":
+            return cell_info.format_code(style.number_format)
+        if kind == "color":
+            return 1.0 if cell_info.negative_in_colour(style.number_format) else 0.0
+        if kind == "parentheses":
+            return 1.0 if cell_info.positive_in_parentheses(style.number_format) else 0.0
     value = _read(position, target, row, col, row, col).value[0, 0]
+    if kind == "prefix":
+        from . import cell_info
+
+        return cell_info.prefix(cell_formats(package).style(target.name, row, col), value)
     if kind == "contents":
         return 0.0 if value is sh.EMPTY else value
-    if kind == "type":
-        if value is sh.EMPTY:
-            return "b"
-        return "l" if isinstance(value, str) else "v"
-    if kind == "prefix":
-        return ""
+    # "type": b for an empty cell, l for a text, v for anything else (a number, a logical value, an error)
+    if value is sh.EMPTY:
+        return "b"
+    return "l" if isinstance(value, str) and not isinstance(value, XlError) else "v"
+
+
+def _filename(position: Position, target: Sheet) -> str:
+    """CELL("filename"): the full path of the workbook, its file name in brackets, the sheet's name
+    ("C:\\Books\\[Results.xlsx]Sheet1"), of the file the engine read; "" when no file is known,
+    as Excel shows it for a workbook never saved."""
     package = position.fallback.package
-    path = os.path.abspath(package.path) if package is not None else ""
-    folder, name = os.path.split(path)
+    if package is None or not package.path:
+        return ""
+    folder, name = os.path.split(os.path.abspath(package.path))
     return f"{folder}{os.sep}[{name}]{target.name}"
 
 
@@ -462,7 +521,9 @@ FUNCTIONS: dict[str, Any] = {
     "INFO": _with_position(info),
     "SUBTOTAL": _with_position(subtotal),
     "ANCHORARRAY": _with_position(anchorarray),
+    "GETPIVOTDATA": _with_position(getpivotdata),
     "ADDRESS": wrap_ufunc(address, input_parser=lambda *a: a, args_parser=lambda *a: a),
+    **IS_FUNCTIONS,
 }
 
 __all__ = ["FUNCTIONS"]

@@ -140,11 +140,16 @@ class FunctionRegistry:
 
     def operator(self, name: str) -> Any | None:
         """The engine's own implementation of an operator: ``:`` spans its references through the
-        engine (:func:`.references.span`), ``&`` is the catalogue's; None for ``formulas``' own."""
+        engine (:func:`.references.span`), ``^`` is Excel's power through the one power both paths
+        take (:mod:`.arithmetic`), ``&`` is the catalogue's; None for ``formulas``' own."""
         if name == ":":
             from .references import RANGE_OPERATOR
 
             return RANGE_OPERATOR
+        if name == "^":
+            from .arithmetic import POWER_OPERATOR
+
+            return POWER_OPERATOR
         return self.catalogue.operator(name)
 
     def is_known_function(self, name: str) -> bool:

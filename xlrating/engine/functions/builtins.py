@@ -3,8 +3,9 @@ engine's private registry (:class:`..evaluate.registry.FunctionRegistry`), never
 global one.
 
 - ROUND, ROUNDUP, ROUNDDOWN: Excel rounds the number as shown to 15 digits (:mod:`.rounding`).
-- SUM, AVERAGE, MIN, MAX, COUNT, SUMPRODUCT: in a reference or an array
-  argument Excel takes only the numbers; text (even "3") and TRUE/FALSE are skipped. Typed
+- SUM, AVERAGE, MIN, MAX, COUNT, SUMPRODUCT: in a reference or an array (typed ``{1,TRUE}`` or
+  computed, ``A1:A9>2``) argument Excel takes only the numbers; text (even "3") and TRUE/FALSE are
+  skipped. Typed
   directly as an argument (``=SUM("3", TRUE)``), text that reads as a number and logical values
   count. (Microsoft's SUM/AVERAGE/COUNT pages; SUMPRODUCT treats every non-number as 0.)
   ``formulas`` converts text numbers inside ranges, so ``SUM(A2:A4)`` over 1, "3", 5 gave 9.
@@ -52,17 +53,11 @@ def _is_reference(arg: Any) -> bool:
     return type(arg) is np.ndarray
 
 
-def _array_number(value: Any, reference: bool) -> float | None:
-    """An entry of a reference or a computed array as the number it adds, or None if skipped.
-
-    TRUE/FALSE count in computed arrays only: ``formulas`` drops a double negation, so the usual
-    ``SUMPRODUCT(--(A2:A9>0))`` reaches us as booleans, which Excel would have turned into 1/0.
-    """
-    if _is_number(value):
-        return float(value)
-    if isinstance(value, (bool, np.bool_)) and not reference:
-        return float(value)
-    return None
+def _array_number(value: Any) -> float | None:
+    """An entry of a reference or an array (constant or computed) as the number it adds, or None if
+    skipped: TRUE/FALSE and text are no numbers there (SUM({1,TRUE,"2"}) is 1, SUMPRODUCT(A2:A9>0)
+    is 0); ``--(A2:A9>0)`` makes them numbers first (:data:`..evaluate.arithmetic.NEGATED_TWICE`)."""
+    return float(value) if _is_number(value) else None
 
 
 def _typed(value: Any) -> float:
@@ -85,9 +80,8 @@ def _numbers(args: tuple[Any, ...], skip_errors: bool = False) -> Iterator[float
     unreadable typed text are not counted."""
     for arg in args:
         if isinstance(arg, np.ndarray) and (_is_reference(arg) or arg.size > 1):
-            reference = _is_reference(arg)
             for value in arg.ravel().tolist():
-                number = _array_number(value, reference)
+                number = _array_number(value)
                 if number is not None:
                     yield number
                 elif isinstance(value, XlError) and not skip_errors:
@@ -122,9 +116,8 @@ def _sumproduct(*args: Any) -> Any:
     if not arrays or any(a.shape != arrays[0].shape for a in arrays):
         return Error.errors["#VALUE!"]
     total = np.ones(arrays[0].size)
-    for arg, array in zip(args, arrays):
-        reference = _is_reference(arg)
-        total *= np.array([_array_number(v, reference) or 0.0 for v in array.ravel().tolist()])
+    for array in arrays:
+        total *= np.array([_array_number(v) or 0.0 for v in array.ravel().tolist()])
     return float(total.sum())
 
 

@@ -33,7 +33,7 @@ from typing import Any
 import numpy as np
 import schedula as sh
 from formulas.cell import CELL
-from formulas.functions import COMPILING, Array, wrap_func, wrap_impure_func
+from formulas.functions import COMPILING, Array, wrap_func, wrap_impure_func, wrap_ufunc
 from formulas.functions.look import xcolumn, xrow
 from formulas.ranges import Ranges
 from formulas.tokens.operand import Error, XlError
@@ -285,7 +285,22 @@ def index(array: Any, row_num: Any, col_num: Any = None, area_num: Any = 1) -> A
     return Ranges().push(ref, part)
 
 
+def hyperlink(link_location: Any, friendly_name: Any = _MISSING) -> Any:
+    """HYPERLINK(link_location, [friendly_name]): the cell shows ``friendly_name`` (a number stays a
+    number, an empty cell is 0, an error is shown instead of the jump text), or the link text when
+    it is left out (Microsoft's HYPERLINK page; IronCalc's link_test.xlsx, saved by Excel, shows
+    "Go to Target!A1" for HYPERLINK("#Target!A1","Go to Target!A1") and 0 for
+    HYPERLINK("https://"&E21,E21) over an empty E21). The link itself is kept in the formula, which
+    the written workbook keeps; an error in ``link_location`` is the result, as for any argument."""
+    if isinstance(link_location, XlError):
+        return link_location
+    shown = link_location if friendly_name is _MISSING or is_omitted(friendly_name) else friendly_name
+    return 0.0 if shown is sh.EMPTY else shown
+
+
 FUNCTIONS: dict[str, Any] = {
+    "HYPERLINK": wrap_ufunc(hyperlink, input_parser=lambda *a: a, check_error=lambda *a: None, check_nan=False,
+                            args_parser=lambda *a: a),
     "INDEX": {"extra_inputs": collections.OrderedDict([(COMPILING, False)]),
               "function": wrap_impure_func(wrap_func(index, ranges=True))},
     "CHOOSE": wrap_func(choose, ranges=True),

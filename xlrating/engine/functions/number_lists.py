@@ -113,3 +113,45 @@ def as_reference(values: list[float]) -> np.ndarray:
 def single(value: Any) -> Any:
     """A result as ``formulas`` expects a function's scalar result."""
     return np.asarray([[value]], object).view(Array)
+
+
+def count_values(args: tuple[Any, ...]) -> float:
+    """COUNTA: the values that are not empty. In a reference or array every cell that holds
+    something counts (a text, "" a formula returns, a logical value, an error); typed directly,
+    every argument counts, whatever it is (IronCalc's STATISTICAL_COUNT book, saved by Excel:
+    COUNTA("Hola"), COUNTA(#N/A) and COUNTA(TRUE) are 1)."""
+    count = 0
+    for argument in args:
+        entries = _entries(argument)
+        if entries is None:
+            count += 1
+            continue
+        count += sum(1 for value in entries if value is not sh.EMPTY and value is not None)
+    return float(count)
+
+
+def values_a(args: tuple[Any, ...]) -> list[float]:
+    """The values AVERAGEA (MAXA, MINA, STDEVA, VARA alike) takes (Microsoft's AVERAGEA page): in a
+    reference or array, numbers, TRUE as 1, FALSE and any text as 0, empty cells left out, an error
+    the result; typed directly, numbers, logical values and text that reads as a number (text that
+    does not is #VALUE!). Raises :class:`Rejected`."""
+    found: list[float] = []
+    for argument in args:
+        entries = _entries(argument)
+        if entries is None:
+            number = _typed(argument, "error", None)
+            if number is not None:
+                found.append(number)
+            continue
+        for value in entries:
+            if isinstance(value, XlError):
+                raise Rejected(value)
+            if value is sh.EMPTY or value is None:
+                continue
+            if isinstance(value, (bool, np.bool_)):
+                found.append(1.0 if value else 0.0)
+            elif _is_number(value):
+                found.append(float(value))
+            else:
+                found.append(0.0)
+    return found

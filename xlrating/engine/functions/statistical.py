@@ -42,7 +42,7 @@ from ..formula.values import Area, is_omitted
 from . import criteria
 from .arguments import reference_values
 from .library import formulas_function
-from .number_lists import Rejected, as_reference, numbers
+from .number_lists import Rejected, as_reference, count_values, numbers, single, values_a
 
 NA, NUM, REF, VALUE = (Error.errors[e] for e in ("#N/A", "#NUM!", "#REF!", "#VALUE!"))
 
@@ -336,8 +336,22 @@ def _ranked(name: str) -> Any:
     return wrap_func(ranked, ranges=True)
 
 
+def counta(*args: Any) -> Any:
+    return single(count_values(args))
+
+
+def averagea(*args: Any) -> Any:
+    try:
+        values = values_a(args)
+    except Rejected as rejected:
+        return rejected.error
+    return single(math.fsum(values) / len(values) if values else Error.errors["#DIV/0!"])
+
+
 FUNCTIONS: dict[str, Any] = {
     **{name: _of_numbers(name) for name in _OF_NUMBERS},
+    "COUNTA": wrap_func(counta),
+    "AVERAGEA": wrap_func(averagea),
     **{name: _of_numbers(name, "skip", VALUE) for name in _MODES},
     **{name: _ranked(name) for name in _RANKED},
     "LINEST": wrap_func(linest),

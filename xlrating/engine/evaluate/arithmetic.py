@@ -1,0 +1,95 @@
+"""Excel's arithmetic where ``formulas``' own operators differ: ``^`` on the cell-by-cell path (the
+same double as the vectorised path) and the double negation ``--``.
+
+**The power** ``^``.
+
+``formulas`` computed ``x ** y`` with Python's own operator: ``0^0`` was 1, ``0^-1`` #VALUE!
+(Python's ZeroDivisionError), ``10^400`` #VALUE! (OverflowError) and ``(-8)^(1/3)`` a complex
+number, written to the cell as text. Excel's results (Microsoft's "Calculation operators" page and
+what Excel shows):
+
+- ``0^0`` is #NUM!, ``0`` to a negative power #DIV/0!;
+- a negative base to a power that is not a whole number is #NUM! (``(-8)^(1/3)``, Excel takes no
+  odd roots through ``^``), a whole power of a negative base is computed (``(-2)^3`` is -8);
+- a result past the largest double is #NUM!;
+- an operand's error is the result (the base's first), text that reads as a number is that number,
+  other text #VALUE!, an empty cell 0, TRUE 1.
+
+The power itself is :func:`xlrating.core.powers.power`, the one the vectorised path
+(:mod:`.vector`) takes for every row, so a formula gives the same double whichever path computes it.
+
+**The double negation** ``--x`` (and any run of signs with a minus in it that cancels out, ``-+-x``):
+``formulas``' parser folds the signs into one unary plus, which leaves its operand as it is, so
+``--(A1:A9>2)`` stayed an array of TRUE/FALSE. Excel negates twice: the result is a number (TRUE 1,
+FALSE 0, text that reads as a number that number, other text #VALUE!), which SUM and SUMPRODUCT
+then count, where they skip logical values in an array (Microsoft's SUM and SUMPRODUCT pages).
+:data:`NEGATED_TWICE` is that operator; a plain ``+x`` stays ``formulas``' (Excel's unary plus
+changes nothing).
+"""
+
+from __future__ import annotations
+
+import functools
+import math
+from typing import Any
+
+import numpy as np
+from formulas.functions import _text2num, replace_empty, wrap_ufunc
+from formulas.tokens.operand import Error, XlError
+
+from xlrating.core.powers import power
+
+
+def _operand(value: Any) -> float:
+    """An operand of ``^`` or ``--`` as Excel reads it; #VALUE! (raised, as ``formulas``' operators
+    do) for text that is no number."""
+    if isinstance(value, bool):
+        return float(value)
+    if isinstance(value, str):
+        number = _text2num(value)
+        if isinstance(number, str):
+            raise TypeError(f"{value!r} is no number")  # formulas' wrapper: #VALUE!
+        return float(number)
+    return float(value)
+
+
+def excel_power(base: float, exponent: float) -> Any:
+    """``base ^ exponent`` as Excel computes it (see the module's docstring)."""
+    if base == 0.0 and exponent == 0.0:
+        return Error.errors["#NUM!"]
+    if base == 0.0 and exponent < 0.0:
+        return Error.errors["#DIV/0!"]
+    result = power(base, exponent)
+    if not math.isfinite(result):  # overflow, or a negative base to a fractional power (nan)
+        return Error.errors["#NUM!"]
+    return result
+
+
+def _parse(*operands: Any) -> Any:
+    return map(_operand, operands)
+
+
+def _first_error(*operands: Any) -> XlError | None:
+    return next((v for v in operands if isinstance(v, XlError)), None)
+
+
+_ELEMENTWISE = wrap_ufunc(excel_power, input_parser=_parse, check_error=_first_error,
+                          args_parser=lambda *operands: map(replace_empty, operands))
+
+
+@functools.wraps(_ELEMENTWISE)
+def POWER_OPERATOR(*operands: Any) -> Any:
+    """``^`` over single values or arrays (broadcast as ``formulas``' operators are). The C library's
+    ``pow`` leaves the overflow flag set after 10^400 (Python raises, :func:`power` answers inf):
+    numpy's element loop would report it as a RuntimeWarning for a result that is #NUM! anyway."""
+    with np.errstate(over="ignore"):
+        return _ELEMENTWISE(*operands)
+
+def _as_number(value: float) -> float:
+    return value
+
+
+NEGATED_TWICE = wrap_ufunc(_as_number, input_parser=_parse, check_error=_first_error,
+                           args_parser=lambda *operands: map(replace_empty, operands))
+
+__all__ = ["NEGATED_TWICE", "POWER_OPERATOR", "excel_power"]

@@ -1,0 +1,115 @@
+"""The IS functions (ISERROR, ISNUMBER ...) in a legacy formula, where a range given for their one
+value is first intersected with the formula's row or column.
+
+An ordinary formula cell (no array formula, no dynamic-array function) is computed by Excel as a
+legacy formula: a range given where a function takes one value is the cell of the range in the
+formula's own row (a column of cells) or column (a row of cells), and #VALUE! when there is none
+(Microsoft's "Implicit intersection operator: @" page). So ``=ISERROR(C10:C13)`` in E11 tests C11,
+and in E20 tests #VALUE!: TRUE; ``=ISNUMBER(G7:J7)`` in K7 is ISNUMBER(#VALUE!), FALSE. Intersecting
+the result instead (ISERROR of every cell, then the one in the formula's row) gives the same where
+the row meets the range but #VALUE! where it does not, which no IS function returns.
+
+Inside a function whose parameter takes an array (SUMPRODUCT, INDEX, MATCH, LOOKUP, LARGE ...), a
+legacy formula evaluates the nested expression as an array: ``SUMPRODUCT(--ISNUMBER(A1:A9))``
+counts every number. A formula holding such a function keeps the elementwise IS functions
+(:func:`takes_arrays`), as does an array or dynamic-array formula.
+"""
+
+from __future__ import annotations
+
+import collections
+import functools
+from collections.abc import Callable
+from typing import Any
+
+import numpy as np
+import schedula as sh
+from formulas.functions import COMPILING, Array, wrap_func, wrap_impure_func
+from formulas.ranges import Ranges
+from formulas.tokens.operand import Error, XlError
+
+from ..formula.reader import parse
+from ..formula.tree import Call, FormulaSyntaxError, walk
+from .position import CURRENT
+
+# Functions whose parameters of type array make a legacy formula evaluate what is nested in them as
+# an array (Microsoft's function reference: "array" arguments)
+ARRAY_PARAMETERS = frozenset(["SUMPRODUCT", "MMULT", "MINVERSE", "MDETERM", "TRANSPOSE", "INDEX", "MATCH", "LOOKUP", "HLOOKUP", "VLOOKUP", "FREQUENCY", "LINEST", "LOGEST", "TREND", "GROWTH", "SUMX2MY2", "SUMX2PY2", "SUMXMY2", "CORREL", "COVAR", "COVARIANCE.P", "COVARIANCE.S", "PEARSON", "RSQ", "SLOPE", "INTERCEPT", "STEYX", "FORECAST", "FORECAST.LINEAR", "PROB", "TTEST", "T.TEST", "CHITEST", "CHISQ.TEST", "FTEST", "F.TEST", "IRR", "MIRR", "XIRR", "XNPV", "PERCENTRANK", "PERCENTRANK.INC", "PERCENTRANK.EXC", "RANK", "RANK.EQ", "RANK.AVG", "QUARTILE", "QUARTILE.INC", "QUARTILE.EXC", "PERCENTILE", "PERCENTILE.INC", "PERCENTILE.EXC", "LARGE", "SMALL", "TRIMMEAN", "AGGREGATE", "SUBTOTAL", "COUNTIF", "COUNTIFS", "SUMIF", "SUMIFS", "AVERAGEIF", "AVERAGEIFS", "MAXIFS", "MINIFS", "NPV", "TEXTJOIN", "CONCAT"])
+
+
+@functools.lru_cache(maxsize=4096)
+def takes_arrays(formula: str) -> bool:
+    """Whether ``formula`` calls a function with an array parameter (or cannot be read here)."""
+    try:
+        tree = parse(formula)
+    except FormulaSyntaxError:
+        return True
+    return any(isinstance(node, Call) and node.name.upper().removeprefix("_XLFN.").removeprefix("_XLWS.")
+               in ARRAY_PARAMETERS for node in walk(tree))
+
+
+def _is_number(value: Any) -> bool:
+    return isinstance(value, (int, float, np.integer, np.floating)) and not isinstance(value, (bool, np.bool_))
+
+
+def _is_text(value: Any) -> bool:
+    return isinstance(value, str) and not isinstance(value, XlError) and value is not sh.EMPTY  # both str
+
+
+TESTS: dict[str, Callable[[Any], bool]] = {
+    "ISERROR": lambda v: isinstance(v, XlError),
+    "ISERR": lambda v: isinstance(v, XlError) and str(v) != "#N/A",
+    "ISNA": lambda v: isinstance(v, XlError) and str(v) == "#N/A",
+    "ISNUMBER": _is_number,
+    "ISTEXT": _is_text,
+    "ISNONTEXT": lambda v: not _is_text(v),
+    "ISLOGICAL": lambda v: isinstance(v, (bool, np.bool_)),
+    "ISBLANK": lambda v: v is sh.EMPTY,
+}
+
+
+def _entry(value: Any) -> Any:
+    while isinstance(value, np.ndarray) and value.size == 1:  # formulas nests -1 of {1,-1}
+        value = value.ravel()[0]
+    return value
+
+
+def _intersected(value: Ranges) -> Any:
+    """The value of the cell of a one-area range in the formula's row or column, else #VALUE!."""
+    position = CURRENT.get()
+    area = value.ranges[0]
+    r1, r2, c1, c2 = int(area["r1"]), int(area["r2"]), int(area["n1"]), int(area["n2"])
+    cells = np.atleast_2d(np.asarray(value.value, dtype=object))
+    if c1 == c2 and r1 <= position.row <= r2 and cells.shape[0] > position.row - r1:
+        return _entry(cells[position.row - r1, 0])
+    if r1 == r2 and c1 <= position.col <= c2 and cells.shape[1] > position.col - c1:
+        return _entry(cells[0, position.col - c1])
+    return Error.errors["#VALUE!"]
+
+
+def _legacy(position: Any, value: Any) -> bool:
+    return (position is not None and position.intersect and isinstance(value, Ranges) and len(value.ranges) == 1
+            and np.size(value.value) > 1)
+
+
+def _is_function(name: str) -> Any:
+    test = TESTS[name]
+
+    def evaluate(value: Any) -> Any:
+        position = CURRENT.get(None)
+        if _legacy(position, value):
+            return bool(test(_intersected(value)))
+        if isinstance(value, Ranges):
+            value = value.value
+        if isinstance(value, np.ndarray):
+            return np.vectorize(lambda v: bool(test(_entry(v))), otypes=[object])(value).view(Array)
+        return bool(test(value))
+
+    evaluate.__name__ = name.lower()
+    return {"extra_inputs": collections.OrderedDict([(COMPILING, False)]),
+            "function": wrap_impure_func(wrap_func(evaluate, ranges=True))}
+
+
+FUNCTIONS: dict[str, Any] = {name: _is_function(name) for name in TESTS}
+
+__all__ = ["ARRAY_PARAMETERS", "FUNCTIONS", "takes_arrays"]
