@@ -23,8 +23,8 @@ from formulas.tokens.operand import Error as ErrorToken
 from formulas.tokens.operator import OperatorToken
 
 from ..formula.function_names import builtin_name
-from ..formula.values import OMITTED
-from ..read.grid import CellFailure
+from ..formula.values import OMITTED, Abort
+from ..read.grid import CellFailure, NotComputed
 from .registry import FunctionRegistry, UnknownFunction, is_excel_function
 
 
@@ -114,7 +114,21 @@ def _parsed(registry: FunctionRegistry, formula: str) -> tuple[bool, Any, str | 
 def _why(formula: str, exc: Exception) -> str:
     if isinstance(exc, UnknownFunction):
         return str(exc)
+    stop = _not_computed_in(exc)
+    if stop is not None:  # a function stopped while formulas computed a constant formula at compile time
+        return stop.reason
     return f"cannot parse the formula {formula} ({type(exc).__name__})"
+
+
+def _not_computed_in(exc: BaseException | None) -> NotComputed | None:
+    """The :class:`NotComputed` a function raised (as :class:`Abort`) behind ``exc``, if any."""
+    for _ in range(16):
+        if exc is None:
+            return None
+        if isinstance(exc, Abort) and isinstance(exc.reason, NotComputed):
+            return exc.reason
+        exc = exc.__cause__ or exc.__context__
+    return None
 
 
 @functools.lru_cache(maxsize=4096)
