@@ -20,7 +20,7 @@ from . import library
 
 # Excel's function categories that have functions here (module names).
 MODULES = ("engineering", "financial", "database", "dynamic_arrays", "math_trig", "text", "information",
-           "lookup", "logical", "date_time", "statistical")
+           "lookup", "logical", "date_time", "statistical", "forecast_ets")
 
 
 # The names each module's ``FUNCTIONS`` defines, so that looking up one name imports one module
@@ -47,6 +47,7 @@ NAMES: dict[str, frozenset[str]] = {module: frozenset(names.split()) for module,
                    "GEOMEAN HARMEAN KURT MEDIAN SKEW SKEW.P STDEV STDEV.S STDEV.P STDEVP VAR VAR.S VAR.P VARP MODE "
                    "MODE.SNGL MODE.MULT LARGE SMALL PERCENTILE PERCENTILE.INC PERCENTILE.EXC QUARTILE QUARTILE.INC "
                    "QUARTILE.EXC TRIMMEAN",
+    "forecast_ets": "FORECAST.ETS FORECAST.ETS.CONFINT FORECAST.ETS.SEASONALITY FORECAST.ETS.STAT",
 }.items()}
 
 
