@@ -17,7 +17,7 @@ from formulas.cell import CELL
 from formulas.functions import wrap_func
 from formulas.parser import Parser
 from formulas.ranges import Ranges
-from formulas.tokens.function import Function
+from formulas.tokens.function import Function, Lambda, LetaFunction
 from formulas.tokens.operand import Empty
 from formulas.tokens.operand import Error as ErrorToken
 from formulas.tokens.operator import OperatorToken
@@ -46,6 +46,36 @@ class EngineFunction(Function):
         if is_excel_function(name):
             raise UnknownFunction(self.name)  # Excel computes it; the engine does not (yet)
         return _NAME_ERROR  # Excel does not know it either: #NAME? in the cell, as Excel shows
+
+
+class EtaFunction(LetaFunction):
+    """An Excel function named as a value (``_xleta.SUM`` in ``GROUPBY(A2:A9, B2:B9, SUM)``): callable
+    like a LAMBDA of the engine's implementation, and ``eta_name`` tells the functions that take one
+    (GROUPBY, PIVOTBY) which it is."""
+
+    def __new__(cls, name: str, implementation: Any) -> EtaFunction:
+        made = super().__new__(cls, implementation)
+        made.eta_name = name
+        return made
+
+
+class EngineLambda(Lambda):
+    """``formulas``' LAMBDA token; an eta-reduced function (``_xleta.NAME``) compiles against the
+    engine's registry, as :class:`EtaFunction` (``formulas`` looked it up in its global table)."""
+
+    registry: FunctionRegistry
+
+    def compile(self) -> Any:
+        if not self.has_leta:
+            return super().compile()
+        name = self.get_leta.upper()
+        found = self.registry.lookup(name) or self.registry.lookup(builtin_name(name))
+        if found is None:
+            raise UnknownFunction(name)
+        if isinstance(found, dict):
+            found = dict(found, function=functools.partial(EtaFunction, name, found["function"]))
+            return found
+        return functools.partial(EtaFunction, name, found)
 
 
 def _name_error(*_: Any) -> Any:
@@ -86,6 +116,7 @@ def parser_for(registry: FunctionRegistry) -> type[Parser]:
     """``formulas``' parser with function and operator tokens bound to ``registry``."""
     bound = {"registry": registry}
     tokens = {Function: type("EngineFunction", (EngineFunction,), bound),
+              Lambda: type("EngineLambda", (EngineLambda,), bound),
               OperatorToken: type("EngineOperator", (EngineOperator,), bound)}
     return type("EngineParser", (Parser,), {"filters": [tokens.get(f, f) for f in Parser.filters],
                                             "ast_builder": EngineAstBuilder})

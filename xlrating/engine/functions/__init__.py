@@ -20,7 +20,7 @@ from . import library
 
 # Excel's function categories that have functions here (module names).
 MODULES = ("engineering", "financial", "database", "dynamic_arrays", "math_trig", "text", "information",
-           "lookup", "logical", "date_time", "statistical", "forecast_ets")
+           "lookup", "logical", "date_time", "statistical", "forecast_ets", "pivot")
 
 
 # The names each module's ``FUNCTIONS`` defines, so that looking up one name imports one module
@@ -48,6 +48,7 @@ NAMES: dict[str, frozenset[str]] = {module: frozenset(names.split()) for module,
                    "MODE.SNGL MODE.MULT LARGE SMALL PERCENTILE PERCENTILE.INC PERCENTILE.EXC QUARTILE QUARTILE.INC "
                    "QUARTILE.EXC TRIMMEAN",
     "forecast_ets": "FORECAST.ETS FORECAST.ETS.CONFINT FORECAST.ETS.SEASONALITY FORECAST.ETS.STAT",
+    "pivot": "GROUPBY PIVOTBY PERCENTOF",
 }.items()}
 
 
