@@ -156,3 +156,9 @@ def test_forms_not_computed_are_named_warnings(tmp_path: Path, formula: str) -> 
     sheet, result = _spilled(tmp_path, formula)
     assert isinstance(sheet.get(1, 11), NotComputed)
     assert any(w.startswith("Sheet!K1: GROUPBY") or w.startswith("Sheet!K1: PIVOTBY") for w in result.warnings)
+
+
+def test_nothing_left_after_the_filter_is_calc(tmp_path: Path) -> None:
+    sheet, _ = _spilled(tmp_path, "_xlfn.GROUPBY(A2:A8,F2:F8,_xleta.SUM,0,1,1,F2:F8>100)")
+    got = sheet.get(1, 11)
+    assert getattr(got, "code", got) == "#CALC!"

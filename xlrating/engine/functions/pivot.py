@@ -49,6 +49,7 @@ from .arguments import number, scalar
 _VALUE = Error.errors["#VALUE!"]
 _DIV0 = Error.errors["#DIV/0!"]
 _NUM = Error.errors["#NUM!"]
+_CALC = XlError("#CALC!")
 _BLANK = ""
 
 
@@ -367,7 +368,7 @@ class _Data:
         self.keys = [[tuple(row) for row in f[start:]] for f in fields]
         self.width = len(self.values[0]) if self.values else 0
         if not self.rows:
-            raise _Answer(Error.errors["#CALC!"] if "#CALC!" in Error.errors else _VALUE)
+            raise _Answer(_CALC)  # nothing left after the filter: an empty array
 
     def column(self, rows: list[int], column: int) -> list[Any]:
         return [self.values[r][column] for r in rows]
