@@ -140,10 +140,15 @@ def test_a_lambda_aggregates_each_group(tmp_path: Path) -> None:
     assert _block(sheet, 2, 2) == [["r2", 7.0], ["r3", 15.0]]
 
 
-def test_percentof_alone() -> None:
-    from xlrating.engine.functions.pivot import percentof
-
-    assert percentof([[1.0], [3.0]], [[1.0], [3.0], [4.0]]) == 0.5
+def test_percentof_alone(tmp_path: Path) -> None:
+    # formulas' test.xlsx, MATH & TRIG row 49, as Excel saved it: text and TRUE left out, an error #NUM!
+    rows = [[0, 2, 2.3, -0.2, -2, None, "ciao", True, "=1/0"]]
+    sheet, _ = _spilled(tmp_path, "_xlfn.PERCENTOF(A1:C1,B1:E1)", rows)
+    assert sheet.get(1, 11) == pytest.approx(4.3 / 2.1, rel=1e-15)
+    sheet, _ = _spilled(tmp_path, "_xlfn.PERCENTOF(D1:F1,E1:H1)", rows)
+    assert sheet.get(1, 11) == pytest.approx(1.1, rel=1e-15)
+    sheet, _ = _spilled(tmp_path, "_xlfn.PERCENTOF(A1:C1,G1:I1)", rows)
+    assert getattr(sheet.get(1, 11), "code", None) == "#NUM!"
 
 
 @pytest.mark.parametrize("formula", [

@@ -174,8 +174,8 @@ def _spread(function: Callable[[list[float]], float], least: int) -> Callable[[l
 
 
 _AGGREGATES: dict[str, Callable[[Sequence[Any]], Any]] = {
-    "SUM": _aggregate_of(math.fsum),
-    "AVERAGE": _aggregate_of(lambda v: math.fsum(v) / len(v) if v else _DIV0),
+    "SUM": _aggregate_of(lambda v: float(sum(v))),  # added in order, as SUM adds
+    "AVERAGE": _aggregate_of(lambda v: sum(v) / len(v) if v else _DIV0),
     "COUNT": lambda cells: float(sum(1 for c in cells if _is_number(c))),
     "COUNTA": lambda cells: float(sum(1 for c in cells if c is not None)),
     "MAX": _aggregate_of(lambda v: max(v, default=0.0)),
@@ -190,11 +190,13 @@ _AGGREGATES: dict[str, Callable[[Sequence[Any]], Any]] = {
 
 
 def _percent_of(cells: Sequence[Any], reference: Sequence[Any]) -> Any:
-    """PERCENTOF(data_subset, data_all): the subset's sum over the whole's (#DIV/0! for 0)."""
-    try:
-        part, whole = math.fsum(_numbers(cells)), math.fsum(_numbers(reference))
-    except _Answer as answer:
-        return answer.value
+    """PERCENTOF(data_subset, data_all): the sum of the subset's numbers over the sum of all's, added
+    in order as SUM adds them (text, TRUE/FALSE and empty cells left out); an error in either is
+    #NUM!, not that error (formulas' test.xlsx, saved by Excel: PERCENTOF(K49:L49,D49:G49) over
+    #VALUE!, #N/A is #NUM!); a whole of 0 #DIV/0!."""
+    if any(isinstance(c, XlError) for c in (*cells, *reference)):
+        return _NUM
+    part, whole = sum(c for c in cells if _is_number(c)), sum(c for c in reference if _is_number(c))
     return part / whole if whole else _DIV0
 
 
