@@ -13,8 +13,8 @@ from formulas.tokens.operand import XlError
 from function_books import assert_excel_value
 
 from xlrating.engine import evaluate_workbook
-from xlrating.engine.read.grid import NotComputed
 from xlrating.engine.functions.engineering import FUNCTIONS
+from xlrating.engine.read.grid import NotComputed
 from xlrating.functions import ExcelError
 
 NUM, VALUE, NA = ExcelError("#NUM!"), ExcelError("#VALUE!"), ExcelError("#N/A")

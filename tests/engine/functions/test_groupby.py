@@ -160,7 +160,7 @@ def test_percentof_alone(tmp_path: Path) -> None:
 def test_forms_not_computed_are_named_warnings(tmp_path: Path, formula: str) -> None:
     sheet, result = _spilled(tmp_path, formula)
     assert isinstance(sheet.get(1, 11), NotComputed)
-    assert any(w.startswith("Sheet!K1: GROUPBY") or w.startswith("Sheet!K1: PIVOTBY") for w in result.warnings)
+    assert any(w.startswith(("Sheet!K1: GROUPBY", "Sheet!K1: PIVOTBY")) for w in result.warnings)
 
 
 def test_nothing_left_after_the_filter_is_calc(tmp_path: Path) -> None:

@@ -10,7 +10,7 @@ distinct formula text once per registry.
 from __future__ import annotations
 
 import functools
-from typing import Any
+from typing import Any, Self
 
 from formulas.builder import AstBuilder
 from formulas.cell import CELL
@@ -53,8 +53,10 @@ class EtaFunction(LetaFunction):
     like a LAMBDA of the engine's implementation, and ``eta_name`` tells the functions that take one
     (GROUPBY, PIVOTBY) which it is."""
 
-    def __new__(cls, name: str, implementation: Any) -> EtaFunction:
-        made = super().__new__(cls, implementation)
+    eta_name: str
+
+    def __new__(cls, name: str, implementation: Any) -> Self:
+        made: Self = super().__new__(cls, implementation)
         made.eta_name = name
         return made
 

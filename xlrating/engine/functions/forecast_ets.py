@@ -28,6 +28,8 @@ exactly, a target between two future steps, longer gaps) is not computed, never 
 
 from __future__ import annotations
 
+import functools
+import itertools
 import math
 import statistics
 from collections.abc import Callable
@@ -109,7 +111,7 @@ class _History:
         dates = sorted(by_date)
         if len(dates) < 2:
             raise _Answer(_NUM)
-        self.step = min(b - a for a, b in zip(dates, dates[1:]))
+        self.step = min(b - a for a, b in itertools.pairwise(dates))
         self.start = dates[0]
         self.values: list[float] = []
         for date in dates:
@@ -129,7 +131,7 @@ class _History:
         """(trend per step, the season's offsets) when the history is a line plus a repeating season
         of ``season`` points exactly (0: no season, a line); None otherwise."""
         values = self.values
-        lag = season if season > 1 else 1
+        lag = max(1, season)
         if len(values) < 2 * lag + 1:
             return None
         differences = [b - a for a, b in zip(values, values[lag:])]
@@ -193,7 +195,7 @@ def _each_target(target: Any, compute: Callable[[Any], Any]) -> Any:
         return _answer(lambda: compute(cells.ravel()[0]))
     out = np.empty(cells.shape, dtype=object)
     for index, cell in np.ndenumerate(cells):
-        out[index] = _answer(lambda: compute(cell))
+        out[index] = _answer(functools.partial(compute, cell))
     return out.view(Array)
 
 
