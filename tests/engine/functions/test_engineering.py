@@ -14,6 +14,7 @@ from function_books import assert_excel_value
 
 from xlrating.engine import evaluate_workbook
 from xlrating.engine.functions.engineering import FUNCTIONS
+from xlrating.engine.read.grid import NotComputed
 from xlrating.functions import ExcelError
 
 NUM, VALUE, NA = ExcelError("#NUM!"), ExcelError("#VALUE!"), ExcelError("#N/A")
@@ -171,3 +172,38 @@ def test_besseli_and_besselk_as_excel_computes_them(tmp_path: Path, formula: str
     wb.save(tmp_path / "bessel.xlsx")
     got = evaluate_workbook(str(tmp_path / "bessel.xlsx")).grid.sheet("Sheet").get(1, 1)
     assert_excel_value(got, expected, rel=1e-12)
+
+
+# BESSELJ and BESSELY: the values Excel saved in IronCalc's ENGINEERING_BESSEL workbook and formulas'
+# test.xlsx (Hart's rational approximations of J0, J1, Y0, Y1, not the exact functions: J0(1) is
+# 0.7651976865579666, J2(2.3) 0.41391459173206196)
+@pytest.mark.parametrize(("formula", "expected"), [
+    ("BESSELJ(0,0)", 1.00000000283141), ("BESSELJ(-1,0)", 0.7651976837548592),
+    ("BESSELJ(2.3,2)", 0.41391458970875217), ("BESSELJ(0.2,7)", 1.9816482028036027e-11),
+    ("BESSELJ(0.2,10)", 2.7532277551302922e-17), ("BESSELJ(-0.5,7)", -1.2015867327763022e-08),
+    ("BESSELJ(0.2,7.9)", 1.9816482028036027e-11), ("BESSELJ(0,7)", 0.0),
+    ("BESSELY(2.3,2)", -0.4726168566767928), ("BESSELY(0.2,0)", -1.0811053301048033),
+    ("BESSELY(0.2,10)", -1156367142008513.5), ("BESSELY(10,1)", 0.24901542405799407),
+    ("BESSELY(10000000,2.3)", -0.00023689922733673244),
+    ("BESSELJ(0.2,-1)", "#NUM!"), ("BESSELY(0,0)", "#NUM!"), ("BESSELY(-1,1)", "#NUM!"),
+    ("BESSELJ(TRUE,0)", "#VALUE!"), ('BESSELY("a",0)', "#VALUE!"),
+])
+def test_besselj_and_bessely_as_excel_computes_them(tmp_path: Path, formula: str, expected: Any) -> None:
+    wb = openpyxl.Workbook()
+    wb.active["A1"] = "=" + formula
+    wb.save(tmp_path / "bessel.xlsx")
+    got = evaluate_workbook(str(tmp_path / "bessel.xlsx")).grid.sheet("Sheet").get(1, 1)
+    assert_excel_value(got, expected, rel=1e-12)
+
+
+def test_besselj_of_large_x_is_a_named_warning_not_a_value(tmp_path: Path) -> None:
+    # Excel's BESSELJ(10, 1) is 0.04347224965225415 (IronCalc's ENGINEERING_BESSEL), J1(10) is
+    # 0.04347274616886144: an approximation the engine does not know, so no value is made up
+    wb = openpyxl.Workbook()
+    wb.active["A1"] = "=BESSELJ(10,1)"
+    wb.active["A2"] = "=A1+1"
+    wb.save(tmp_path / "bessel.xlsx")
+    result = evaluate_workbook(str(tmp_path / "bessel.xlsx"))
+    assert isinstance(result.grid.sheet("Sheet").get(1, 1), NotComputed)
+    assert isinstance(result.grid.sheet("Sheet").get(2, 1), NotComputed)
+    assert any(w.startswith("Sheet!A1: BESSELJ(10.0, 1)") for w in result.warnings), result.warnings

@@ -10,22 +10,22 @@ distinct formula text once per registry.
 from __future__ import annotations
 
 import functools
-from typing import Any
+from typing import Any, Self
 
 from formulas.builder import AstBuilder
 from formulas.cell import CELL
 from formulas.functions import wrap_func
 from formulas.parser import Parser
 from formulas.ranges import Ranges
-from formulas.tokens.function import Function
+from formulas.tokens.function import Function, Lambda, LetaFunction
 from formulas.tokens.operand import Empty
 from formulas.tokens.operand import Error as ErrorToken
 from formulas.tokens.operator import OperatorToken
 
 from ..formula.function_names import builtin_name
-from ..formula.values import OMITTED
+from ..formula.values import OMITTED, Abort
 from ..read.date_system import DATE_SYSTEM
-from ..read.grid import CellFailure
+from ..read.grid import CellFailure, NotComputed
 from .registry import FunctionRegistry, UnknownFunction, is_excel_function
 
 
@@ -47,6 +47,38 @@ class EngineFunction(Function):
         if is_excel_function(name):
             raise UnknownFunction(self.name)  # Excel computes it; the engine does not (yet)
         return _NAME_ERROR  # Excel does not know it either: #NAME? in the cell, as Excel shows
+
+
+class EtaFunction(LetaFunction):
+    """An Excel function named as a value (``_xleta.SUM`` in ``GROUPBY(A2:A9, B2:B9, SUM)``): callable
+    like a LAMBDA of the engine's implementation, and ``eta_name`` tells the functions that take one
+    (GROUPBY, PIVOTBY) which it is."""
+
+    eta_name: str
+
+    def __new__(cls, name: str, implementation: Any) -> Self:
+        made: Self = super().__new__(cls, implementation)
+        made.eta_name = name
+        return made
+
+
+class EngineLambda(Lambda):
+    """``formulas``' LAMBDA token; an eta-reduced function (``_xleta.NAME``) compiles against the
+    engine's registry, as :class:`EtaFunction` (``formulas`` looked it up in its global table)."""
+
+    registry: FunctionRegistry
+
+    def compile(self) -> Any:
+        if not self.has_leta:
+            return super().compile()
+        name = self.get_leta.upper()
+        found = self.registry.lookup(name) or self.registry.lookup(builtin_name(name))
+        if found is None:
+            raise UnknownFunction(name)
+        if isinstance(found, dict):
+            found = dict(found, function=functools.partial(EtaFunction, name, found["function"]))
+            return found
+        return functools.partial(EtaFunction, name, found)
 
 
 def _name_error(*_: Any) -> Any:
@@ -94,6 +126,7 @@ def parser_for(registry: FunctionRegistry) -> type[Parser]:
     """``formulas``' parser with function and operator tokens bound to ``registry``."""
     bound = {"registry": registry}
     tokens = {Function: type("EngineFunction", (EngineFunction,), bound),
+              Lambda: type("EngineLambda", (EngineLambda,), bound),
               OperatorToken: type("EngineOperator", (EngineOperator,), bound)}
     return type("EngineParser", (Parser,), {"filters": [tokens.get(f, f) for f in Parser.filters],
                                             "ast_builder": EngineAstBuilder})
@@ -129,7 +162,21 @@ def _parsed_in(registry: FunctionRegistry, formula: str, system: int) -> tuple[b
 def _why(formula: str, exc: Exception) -> str:
     if isinstance(exc, UnknownFunction):
         return str(exc)
+    stop = _not_computed_in(exc)
+    if stop is not None:  # a function stopped while formulas computed a constant formula at compile time
+        return stop.reason
     return f"cannot parse the formula {formula} ({type(exc).__name__})"
+
+
+def _not_computed_in(exc: BaseException | None) -> NotComputed | None:
+    """The :class:`NotComputed` a function raised (as :class:`Abort`) behind ``exc``, if any."""
+    for _ in range(16):
+        if exc is None:
+            return None
+        if isinstance(exc, Abort) and isinstance(exc.reason, NotComputed):
+            return exc.reason
+        exc = exc.__cause__ or exc.__context__
+    return None
 
 
 def compile_formula(registry: FunctionRegistry, formula: str, cell: str | None = None) -> Any:

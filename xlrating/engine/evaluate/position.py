@@ -12,10 +12,10 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any, Protocol
 
-from formulas.errors import BaseError
 from formulas.ranges import Ranges
 
-from ..read.grid import Grid, InCircle, NotComputed, Sheet
+from ..formula.values import Abort
+from ..read.grid import Grid, Sheet
 from ..read.row_visibility import Rows
 
 
@@ -50,10 +50,4 @@ class Position:
 CURRENT: contextvars.ContextVar[Position] = contextvars.ContextVar("xlrating_engine_position")
 
 
-class Abort(BaseError):
-    """Stops a formula from inside a function ``formulas`` calls (its wrappers turn other exceptions
-    into #VALUE!): ``reason`` is re-raised or returned by :meth:`.fallback.Fallback.evaluate`."""
-
-    def __init__(self, reason: Exception | NotComputed | InCircle):
-        super().__init__()
-        self.reason = reason
+__all__ = ["CURRENT", "Abort", "CellReader", "Position"]

@@ -1,13 +1,18 @@
 """The values a formula's parts hand each other while ``formulas`` computes it, shared by the
 evaluator (which makes them) and the functions (which read them): an argument left out between
-commas, and an area read with the size the formula asked for."""
+commas, an area read with the size the formula asked for, and the signal that stops a formula the
+engine cannot compute as Excel would (:class:`Abort`, raised by the functions, caught by the
+evaluator)."""
 
 from __future__ import annotations
 
 from typing import Any
 
 import numpy as np
+from formulas.errors import BaseError
 from formulas.ranges import Ranges
+
+from ..read.grid import InCircle, NotComputed
 
 
 class Omitted(float):
@@ -37,3 +42,18 @@ class Area(Ranges):
     def __init__(self, size: tuple[int, int]):
         super().__init__()
         self.size = size
+
+
+class Abort(BaseError):
+    """Stops a formula from inside a function ``formulas`` calls (its wrappers turn other exceptions
+    into #VALUE!): ``reason`` is re-raised or returned by :meth:`..evaluate.fallback.Fallback.evaluate`."""
+
+    def __init__(self, reason: Exception | NotComputed | InCircle):
+        super().__init__()
+        self.reason = reason
+
+
+def not_computed(reason: str) -> Abort:
+    """The :class:`Abort` that leaves the cell not computed, with a warning giving ``reason``: what a
+    function raises for a form whose value Excel's would not be known to equal."""
+    return Abort(NotComputed(reason=reason))

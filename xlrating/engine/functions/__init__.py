@@ -20,14 +20,14 @@ from . import library
 
 # Excel's function categories that have functions here (module names).
 MODULES = ("engineering", "financial", "database", "dynamic_arrays", "math_trig", "text", "information",
-           "lookup", "logical", "date_time", "statistical")
+           "lookup", "logical", "date_time", "statistical", "forecast_ets", "pivot")
 
 
 # The names each module's ``FUNCTIONS`` defines, so that looking up one name imports one module
 # (:func:`implementation`); tests/engine/test_engine_registry.py checks them against the modules.
 NAMES: dict[str, frozenset[str]] = {module: frozenset(names.split()) for module, names in {
     "engineering": "BIN2DEC DEC2BIN BIN2OCT BIN2HEX OCT2DEC DEC2OCT OCT2BIN OCT2HEX HEX2DEC DEC2HEX HEX2BIN HEX2OCT "
-                   "BITAND BITOR BITXOR BITLSHIFT BITRSHIFT DELTA CONVERT BESSELI BESSELK COMPLEX IMABS IMREAL IMAGINARY IMARGUMENT "
+                   "BITAND BITOR BITXOR BITLSHIFT BITRSHIFT DELTA CONVERT BESSELI BESSELJ BESSELK BESSELY COMPLEX IMABS IMREAL IMAGINARY IMARGUMENT "
                    "IMCONJUGATE IMSUM IMPRODUCT IMSUB IMDIV IMPOWER IMSQRT IMEXP IMLN IMLOG10 IMLOG2 IMSIN IMCOS "
                    "IMTAN IMCOT IMSEC IMCSC IMSINH IMCOSH IMSECH IMCSCH",
     "financial": "VDB ACCRINT MIRR IPMT XNPV",
@@ -47,6 +47,8 @@ NAMES: dict[str, frozenset[str]] = {module: frozenset(names.split()) for module,
                    "GEOMEAN HARMEAN KURT MEDIAN SKEW SKEW.P STDEV STDEV.S STDEV.P STDEVP VAR VAR.S VAR.P VARP MODE "
                    "MODE.SNGL MODE.MULT LARGE SMALL PERCENTILE PERCENTILE.INC PERCENTILE.EXC QUARTILE QUARTILE.INC "
                    "QUARTILE.EXC TRIMMEAN",
+    "forecast_ets": "FORECAST.ETS FORECAST.ETS.CONFINT FORECAST.ETS.SEASONALITY FORECAST.ETS.STAT",
+    "pivot": "GROUPBY PIVOTBY PERCENTOF",
 }.items()}
 
 

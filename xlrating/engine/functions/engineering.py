@@ -317,25 +317,43 @@ def _rounded(exact: Fraction) -> float | XlError:
         return _NUM
 
 
-def _modified_bessel(name: str) -> Any:
-    """BESSELI(x, n) or BESSELK(x, n): arguments read as ``formulas`` reads them (n truncated, TRUE or
-    FALSE #VALUE!); n below 0, K of x <= 0 and results past the doubles are #NUM!."""
+_BESSEL_DOMAIN = {"BESSELI": lambda x: True, "BESSELJ": lambda x: True, "BESSELK": lambda x: x > 0,
+                  "BESSELY": lambda x: x > 0}
+# BESSELJ for |x| >= 8: Excel's values are neither J_n(x) nor the published large-argument form the
+# other Bessel functions follow (IronCalc's ENGINEERING_BESSEL, saved by Excel: BESSELJ(10, 1) is
+# 0.04347224965225415, J1(10) 0.04347274616886144), so such a cell is left not computed.
+_J_APPROXIMATED_BELOW = 8.0
+
+
+def _bessel(name: str) -> Any:
+    """BESSELI, BESSELJ, BESSELK or BESSELY(x, n): arguments read as ``formulas`` reads them (n
+    truncated, TRUE or FALSE #VALUE!); n below 0, K and Y of x <= 0 and results past the doubles are
+    #NUM!; BESSELJ of |x| >= 8 is not computed (a warning names the cell)."""
     from formulas.functions.eng import _parse_x_n
 
     from . import bessel
 
-    def modified_bessel(x: Any, n: Any) -> Any:
+    compute = {"BESSELI": bessel.bessel_i, "BESSELJ": bessel.bessel_j, "BESSELK": bessel.bessel_k,
+               "BESSELY": bessel.bessel_y}[name]
+    in_domain = _BESSEL_DOMAIN[name]
+
+    def bessel_function(x: Any, n: Any) -> Any:
         number, order = _parse_x_n(x, n)
-        if order < 0 or (name == "BESSELK" and number <= 0):
+        if order < 0 or not in_domain(number):
             return _NUM
+        if name == "BESSELJ" and abs(number) >= _J_APPROXIMATED_BELOW:
+            from ..formula.values import not_computed
+
+            raise not_computed(f"BESSELJ({number!r}, {order}): Excel's approximation for |x| >= 8 is not "
+                               "known to the engine")
         try:
-            value = bessel.bessel_i(number, order) if name == "BESSELI" else bessel.bessel_k(number, order)
+            value = compute(number, order)
         except OverflowError:
             return _NUM
         return value if math.isfinite(value) else _NUM
 
-    modified_bessel.__name__ = name.lower()
-    return wrap_func(modified_bessel)
+    bessel_function.__name__ = name.lower()
+    return wrap_func(bessel_function)
 
 
 FUNCTIONS: dict[str, Any] = {name: _elementwise(func) for name, func in _base_conversions().items()}
@@ -347,8 +365,10 @@ FUNCTIONS.update({
     "BITRSHIFT": _elementwise(_shift(-1)),
     "DELTA": _elementwise(_delta),
     "CONVERT": _elementwise(_convert),
-    "BESSELI": _modified_bessel("BESSELI"),
-    "BESSELK": _modified_bessel("BESSELK"),
+    "BESSELI": _bessel("BESSELI"),
+    "BESSELJ": _bessel("BESSELJ"),
+    "BESSELK": _bessel("BESSELK"),
+    "BESSELY": _bessel("BESSELY"),
 })
 
 
