@@ -118,7 +118,7 @@ def _core_part(archive: zipfile.ZipFile) -> str | None:
             rels = None
         for rel in rels.iter(f"{{{PKG_REL}}}Relationship") if rels is not None else ():
             if rel.get("Type", "").endswith("/metadata/core-properties"):
-                target = rel.get("Target", "")
+                target = str(rel.get("Target", ""))
                 part = target.lstrip("/") if target.startswith("/") else posixpath.normpath(target)
                 if part in names:
                     return part
