@@ -2,7 +2,7 @@
 
     python benchmarks/conformance.py [--extra DIR] [--engines ours,formulas,libreoffice]
                                      [--timeout 300] [--details FILE.json] [--verbose] [--only GLOB] [--excel-only]
-                                     [--xlcalculator-current DIR|none] [--target 99.5]
+                                     [--xlcalculator-current DIR|none] [--target 99.5] [--clock saved|computer]
 
 The workbooks, by corpus (each workbook is labelled ``corpus/file``):
 
@@ -29,14 +29,23 @@ The input each engine sees: a copy of the workbook whose formula cells have lost
 zip member is kept as it is. Each engine then recalculates it, one workbook per subprocess with a
 ``--timeout``, two at a time (LibreOffice one at a time, on one private profile):
 
-- ours: ``python -m xlrating convert STRIPPED -o OUT`` (exit status 0 = converted), then the
-  cached values of OUT;
+- ours: ``python -m xlrating convert STRIPPED -o OUT --now saved`` (exit status 0 = converted),
+  then the cached values of OUT;
 - formulas, plain, as a new user runs it: ``ExcelModel().loads(path).finish(circular=True)`` and
   ``calculate()``; the values are read from the solution itself (each cell's Ranges value, an
   XlError as its code, EMPTY as no value), which is what ``ExcelModel.write`` would save, minus a
   round trip through openpyxl (a text equal to an error code is an error, as openpyxl saves it);
 - libreoffice: ``xlrating.engine.libreoffice.convert`` (recalculation forced on load) to .xlsx,
   then its cached values. Skipped with a note when ``soffice`` is not installed.
+
+The clock (``--clock``): Excel cached TODAY() and NOW() as they were when it last calculated the
+workbook, before saving it. With ``--clock saved`` (the default) ours computes them at each
+workbook's save time (``--now saved``: ``dcterms:modified`` of docProps/core.xml, UTC), which is
+what makes a workbook of TODAY() (a Gantt chart, a timesheet) comparable with what Excel saved;
+``--clock computer`` leaves ours on the computer's clock, as the other engines are. formulas and
+LibreOffice have no such option: they always compute TODAY() and NOW() from the computer's clock,
+and the report says so. NOW() rarely equals Excel's to the second under either clock (Excel
+calculated it before it saved, in the saver's time zone), and the date of TODAY() is the UTC one.
 
 Every oracle cell is compared: numbers within 1e-9 relative (1e-12 absolute near 0), booleans,
 texts exactly, errors by code; a different type or a missing value is a mismatch. A workbook the
@@ -87,6 +96,7 @@ XLCALCULATOR = ("xlcalculator", "0.5.0")
 XLCALCULATOR_REPOSITORY = "https://github.com/bradbase/xlcalculator.git"
 CURRENT = "xlcalculator-current"  # the corpus of xlcalculator's repository as it is today
 TARGET = 99.5  # % of the formula cells of each corpus equal to Excel's: the engine's aim
+SAVED_CLOCK, COMPUTER_CLOCK = "saved", "computer"  # ours' TODAY()/NOW(): each workbook's save time, or now
 TOP_REASONS = 8
 ENGINES = ("ours", "formulas", "libreoffice")
 WORKBOOK_SUFFIXES = (".xlsx", ".xlsm")
@@ -596,13 +606,16 @@ def warnings_of(output: str, source: Path) -> dict[CellKey, str]:
     return found
 
 
-def run_ours(stripped: Path, work: Path, timeout: float) -> Outcome:
+def run_ours(stripped: Path, work: Path, timeout: float, clock: str = SAVED_CLOCK) -> Outcome:
     output = work / ("ours" + stripped.suffix)
     command = [sys.executable, "-m", "xlrating", "convert", str(stripped), "-o", str(output), "-q"]
+    if clock == SAVED_CLOCK:
+        command += ["--now", "saved"]
     return outcome_of(command, output, timeout, read_values, lambda text: warnings_of(text, stripped))
 
 
-def run_formulas(stripped: Path, work: Path, timeout: float) -> Outcome:
+def run_formulas(stripped: Path, work: Path, timeout: float, clock: str = SAVED_CLOCK) -> Outcome:
+    """Plain formulas (``clock`` is ours only: formulas has no clock of its own)."""
     output = work / "formulas.json"
     command = [sys.executable, str(Path(__file__).resolve()), WORKER_FLAG, "formulas", str(stripped), str(output)]
     return outcome_of(command, output, timeout, read_worker_values)
@@ -620,8 +633,11 @@ def read_worker_values(path: Path) -> Values:
     return {(sheet, cell): Cached(kind, value) for sheet, cell, kind, value in rows}
 
 
-def run_engine(engine: str, inputs: list[Path], work: Path, timeout: float) -> list[Outcome]:
-    """One engine on every workbook; LibreOffice one at a time (a profile is single-user)."""
+def run_engine(engine: str, inputs: list[Path], work: Path, timeout: float,
+               clock: str = SAVED_CLOCK) -> list[Outcome]:
+    """One engine on every workbook; LibreOffice one at a time (a profile is single-user). ``clock``
+    is the moment of ours' TODAY() and NOW() (see the module's docstring); the others have no such
+    option."""
     folders = [work / engine / f"{i:03d}" for i in range(len(inputs))]
     for folder in folders:
         folder.mkdir(parents=True, exist_ok=True)
@@ -631,7 +647,7 @@ def run_engine(engine: str, inputs: list[Path], work: Path, timeout: float) -> l
         return [run_libreoffice(p, f, timeout, profile) for p, f in zip(inputs, folders)]
     runner = run_ours if engine == "ours" else run_formulas
     with ThreadPoolExecutor(PARALLEL) as pool:
-        return list(pool.map(lambda pair: runner(pair[0], pair[1], timeout), zip(inputs, folders)))
+        return list(pool.map(lambda pair: runner(pair[0], pair[1], timeout, clock), zip(inputs, folders)))
 
 
 def project_importable() -> None:
@@ -825,10 +841,24 @@ def format_table(header: list[str], rows: list[list[str]]) -> str:
     return "\n".join(lines)
 
 
-def print_report(scores: list[EngineScore], workbooks: int, verbose: bool, target: float = TARGET) -> None:
+def clock_note(clock: str, engines: list[str]) -> str:
+    """What each engine's TODAY() and NOW() computed from."""
+    others = [engine for engine in engines if engine != "ours"]
+    parts = []
+    if "ours" in engines:
+        parts.append("ours at each workbook's save time (convert --now saved)" if clock == SAVED_CLOCK
+                     else "ours at the computer's clock (--clock computer)")
+    if others:
+        parts.append(f"{' and '.join(others)} at the computer's clock (no such option)")
+    return "clock: TODAY() and NOW() computed by " + "; ".join(parts)
+
+
+def print_report(scores: list[EngineScore], workbooks: int, verbose: bool, target: float = TARGET,
+                 clock: str = SAVED_CLOCK) -> None:
     rows = [[s.engine, f"{len(s.failed)} of {workbooks}", f"{s.equal} of {s.total}", percent(s.equal, s.total),
              f"{s.seconds:.1f} s"] for s in scores]
     print(format_table(["engine", "workbooks failed", "formula cells equal to Excel's", "%", "wall time"], rows))
+    print(clock_note(clock, [s.engine for s in scores]))
     print_corpora(scores, target)
     for score in scores:
         print_mismatch_functions(score)
@@ -924,8 +954,9 @@ def workbook_cell(score: EngineScore, label: str) -> str:
     return ("FAILED " if label in score.failed else "") + f"{equal} ({seconds:.1f} s)"
 
 
-def write_details(path: Path, scores: list[EngineScore], target: float = TARGET) -> None:
+def write_details(path: Path, scores: list[EngineScore], target: float = TARGET, clock: str = SAVED_CLOCK) -> None:
     document = {
+        "clock": clock_note(clock, [s.engine for s in scores]),
         "corpora": [{"engine": s.engine, **c.as_json(target)} for s in scores for c in corpus_scores(s)],
         "mismatches": [m.as_json(s.engine) for s in scores for m in s.mismatches],
         "failed_workbooks": [{"engine": s.engine, "workbook": w, "reason": r}
@@ -955,6 +986,10 @@ def parse_arguments(argv: list[str]) -> argparse.Namespace:
                              "benchmarks/.cache once); none leaves them out")
     parser.add_argument("--target", type=float, default=TARGET, metavar="PERCENT",
                         help=f"the share of each corpus' formula cells to equal Excel's (default {TARGET:g})")
+    parser.add_argument("--clock", choices=(SAVED_CLOCK, COMPUTER_CLOCK), default=SAVED_CLOCK,
+                        help="the moment of ours' TODAY() and NOW(): each workbook's save time (saved, the default: "
+                             "convert --now saved) or the computer's clock; formulas and LibreOffice have no such "
+                             "option and always use the computer's clock")
     arguments = parser.parse_args(argv)
     current = arguments.xlcalculator_current
     arguments.xlcalculator_current = True if current is None else None if current.lower() == "none" else Path(current)
@@ -1014,15 +1049,15 @@ def main(argv: list[str] | None = None) -> int:
         scores = []
         for engine in engines:
             started = time.perf_counter()
-            outcomes = run_engine(engine, inputs, work, arguments.timeout)
+            outcomes = run_engine(engine, inputs, work, arguments.timeout, arguments.clock)
             score = EngineScore(engine, seconds=time.perf_counter() - started)
             for book, oracle, outcome in zip(books, oracles, outcomes):
                 score.add(book.label, oracle, outcome)
             scores.append(score)
             print(f"{engine}: {score.seconds:.1f} s", file=sys.stderr)
-    print_report(scores, len(books), arguments.verbose, arguments.target)
+    print_report(scores, len(books), arguments.verbose, arguments.target, arguments.clock)
     if arguments.details:
-        write_details(arguments.details, scores, arguments.target)
+        write_details(arguments.details, scores, arguments.target, arguments.clock)
     return 0
 
 

@@ -36,9 +36,14 @@ if TYPE_CHECKING:
               help="Workbooks converted in parallel (worker processes).")
 @click.option("--quiet", "-q", is_flag=True, help="No progress bar; only failures, warnings and the summary.")
 @click.option("--strict", is_flag=True,
-              help="Exit 1 when any cell was not computed as Excel would (the warnings), not only on failures.")
+              help="Exit 1 when any cell was not computed as Excel would (the warnings, a whole workbook's too), "
+                   "not only on failures.")
+@click.option("--now", "now_text", default=None, metavar="DATE[THH:MM[:SS]]|saved",
+              help="The moment TODAY() and NOW() see (default: the computer's clock): a date and time "
+                   "(2026-07-23, 2026-07-23T14:30), or saved: each workbook's own save time (docProps/core.xml "
+                   "dcterms:modified, UTC), to compute them as Excel did when it saved the workbook.")
 def convert(files: tuple[str, ...], out: str, fmt: str | None, values_only: bool, jobs: int, quiet: bool,
-            strict: bool) -> None:
+            strict: bool, now_text: str | None) -> None:
     """Recalculate workbooks without Excel: FILE is a workbook, a folder of workbooks or a glob.
 
     Formulas may use xlrating's functions under any name Excel stores them as (DIPPOUCH_VALUE,
@@ -46,7 +51,8 @@ def convert(files: tuple[str, ...], out: str, fmt: str | None, values_only: bool
     down and right from their cell and are written as array formulas. A cell the engine cannot
     compute as Excel would is named in a warning and left without a value (Excel and LibreOffice
     compute it on open); the rest of the workbook is converted. XLRATING_MAX_SECONDS (default
-    600) limits the time per workbook.
+    600) limits the time per workbook. With --now saved, a workbook that records no save time uses
+    the computer's clock, with a warning naming it.
     """
     # numpy's OpenBLAS starts a pool of threads when numpy is imported, which then spin waiting for
     # matrix work the engine (column arithmetic, comparisons) does not give them: ~80 ms of CPU in
@@ -54,12 +60,17 @@ def convert(files: tuple[str, ...], out: str, fmt: str | None, values_only: bool
     # user is kept. Set before the engine imports numpy.
     os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")
     from xlrating.engine.batch import UsageError, convert_limits, expand_inputs, plan, run
+    from xlrating.engine.read.clock import parse_now
 
     if values_only and fmt in ("csv", "json"):
         fail("--values-only applies to .xlsx output; csv and json hold values only anyway")
     try:
+        now = None if now_text is None else parse_now(now_text)
+    except ValueError as exc:
+        fail(f"--now: {exc}")
+    try:
         limits = convert_limits()
-        work = plan(expand_inputs(files), out, fmt, values_only)
+        work = plan(expand_inputs(files), out, fmt, values_only, now)
     except (UsageError, ValueError) as exc:
         fail(str(exc))
 
@@ -68,6 +79,10 @@ def convert(files: tuple[str, ...], out: str, fmt: str | None, values_only: bool
     failed = [o for o in outcomes if not o.ok]
     for outcome in failed:
         click.echo(f"failed: {outcome.message}", err=True)
+    noted = [o for o in outcomes if o.notes]
+    for outcome in noted:
+        for line in outcome.notes:
+            click.echo(f"warning: {outcome.job.source}: {line}", err=True)
     warned = [o for o in outcomes if o.warnings]
     for outcome in warned:
         for line in outcome.warnings[:MAX_WARNINGS_SHOWN]:
@@ -84,8 +99,10 @@ def convert(files: tuple[str, ...], out: str, fmt: str | None, values_only: bool
         cells = sum(len(o.warnings) for o in warned)
         summary += (f"; {cells} warning{'s' if cells != 1 else ''} in {len(warned)} workbook"
                     f"{'s' if len(warned) != 1 else ''} (cells left for Excel to compute on open)")
+    if noted:
+        summary += f"; {len(noted)} workbook{'s' if len(noted) != 1 else ''} with a warning about the whole workbook"
     click.echo(summary, err=True)
-    sys.exit(EXIT_INVALID if failed or (strict and warned) else EXIT_OK)
+    sys.exit(EXIT_INVALID if failed or (strict and (warned or noted)) else EXIT_OK)
 
 
 MAX_WARNINGS_SHOWN = 20

@@ -38,6 +38,7 @@ from . import functions
 from .evaluate import model
 from .evaluate.model import ConversionError, Evaluated
 from .evaluate.registry import FunctionRegistry
+from .read.clock import NowOption
 
 FORMATS = ("xlsx", "csv", "json")
 
@@ -46,13 +47,14 @@ FORMATS = ("xlsx", "csv", "json")
 REGISTRY = FunctionRegistry(functions)
 
 
-def evaluate_workbook(path: str, *, limits: Limits | None = None) -> Evaluated:
+def evaluate_workbook(path: str, *, limits: Limits | None = None, now: NowOption = None) -> Evaluated:
     """Recalculate every formula of the workbook at ``path`` (:func:`.evaluate.model.evaluate_workbook`).
 
     ``limits``: the size limits of :mod:`xlrating.sheets.safe_open` (default: its defaults) and the
-    time limit (``max_seconds``, naming the cell being computed).
+    time limit (``max_seconds``, naming the cell being computed). ``now``: the moment TODAY() and
+    NOW() see: None (the computer's clock), a ``datetime``, or ``"saved"`` (the workbook's save time).
     """
-    return model.evaluate_workbook(path, REGISTRY, limits=limits)
+    return model.evaluate_workbook(path, REGISTRY, limits=limits, now=now)
 
 
 def output_suffix(source: Path, fmt: str, values_only: bool) -> str:
@@ -65,20 +67,25 @@ def output_suffix(source: Path, fmt: str, values_only: bool) -> str:
 
 
 def convert_file(source: str | Path, target: str | Path, *, fmt: str = "xlsx", values_only: bool = False,
-                 limits: Limits | None = None, warnings: list[str] | None = None) -> list[Path]:
+                 limits: Limits | None = None, warnings: list[str] | None = None,
+                 now: NowOption = None, notes: list[str] | None = None) -> list[Path]:
     """Recalculate ``source`` and write it to ``target`` in ``fmt``; the paths written.
 
     ``warnings``, when given, receives one line per cell not computed as Excel would ("Sheet!A1:
     why"); those cells are written without a value, for Excel or LibreOffice to compute on open.
+    ``now``: the moment of TODAY() and NOW() (:func:`evaluate_workbook`); ``notes``, when given,
+    receives the warnings about the workbook as a whole (no save time for ``now="saved"``).
     Raises :class:`ConversionError` (the time limit, naming the cell) or
     :class:`xlrating.sheets.safe_open.UnreadableWorkbook`.
     """
     from .write import values, writer
 
     source, target = Path(source), Path(target)
-    evaluated = evaluate_workbook(str(source), limits=limits)
+    evaluated = evaluate_workbook(str(source), limits=limits, now=now)
     if warnings is not None:
         warnings.extend(evaluated.warnings)
+    if notes is not None:
+        notes.extend(evaluated.notes)
     if fmt == "csv":
         return values.write_csv(evaluated, target)
     if fmt == "json":

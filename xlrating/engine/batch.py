@@ -9,6 +9,7 @@ worker processes.
 from __future__ import annotations
 
 import dataclasses
+import datetime as dt
 import glob
 import os
 import time
@@ -64,16 +65,21 @@ def expand_inputs(patterns: tuple[str, ...] | list[str]) -> list[Path]:
 
 @dataclass(frozen=True)
 class Job:
-    """One workbook to convert: where from, where to, in which format."""
+    """One workbook to convert: where from, where to, in which format, and the moment its TODAY()
+    and NOW() see (``now``: None the computer's clock, a wall-clock time, or ``"saved"``, the
+    workbook's save time: :mod:`.read.clock`)."""
 
     source: Path
     target: Path
     fmt: str
     values_only: bool
+    now: dt.datetime | str | None = None
 
 
-def plan(sources: list[Path], out: str, fmt: str | None, values_only: bool) -> list[Job]:
-    """Where each input goes (see ``xlrating convert --help``); raises :class:`UsageError`."""
+def plan(sources: list[Path], out: str, fmt: str | None, values_only: bool,
+         now: dt.datetime | str | None = None) -> list[Job]:
+    """Where each input goes (see ``xlrating convert --help``), every job with the clock ``now``;
+    raises :class:`UsageError`."""
     from . import output_suffix
 
     if not sources:
@@ -87,11 +93,12 @@ def plan(sources: list[Path], out: str, fmt: str | None, values_only: bool) -> l
             raise UsageError(f"--format {fmt} does not match the output file name {out_path.name}")
         if suffix == ".xlsm" and values_only:
             raise UsageError("--values-only writes an .xlsx (no macros); name the output .xlsx")
-        return [Job(sources[0], out_path, named, values_only)]
+        return [Job(sources[0], out_path, named, values_only, now)]
     if out_path.exists() and not out_path.is_dir():
         raise UsageError(f"{out} is a file; with several inputs -o names a folder")
     chosen = fmt or "xlsx"
-    jobs = [Job(s, out_path / (s.stem + output_suffix(s, chosen, values_only)), chosen, values_only) for s in sources]
+    jobs = [Job(s, out_path / (s.stem + output_suffix(s, chosen, values_only)), chosen, values_only, now)
+            for s in sources]
     seen: dict[Path, Path] = {}
     for job in jobs:
         if job.target in seen:
@@ -110,6 +117,7 @@ class Outcome:
     seconds: float
     written: tuple[Path, ...] = ()
     warnings: tuple[str, ...] = ()  # "Sheet!A1: why" for each cell not computed as Excel would
+    notes: tuple[str, ...] = ()  # warnings about the workbook as a whole (no save time for --now saved)
 
 
 def convert_one(job: Job, limits: Limits | None = None) -> Outcome:
@@ -120,11 +128,12 @@ def convert_one(job: Job, limits: Limits | None = None) -> Outcome:
 
     start = time.perf_counter()
     warnings: list[str] = []
+    notes: list[str] = []
     try:
         job.target.parent.mkdir(parents=True, exist_ok=True)
         written = convert_file(job.source, job.target, fmt=job.fmt, values_only=job.values_only, limits=limits,
-                               warnings=warnings)
-        return Outcome(job, True, "", time.perf_counter() - start, tuple(written), tuple(warnings))
+                               warnings=warnings, now=job.now, notes=notes)
+        return Outcome(job, True, "", time.perf_counter() - start, tuple(written), tuple(warnings), tuple(notes))
     except UnreadableWorkbook as exc:
         message = f"{job.source}: {exc.reason}"
     except ConversionError as exc:

@@ -20,6 +20,7 @@ computed on demand, before the formula reading them goes on.
 
 from __future__ import annotations
 
+import datetime as dt
 import math
 import time
 from bisect import bisect_right
@@ -33,6 +34,7 @@ from xlrating.sheets.limits import Limits
 
 from ..formula.function_names import builtin_name, our_function
 from ..formula.tree import Call, walk
+from ..read import clock
 from ..read.character_set import CHARACTER_SET
 from ..read.date_system import using
 from ..read.external import local_name
@@ -70,6 +72,9 @@ class Evaluated:
     stats: dict[str, int] = field(default_factory=lambda: {"vector": 0, "cell": 0})
     warnings: list[str] = field(default_factory=list)
     not_computed: list[tuple[str, int, int, int, int]] = field(default_factory=list)  # (SHEET, row, col, ..)
+    # warnings about the workbook as a whole, not one cell (``--now saved`` on a workbook that
+    # records no save time): "why", the file named by whoever shows them
+    notes: list[str] = field(default_factory=list)
 
     @property
     def complete(self) -> bool:
@@ -88,17 +93,41 @@ def sheet_order(package: Package) -> tuple[str, ...]:
     return tuple(package.every_sheet) or tuple(cells.name for cells in package.sheets)
 
 
-def evaluate_workbook(path: str, registry: FunctionRegistry, *, limits: Limits | None = None) -> Evaluated:
+def evaluate_workbook(path: str, registry: FunctionRegistry, *, limits: Limits | None = None,
+                      now: clock.NowOption = None) -> Evaluated:
     """Recalculate every formula of the workbook at ``path`` with the functions of ``registry``.
 
     ``limits``: the size limits of :mod:`xlrating.sheets.safe_open` (default: its defaults) and the
     time limit (``max_seconds``: :class:`TimeLimit`, naming the cell being computed).
+    ``now``: the moment TODAY() and NOW() see (:mod:`..read.clock`): None for the computer's clock
+    (read once, as the workbook's computation starts), a wall-clock time, or :data:`~..read.clock.SAVED`
+    for the workbook's save time; a workbook that records none then uses the computer's clock,
+    with a note (:attr:`Evaluated.notes`) when a formula read it.
     """
     limits = limits or Limits()
     package = read_package(path, limits=limits)
+    moment, fallback = _moment(package, now)
     CHARACTER_SET.set(package.character_set)  # CHAR and CODE as the Excel that saved the workbook
-    with using(package.date_system):  # the date functions count days as the workbook does
-        return _evaluate(package, registry, limits)
+    with using(package.date_system), clock.using(moment) as used:  # dates as the workbook counts them
+        result = _evaluate(package, registry, limits)
+    if fallback and used.read:
+        result.notes.append(f"--now saved: the workbook records no save time ({package.no_saved_at}); TODAY() "
+                            f"and NOW() used the computer's clock, {moment.isoformat(sep=' ', timespec='seconds')}")
+    return result
+
+
+def _moment(package: Package, now: clock.NowOption) -> tuple[dt.datetime, bool]:
+    """The moment of the workbook's TODAY and NOW, and whether it is the computer's clock standing
+    in for a save time the workbook does not record."""
+    if isinstance(now, dt.datetime):
+        return now, False
+    if now == clock.SAVED:
+        if package.saved_at is not None:
+            return package.saved_at, False
+        return dt.datetime.now(), True
+    if now is not None:
+        raise ValueError(f"now: expected a datetime, {clock.SAVED!r} or None, not {now!r}")
+    return dt.datetime.now(), False
 
 
 def _evaluate(package: Package, registry: FunctionRegistry, limits: Limits) -> Evaluated:

@@ -4,22 +4,29 @@ A date typed as text (``YEAR("7/5/2008")``) is read as Excel reads it: only date
 1 January 1900 to 31 December 9999, are dates; any other text is #VALUE! (Microsoft's DATEVALUE
 page; the workbooks Excel saved show YEAR("7/5/1800") and YEAR("7/5/10000") as #VALUE!).
 ``formulas`` read any year.
+
+TODAY() and NOW() read the clock of the conversion (:mod:`..read.clock`: the computer's, a moment
+given with ``xlrating convert --now``, or the workbook's save time), computed when the formula runs,
+never while it compiles (a compiled formula is remembered across workbooks). They return serials
+of the 1900 date system, which :mod:`..evaluate.date_system` moves into a 1904 workbook's system as
+it does every date result. DATEDIF reads its unit in any case ("d" as "D"), as Excel does.
 """
 
 from __future__ import annotations
 
 import calendar
+import collections
 import datetime
 import functools
 import math
 from typing import Any
 
 import schedula as sh
-from formulas.functions import wrap_ufunc
-from formulas.functions.date import _int2date, _text2datetime, xdate, xdatevalue, xday, xtimevalue
+from formulas.functions import COMPILING, text2num, wrap_func, wrap_impure_func, wrap_ufunc
+from formulas.functions.date import _int2date, _text2datetime, xdate, xdatedif, xdatevalue, xday, xtimevalue
 from formulas.tokens.operand import Error, XlError
 
-from ..read import plain_numbers
+from ..read import clock, plain_numbers
 
 FIRST_YEAR, LAST_YEAR = 1900, 9999
 
@@ -194,7 +201,34 @@ def _date(year: int, month: int, day: int) -> Any:
     return Error.errors[found] if isinstance(found, str) else found
 
 
+def today() -> int:
+    """TODAY(): the serial number of the clock's day."""
+    return math.floor(clock.serial(clock.current()))
+
+
+def now() -> float:
+    """NOW(): the serial number of the clock's day and time (the time of day its fraction)."""
+    return clock.serial(clock.current())
+
+
+def _volatile(function: Any) -> dict[str, Any]:
+    """A function of the clock, registered as ``formulas`` registers its impure functions: computed
+    when the formula runs, never folded into the formula while it compiles."""
+    return {"extra_inputs": collections.OrderedDict([(COMPILING, False)]),
+            "function": wrap_impure_func(wrap_func(function))}
+
+
+def datedif(start_date: Any, end_date: Any, unit: Any) -> Any:
+    """DATEDIF(start_date, end_date, unit): whole days ("D"), months ("M"), years ("Y") or the
+    remainders ("MD", "YM", "YD") between two dates; the unit in any case."""
+    return xdatedif(start_date, end_date, unit.upper() if isinstance(unit, str) else unit)
+
+
 FUNCTIONS: dict[str, Any] = {
+    "TODAY": _volatile(today),
+    "NOW": _volatile(now),
+    # the arguments read as formulas' DATEDIF reads them (text that is a number or a date as its serial)
+    "DATEDIF": wrap_ufunc(datedif, input_parser=lambda *a: text2num(a)),
     # arguments read as formulas' DATE reads them (text that is a number, TRUE as 1), then Excel's rules
     "DATE": wrap_ufunc(_date, input_parser=lambda *a: (math.floor(float(v)) for v in a)),
     "DAY": wrap_ufunc(functools.partial(day_part, part=2), input_parser=lambda *a: a),

@@ -9,6 +9,7 @@ worksheets and the shared strings, which this module checks in the pass that rea
 
 from __future__ import annotations
 
+import datetime as dt
 import posixpath
 import threading
 import zipfile
@@ -25,6 +26,7 @@ from xlrating.sheets.safe_open import UnreadableWorkbook, open_package
 
 from . import strict as strict_xml
 from .character_set import WINDOWS, of_application
+from .clock import save_time
 from .date_system import SYSTEM_1900, of_workbook
 from .external import LinkedSheet, read_links, rewrite
 from .names import qualified_names, visible_names
@@ -61,6 +63,10 @@ class Package:
     # saved as Strict Open XML (:mod:`.strict`): ``data`` is the Transitional package it means, and
     # the writer names it Strict again
     strict: bool = False
+    # when it was last saved, UTC (``dcterms:modified``, :mod:`.clock`): the moment of TODAY/NOW
+    # under ``--now saved``; None when the package records none, and ``no_saved_at`` says why
+    saved_at: dt.datetime | None = None
+    no_saved_at: str = ""
 
 
 @dataclass(frozen=True)
@@ -356,5 +362,6 @@ def _read(path: str, check: PackageCheck) -> Package:
             names = {key: qualified_names(text, views) for key, text in names.items()}
     except (zipfile.BadZipFile, KeyError, etree.XMLSyntaxError, ValueError, IndexError) as exc:
         raise UnreadableWorkbook(path, f"damaged workbook package ({type(exc).__name__}: {exc})") from None
+    saved = save_time(archive)
     return Package(path, sheets, names, workbook_part, check.data, _calc_settings(root), every_sheet, linked,
-                   _character_set(archive), tables, system)
+                   _character_set(archive), tables, system, saved_at=saved.moment, no_saved_at=saved.missing)
