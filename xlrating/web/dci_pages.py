@@ -73,7 +73,10 @@ def _national(lines: list[dict[str, Any]], who: dict[str, str], country: str | N
     """The ranking lines (``rank dci``'s) with each player's country, and with ``country`` only
     that country's players, each with ``national_rank``: the place among them in the line's
     category (standard competition ranking, as the rank)."""
-    everyone = [line | {"country": who.get(line["player"]), "national_rank": None} for line in lines]
+    everyone = [{"rank": line["rank"], "national_rank": None,
+                 **({"category": line["category"]} if "category" in line else {}),
+                 "player": line["player"], "country": who.get(line["player"]),
+                 **{k: v for k, v in line.items() if k not in ("rank", "category", "player")}} for line in lines]
     if country is None:
         return everyone
     kept = [line for line in everyone if countries.same(line["country"], country)]
@@ -86,7 +89,7 @@ def _national(lines: list[dict[str, Any]], who: dict[str, str], country: str | N
 def _nobody_from(country: str, lines: list[dict[str, Any]]) -> str:
     given = countries.choices(line["country"] for line in lines)
     return (f"No rated player of this list is from {country}; the rated players' countries are "
-            f"{', '.join(given) if given else 'not given by the matches tables'}.")
+            f"{', '.join(map(countries.label, given)) if given else 'not given by the matches tables'}.")
 
 
 def _context(request: Request, method: str) -> dict[str, Any]:
