@@ -16,6 +16,7 @@ from click.testing import CliRunner
 
 from xlrating import dci, dippouch, mers
 from xlrating.cli import COMMANDS, main
+from xlrating.core.table_columns import DCI_SHOWN_COLUMNS, DIPPOUCH_SHOWN_COLUMNS
 from xlrating.functions import FUNCTIONS, call
 from xlrating.sheets.findings import CATALOGUE
 
@@ -192,6 +193,16 @@ def test_the_documented_input_columns_are_the_readers_columns(title: str, column
     block = section(text(INTERFACES), "## Input tables").split(f"**{title}**")[1].split("**")[0]
     documented = [(row[0].strip("`"), row[1] == "yes") for row in table_rows(block)[2:]]
     assert documented == [(c.name, c.required) for c in columns]
+
+
+@pytest.mark.parametrize("title, columns", [("A Dip Pouch results table may also give", DIPPOUCH_SHOWN_COLUMNS),
+                                            ("A DCI matches table may also give", DCI_SHOWN_COLUMNS)])
+def test_the_columns_only_the_store_keeps_are_documented_with_their_other_headers(title: str, columns: Any):
+    paragraph = section(text(INTERFACES), "#### How the store keeps events and tournaments").split(
+        f"**{title}**")[1].split("\n- ")[0]
+    for column in columns:
+        for header in (column.name, *column.aliases):
+            assert f"`{header}`" in paragraph, (title, header)
 
 
 def _options(command: click.Command) -> tuple[set[str], set[str]]:

@@ -47,6 +47,17 @@ GP,2009-04-18,3,Jon,Kai,D,grand prix,Constructed
 GP,2009-04-18,3,Jon,Kai,D,grand prix,Constructed
 """
 
+# the nationalities a DCI matches table may give: a code or a name, one per player within an event
+FAULTY_COUNTRIES = """event,date,round,player,opponent,result,player_country,opponent_country
+GP,2009-04-18,1,Jon,Kai,W,USA,GER
+GP,2009-04-18,1,Luis,Olivier,D,U.S.A.,FRA
+GP,2009-04-18,2,Kai,Luis,L,FRA,USA
+GP,2009-04-18,2,Jon,Olivier,W,usa,France
+GP,2009-04-18,3,Jon,Luis,W,42,
+PT,2009-05-01,1,Jon,Kai,W,BRA,GER
+PT,2009-05-01,1,Paulo,BYE,W,BRA,BRA
+"""
+
 
 def _validate(path: Path, system: str | None = None) -> TableValidation:
     validation = validate_submission(path, open_submission(path), system=system)
@@ -100,6 +111,41 @@ def test_a_faulty_dci_table_gets_every_finding_and_a_disagreeing_match_at_both_r
     assert "disagrees with 'W' at F3" in messages["F2"] and "disagrees with 'W' at F2" in messages["F3"]
     assert "'pro tour' (K 48)" in messages["G9"]
     assert "at E6" in messages["D7"]
+
+
+def test_a_dci_tables_countries_are_countries_and_one_per_player_within_an_event(tmp_path: Path) -> None:
+    validation = _validate(_write(tmp_path, "matches.csv", FAULTY_COUNTRIES))
+    assert [(f.cell, f.code, f.severity) for f in validation.findings] == [
+        ("G3", "TABLE_COUNTRY_INVALID", "error"),  # U.S.A.: not letters only
+        ("G4", "PLAYER_COUNTRY_DIFFERS", "error"),  # Kai is GER at H2, in the same event
+        ("G6", "TABLE_COUNTRY_INVALID", "error"),  # a number
+        ("G7", "PLAYER_COUNTRY_CHANGES", "warning"),  # Jon was USA in the earlier event
+    ]  # usa and France (row 5) are USA and FRA as rows 2 and 3 spell them; a bye has no opponent
+    messages = {f.cell: f.message for f in validation.findings}
+    assert messages["G3"].startswith("player_country 'U.S.A.' is not a country; expected a country's code")
+    assert messages["G4"] == ("player_country 'FRA' for Kai differs from 'GER' at H2 in event 'GP'; expected one "
+                              "country for a player within an event")
+    assert "differs from 'USA' at G2, in an earlier event ('GP' on 2009-04-18)" in messages["G7"]
+    assert "latest event" in messages["G7"]
+
+
+def test_a_player_who_changes_country_between_events_is_valid_and_each_event_keeps_its_own(tmp_path: Path) -> None:
+    lines = [line for line in FAULTY_COUNTRIES.splitlines() if "U.S.A." not in line and ",42," not in line
+             and "Kai,Luis" not in line]
+    validation = _validate(_write(tmp_path, "matches.csv", "\n".join(lines) + "\n"))
+    assert validation.valid and [f.code for f in validation.findings] == ["PLAYER_COUNTRY_CHANGES"]
+    gp, pt = validation.submission.events
+    assert gp.player_countries() == {"Jon": "USA", "Kai": "GER", "Olivier": "France"}  # type: ignore[union-attr]
+    assert pt.player_countries() == {"Jon": "BRA", "Kai": "GER", "Paulo": "BRA"}  # type: ignore[union-attr]
+
+
+def test_a_dippouch_nationality_must_be_a_country(tmp_path: Path) -> None:
+    text = ("event,date,players,rounds,player,place,nationality\n"
+            "Cup,2023-04-16,10,2,Ada Lovelace,1,GBR\nCup,2023-04-16,10,2,Inès Aubert,2,Côte d'Ivoire\n"
+            "Cup,2023-04-16,10,2,Blaise Pascal,3,F.R.A.\n")
+    validation = _validate(_write(tmp_path, "results.csv", text))
+    assert [(f.cell, f.code) for f in validation.findings] == [("G4", "TABLE_COUNTRY_INVALID")]
+    assert validation.findings[0].message.startswith("nationality 'F.R.A.' is not a country")
 
 
 @pytest.mark.parametrize("name, system", [("dippouch_results.csv", "dippouch"), ("dci_matches.csv", "dci")])
@@ -180,7 +226,7 @@ def workbooks(tmp_path_factory: pytest.TempPathFactory) -> Path:
     """Each table (valid and faulty) as .xlsx, and as .xls and .ods saved by LibreOffice."""
     folder = tmp_path_factory.mktemp("tables")
     texts = {"dippouch": (TABLES / "dippouch_results.csv").read_text(), "dci": (TABLES / "dci_matches.csv").read_text(),
-             "faulty_dippouch": FAULTY_DIPPOUCH, "faulty_dci": FAULTY_DCI}
+             "faulty_dippouch": FAULTY_DIPPOUCH, "faulty_dci": FAULTY_DCI, "faulty_countries": FAULTY_COUNTRIES}
     for name, text in texts.items():
         _as_xlsx(text, folder / f"{name}.xlsx")
     if soffice() is not None:
@@ -196,7 +242,8 @@ def workbooks(tmp_path_factory: pytest.TempPathFactory) -> Path:
 def test_every_format_gives_the_findings_and_events_of_the_csv(workbooks: Path, tmp_path: Path, suffix: str) -> None:
     if not (workbooks / f"dci{suffix}").exists():
         pytest.skip("LibreOffice (soffice) is not installed")
-    for name, text in (("faulty_dippouch", FAULTY_DIPPOUCH), ("faulty_dci", FAULTY_DCI)):
+    for name, text in (("faulty_dippouch", FAULTY_DIPPOUCH), ("faulty_dci", FAULTY_DCI),
+                       ("faulty_countries", FAULTY_COUNTRIES)):
         expected = _found(_validate(_write(tmp_path, "Results.csv", text)))
         assert _found(_validate(workbooks / f"{name}{suffix}")) == expected, name
     for name, csv_name in (("dippouch", "dippouch_results.csv"), ("dci", "dci_matches.csv")):

@@ -61,7 +61,8 @@ def test_a_dippouch_table_is_stored_with_its_bytes_and_read_back_as_rank_reads_i
             ("World Diplomacy Championship", 65, 4, True), ("Winter Masters", 65, 3, False)]
         assert store.submission_content(events[0].sha256) == DIPPOUCH.read_bytes()
         assert store.event_rows("dippouch", events[0].key)[:2] == [
-            {"row": 2, "player": "Ada Lovelace", "place": 1}, {"row": 3, "player": "Blaise Pascal", "place": 2}]
+            {"row": 2, "player": "Ada Lovelace", "place": 1, "country": "GBR"},
+            {"row": 3, "player": "Blaise Pascal", "place": 2, "country": "FRA"}]
         assert store.dci_matches() == []
 
 
@@ -74,7 +75,8 @@ def test_a_dci_table_is_stored_with_tier_k_and_category_and_read_back_as_rank_re
         kyoto = next(e for e in store.events("dci") if e.name == "Pro Tour Kyoto")
         first = store.event_rows("dci", kyoto.key)[0]
         assert first == {"row": 18, "date": "2009-02-20", "round": 1, "player": "Kai Budde",
-                         "opponent": "Jon Finkel", "result": 1.0, "k": 48.0, "tier": "pro tour", "category": "Limited"}
+                         "opponent": "Jon Finkel", "result": 1.0, "k": 48.0, "tier": "pro tour", "category": "Limited",
+                         "player_country": "GER", "opponent_country": "USA"}
 
 
 def test_the_same_file_again_changes_nothing_not_even_the_file(tmp_path: Path) -> None:
@@ -166,4 +168,62 @@ def test_a_store_of_the_previous_schema_opens_upgraded_with_its_data_kept(tmp_pa
         item = store.intake_by_token("t")
         assert item is not None and item.system == "mers" and item.file_name == "a.xlsx"
         assert store.ingest_events(DCI.name, DCI.read_bytes(), _table(DCI)).status == "stored"
-    assert sqlite3.connect(db).execute("PRAGMA user_version").fetchone()[0] == SCHEMA_VERSION == 4
+    assert sqlite3.connect(db).execute("PRAGMA user_version").fetchone()[0] == SCHEMA_VERSION == 5
+
+
+def _without_countries(tmp_path: Path) -> Path:
+    """The example DCI matches as they were before the table had the country columns."""
+    lines = DCI.read_text().splitlines()
+    path = tmp_path / "dci_matches_before_countries.csv"
+    path.write_text("\n".join(",".join(line.split(",")[:8]) for line in lines) + "\n")
+    assert "country" not in path.read_text() and "country" in lines[0]
+    return path
+
+
+def test_a_store_of_schema_4_gets_the_dci_country_columns_with_its_matches_kept(tmp_path: Path) -> None:
+    db = tmp_path / "v4.db"
+    old = sqlite3.connect(db)
+    old.executescript(";".join(MIGRATIONS[:4]) + "; PRAGMA user_version = 4;")
+    old.commit()
+    old.close()
+    # a DCI event stored by the previous xlrating: the same insert, without the country columns
+    table = _table(_without_countries(tmp_path))
+    with sqlite3.connect(db) as v4:
+        v4.execute("INSERT INTO submissions (file_name, sha256, size, content, received_at) "
+                   "VALUES ('old.csv', 'x', 1, x'00', '2024-01-01T00:00:00+00:00')")
+        event = table.events[0]
+        v4.execute("INSERT INTO events (system, event_key, name_key, version, submission_id, name, start_date, "
+                   "end_date, players, rounds, fingerprint, stored_at) VALUES ('dci', ?, 'x', 1, 1, ?, ?, ?, ?, ?, ?, "
+                   "'2024-01-01T00:00:00+00:00')",
+                   (event.key, event.name, event.start_date.isoformat(), event.end_date.isoformat(), event.players,
+                    event.rounds, event.fingerprint))
+        v4.executemany("INSERT INTO matches (event_id, sheet_row, match_date, round, player, opponent, result, k, "
+                       "category) VALUES (1, ?, ?, ?, ?, ?, ?, ?, ?)",
+                       [(m.row, m.date.isoformat(), m.round, m.player, m.opponent, m.result, m.k, m.category)
+                        for m in event.matches])
+    with open_store(str(db)) as store:
+        rows = store.event_rows("dci", event.key)
+        assert len(rows) == len(event.matches) and rows[0]["player"] == event.matches[0].player
+        assert {(r["player_country"], r["opponent_country"]) for r in rows} == {(None, None)}
+        # the same matches again, without countries: the event stored before is recognised as it is
+        assert store.planned_changes(table)[0].status == "unchanged"
+        # with the countries, it is other content: a new version only on purpose, the old one kept
+        with_countries = _table(DCI)
+        assert store.ingest_events(DCI.name, DCI.read_bytes(), with_countries).status == "refused"
+        assert store.ingest_events(DCI.name, DCI.read_bytes(), with_countries, replace=True).status == "replaced"
+        current = store.event_rows("dci", event.key)
+        assert (current[0]["player"], current[0]["player_country"], current[0]["opponent_country"]) \
+            == ("Jon Finkel", "USA", "GER")
+        assert store.event_rows("dci", event.key, version=1)[0]["player_country"] is None
+    assert sqlite3.connect(db).execute("PRAGMA user_version").fetchone()[0] == 5
+
+
+def test_a_dci_table_keeps_each_rows_countries_and_a_bye_has_no_opponent_country(tmp_path: Path) -> None:
+    db = tmp_path / "s.db"
+    assert _ingest(db, DCI).status == "stored"
+    with open_store(str(db)) as store:
+        friday = next(e for e in store.events("dci") if e.name == "Friday Night Magic")
+        rows = store.event_rows("dci", friday.key)
+    bye = next(r for r in rows if r["opponent"] is None)
+    assert (bye["player"], bye["player_country"], bye["opponent_country"]) == ("Paulo Vitor Damo da Rosa", "BRA", None)
+    assert {(r["player"], r["player_country"]) for r in rows} >= {("Kai Budde", "GER"), ("Luis Scott-Vargas", "USA")}

@@ -54,7 +54,8 @@ def test_a_category_then_a_player_with_the_chart_then_an_event(page: Any, tmp_pa
     assert page.title() == "DCI ratings: Limited · Magic Ratings"
     expected = page.request.get("/rankings/dci/Limited.json").json()["ranking"]
     assert column(page, "ranking", 2) == [line["player"] for line in expected]
-    assert column(page, "ranking", 3) == [f"{line['rating']:.2f}" for line in expected]
+    assert column(page, "ranking", 3) == [line["country"] for line in expected]
+    assert column(page, "ranking", 4) == [f"{line['rating']:.2f}" for line in expected]
     page.screenshot(path=str(tmp_path / "ranking.png"), full_page=True)
 
     page.locator("table#ranking").get_by_role("link", name="Jon Finkel").click()
@@ -73,7 +74,7 @@ def test_a_category_then_a_player_with_the_chart_then_an_event(page: Any, tmp_pa
         assert re.match(r"M[\d.]+ [\d.]+", page.locator(f"#chart-{n} path.total").get_attribute("d") or "")
         assert page.locator(f"#chart-{n} circle.played").count() == len(days)
     assert page.locator("#chart-1").screenshot(path=str(tmp_path / "chart.png"))
-    changes = column(page, "matches", 11)
+    changes = column(page, "matches", 12)
     assert changes == [f"{m['change']:+.2f}" if m["change"] is not None else "" for m in history["matches"]]
     page.screenshot(path=str(tmp_path / "player.png"), full_page=True)
 
@@ -85,6 +86,35 @@ def test_a_category_then_a_player_with_the_chart_then_an_event(page: Any, tmp_pa
     assert page.locator("table#matches tbody tr").count() == 9
     finkel = page.locator("table#players tbody tr", has_text="Jon Finkel")
     assert finkel.count() == 1
+
+
+def test_the_country_filter_of_a_category_and_its_downloads(page: Any, tmp_path: Path) -> None:
+    page.goto("/rankings/dci/Constructed")
+    everyone = page.request.get("/rankings/dci/Constructed.json").json()["ranking"]
+    page.select_option("#country", "FRA")
+    page.get_by_role("button", name="Show").click()
+    page.wait_for_url(re.compile(r"/rankings/dci/Constructed\?country=FRA$"))
+    assert page.title() == "DCI ratings: Constructed, France (FRA) · Magic Ratings"
+    french = [line for line in everyone if line["country"] == "FRA"]
+    assert column(page, "ranking", 1) == [str(n) for n in range(1, len(french) + 1)]  # the national rank
+    assert column(page, "ranking", 2) == [str(line["rank"]) for line in french]  # the rank in the whole list
+    assert column(page, "ranking", 3) == [line["player"] for line in french]
+    page.screenshot(path=str(tmp_path / "national.png"), full_page=True)
+    with page.expect_download() as started:
+        page.locator("#downloads").get_by_role("link", name="Excel").click()
+    saved = tmp_path / started.value.suggested_filename
+    started.value.save_as(saved)
+    header, *rows = openpyxl.load_workbook(saved)["Ratings"].iter_rows(values_only=True)
+    shown = page.request.get("/rankings/dci/Constructed.json?country=FRA").json()["ranking"]
+    from_xlsx = [dict(zip(header, row)) for row in rows]
+    assert [{k: v for k, v in row.items() if k != "rating"} for row in from_xlsx] \
+        == [{k: v for k, v in line.items() if k != "rating"} for line in shown] and len(shown) == len(french)
+    assert [row["rating"] for row in from_xlsx] == pytest.approx([line["rating"] for line in shown], rel=1e-15)
+    page.get_by_role("link", name="Every country").click()
+    page.wait_for_url("**/rankings/dci/Constructed")
+    page.locator("table#ranking").get_by_role("link", name="GER").click()  # a player's country links its list
+    page.wait_for_url("**/rankings/dci/Constructed?country=GER")
+    assert column(page, "ranking", 3) == [line["player"] for line in everyone if line["country"] == "GER"]
 
 
 def test_the_search_in_the_header_finds_a_dci_player(page: Any) -> None:
@@ -108,8 +138,9 @@ def test_a_category_downloads_as_csv_and_excel_equal_to_its_json(page: Any, tmp_
         started.value.save_as(files[label])
     assert files["CSV"].name == "rankings-dci-Constructed.csv"
     with files["CSV"].open(encoding="utf-8-sig", newline="") as handle:
-        assert list(csv.DictReader(handle)) == [{k: repr(v) if isinstance(v, float) else str(v) for k, v in line.items()}
-                                                for line in expected]
+        assert list(csv.DictReader(handle)) == [
+            {k: repr(v) if isinstance(v, float) else "" if v is None else str(v) for k, v in line.items()}
+            for line in expected]
     header, *rows = openpyxl.load_workbook(files["Excel"])["Ratings"].iter_rows(values_only=True)
     from_xlsx = [dict(zip(header, row)) for row in rows]
     assert [{k: v for k, v in row.items() if k != "rating"} for row in from_xlsx] \
@@ -153,7 +184,8 @@ def test_the_officer_sees_the_replacement_before_accepting(browser: Any, dci_ser
         after = desk.request.get("/rankings/dci/Constructed.json").json()["ranking"]
         from_file = tmp_path / "from_file.json"
         xlrating("rank", "dci", str(corrected), "--category", "Constructed", "-o", str(from_file), check=True)
-        assert after == json.loads(from_file.read_text()) and after != before
+        commands = [{k: v for k, v in line.items() if k not in ("country", "national_rank")} for line in after]
+        assert commands == json.loads(from_file.read_text()) and after != before
     finally:
         organiser.close()
         officer.close()

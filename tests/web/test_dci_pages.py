@@ -95,6 +95,12 @@ def same_in_excel(sheet: list[dict[str, Any]], rows: list[dict[str, Any]], colum
     return True
 
 
+def the_commands(lines: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """A page's ranking lines as ``rank dci`` writes them: without what the page adds (the
+    country, and the national rank of a country's list)."""
+    return [{k: v for k, v in line.items() if k not in ("country", "national_rank")} for line in lines]
+
+
 def player_page(name: str) -> str:
     return f"/dci/players/{quote(name, safe='')}"
 
@@ -105,12 +111,12 @@ def player_page(name: str) -> str:
 def test_each_category_ranking_is_rank_dci_of_the_store(client: TestClient, db: Path, tmp_path: Path,
                                                         method: str) -> None:
     index = client.get(f"/rankings/dci.json?method={method}").json()
-    assert index["ranking"] == rank_dci(db, tmp_path, "--method", method)
+    assert the_commands(index["ranking"]) == rank_dci(db, tmp_path, "--method", method)
     assert [c["category"] for c in index["categories"]] == ["Constructed", "Limited"]
     for category in index["categories"]:
         page = client.get(f"/rankings/dci/{category['category']}.json?method={method}").json()
         expected = rank_dci(db, tmp_path, "--category", category["category"], "--method", method)
-        assert page["ranking"] == expected and expected
+        assert the_commands(page["ranking"]) == expected and expected
         assert (category["leader"], category["rating"], category["players"]) \
             == (expected[0]["player"], expected[0]["rating"], len(expected))
 
@@ -121,7 +127,7 @@ def test_the_replaced_event_counts_in_its_new_version_only(client: TestClient, d
     corrected.write_text((TABLES / "dci_matches.csv").read_text(encoding="utf-8").replace(*CHANGED_ROW),
                          encoding="utf-8")
     from_file = rank_dci(db, tmp_path, str(corrected), "--category", "Constructed")
-    assert client.get("/rankings/dci/Constructed.json").json()["ranking"] == from_file
+    assert the_commands(client.get("/rankings/dci/Constructed.json").json()["ranking"]) == from_file
 
 
 def test_a_players_history_chains_match_by_match_to_the_leaderboards_rating(client: TestClient, db: Path,
@@ -228,7 +234,8 @@ def test_the_search_finds_dci_players_and_events_by_name(client: TestClient) -> 
 
 @pytest.mark.parametrize(("address", "status", "says"), [
     ("/rankings/dci?method=elo", 400, "method"),
-    ("/rankings/dci/Constructed?country=FRA", 400, "country"),
+    ("/rankings/dci/Constructed?country=F1", 400, "is not a country"),
+    ("/rankings/dci?country=U.S.A.", 400, "is not a country"),
     ("/rankings/dci/Vintage", 404, "Constructed, Limited"),
     ("/dci/events/999", 404, "/dci/events"),
     ("/dci/events/abc", 404, "numbered"),
@@ -277,3 +284,92 @@ def test_the_pages_rate_the_very_matches_rank_dci_reads(db: Path) -> None:
         assert [(m, m.row) for m in matches] == [(m, m.row) for m in store.dci_matches()] and matches
         current = {e.name: e for e in store.events("dci")}
         assert len(set(event_ids)) == len(current) == 3
+
+
+# --- countries -------------------------------------------------------------------------------------
+
+NATIONALITIES = {"Jon Finkel": "USA", "Kai Budde": "GER", "Luis Scott-Vargas": "USA",
+                 "Paulo Vitor Damo da Rosa": "BRA", "Gabriel Nassif": "FRA", "Olivier Ruel": "FRA"}
+
+
+def test_each_ranking_line_has_the_players_country_and_a_country_filter_keeps_its_players(client: TestClient) -> None:
+    everyone = client.get("/rankings/dci/Constructed.json").json()["ranking"]
+    assert {line["player"]: line["country"] for line in everyone} == NATIONALITIES
+    assert all(line["national_rank"] is None for line in everyone)
+    french = [line for line in everyone if line["country"] == "FRA"]
+    assert len(french) == 2
+    for spelling in ("FRA", "fra", "France"):
+        page = client.get(f"/rankings/dci/Constructed.json?country={spelling}").json()
+        assert the_commands(page["ranking"]) == the_commands(french)  # each keeps their rank in the whole list
+        assert [line["national_rank"] for line in page["ranking"]] == [1, 2]
+        assert page["country"] == spelling
+    html_page = client.get("/rankings/dci/Constructed?country=France").text
+    assert "DCI ratings: Constructed, France (FRA)" in html_page and '<option value="FRA" selected>' in html_page
+    assert "National rank" in html_page and "2 of the 6 rated players" in html_page
+    assert '<a href="/rankings/dci/Limited?country=France">Limited</a>' in html_page  # the filter stays on
+    assert 'href="/rankings/dci/Constructed?method=table&amp;country=France"' in html_page
+    for line in everyone:  # each country links its national list
+        assert f'<a href="/rankings/dci/Constructed?country={line["country"]}">{line["country"]}</a>' \
+            in client.get("/rankings/dci/Constructed").text
+    nobody = client.get("/rankings/dci/Constructed?country=SWE")
+    assert nobody.status_code == 200 and "No rated player of this list is from SWE" in nobody.text
+    assert "BRA, France (FRA), Germany (GER), USA" in nobody.text
+
+
+def test_the_country_filter_of_the_categories_and_its_downloads(client: TestClient) -> None:
+    page = client.get("/rankings/dci.json?country=USA").json()
+    assert {line["player"] for line in page["ranking"]} == {"Jon Finkel", "Luis Scott-Vargas"}
+    for line in page["ranking"]:  # the national rank is the place among the country's players of the category
+        same = [other for other in page["ranking"] if other["category"] == line["category"]]
+        assert line["national_rank"] == 1 + sum(other["rating"] > line["rating"] for other in same)
+    constructed = next(c for c in page["categories"] if c["category"] == "Constructed")
+    assert (constructed["players"], constructed["leader"]) == (2, "Jon Finkel")
+    assert constructed["address"] == "/rankings/dci/Constructed?country=USA"
+    for path in ("/rankings/dci", "/rankings/dci/Constructed"):
+        rows = client.get(f"{path}.json?country=USA").json()["ranking"]
+        assert rows and [r["country"] for r in rows] == ["USA"] * len(rows)
+        from_csv = csv_rows(client.get(f"{path}.csv?country=USA")) if path.endswith("Constructed") else None
+        if from_csv is not None:
+            assert from_csv == [{k: as_text(v) for k, v in row.items()} for row in rows]
+        assert same_in_excel(sheet_rows(client.get(f"{path}.xlsx?country=USA"), "Ratings"), rows, tuple(rows[0]))
+
+
+def test_an_event_and_a_player_page_show_the_countries(client: TestClient) -> None:
+    rotterdam = client.get("/dci/events.json").json()["events"][0]
+    page = client.get(f"/dci/events/{rotterdam['id']}.json").json()
+    for match in page["matches"]:
+        assert match["player_country"] == NATIONALITIES[match["player"]]
+        assert match["opponent_country"] == NATIONALITIES[match["opponent"]]
+    assert {p["player"]: p["country"] for p in page["players"]} == NATIONALITIES
+    assert page["event"]["countries"] == 4
+    assert "6 from 4 countries" in client.get(f"/dci/events/{rotterdam['id']}").text
+    finkel = client.get(player_page("Jon Finkel") + ".json").json()
+    assert finkel["country"] == "USA"
+    assert {m["opponent"]: m["opponent_country"] for m in finkel["matches"] if m["opponent"]} \
+        == {name: NATIONALITIES[name] for name in ("Kai Budde", "Gabriel Nassif", "Paulo Vitor Damo da Rosa",
+                                                   "Olivier Ruel")}
+    shown = client.get(player_page("Jon Finkel")).text
+    assert '<span id="country">USA</span>' in shown
+    assert '<a href="/rankings/dci/Constructed?country=USA" class="national">' in shown
+    assert [p["country"] for p in client.get("/search.json?q=budde").json()["dci_players"]] == ["GER"]
+
+
+def test_a_player_who_changed_country_is_shown_with_the_latest_events(tmp_path: Path) -> None:
+    table = tmp_path / "moved.csv"
+    table.write_text("event,date,round,player,opponent,result,player_country,opponent_country\n"
+                     "Late Cup,2011-06-01,1,Ana,Ben,W,ESP,\n"  # listed first, played last
+                     "Early Cup,2010-06-01,1,Ana,Ben,L,POR,GBR\n"
+                     "Early Cup,2010-06-01,2,Ben,Cy,D,,\n", encoding="utf-8")
+    db = tmp_path / "store.db"
+    xlrating("ingest", "--db", str(db), str(table))
+    with TestClient(create_app(Settings(str(db), check_processes=1))) as c:
+        lines = c.get("/rankings/dci/Composite.json").json()["ranking"]
+        assert {line["player"]: line["country"] for line in lines} == {"Ana": "ESP", "Ben": "GBR", "Cy": None}
+        early = next(e for e in c.get("/dci/events.json").json()["events"] if e["name"] == "Early Cup")
+        in_early = c.get(f"/dci/events/{early['id']}.json").json()["matches"]
+        assert [(m["player"], m["player_country"], m["opponent"], m["opponent_country"]) for m in in_early] \
+            == [("Ana", "POR", "Ben", "GBR"), ("Ben", "GBR", "Cy", None)]  # the country of that event
+        assert c.get("/dci/players/Ana.json").json()["country"] == "ESP"
+        assert [line["player"] for line in c.get("/rankings/dci/Composite.json?country=POR").json()["ranking"]] == []
+        assert [line["player"] for line in c.get("/rankings/dci/Composite.json?country=Spain").json()["ranking"]] \
+            == ["Ana"]  # Spain is an EMA member: its name is its code

@@ -89,3 +89,33 @@ def test_a_dci_events_stored_version_is_linked_from_the_warning(client: TestClie
     page = client.get(f"/officer/submissions/{pending_ids(client)[0]}").text
     link = re.search(r'<a href="(/dci/events/\d+)">Grand Prix Rotterdam \(2009-04-18\)</a>', page)
     assert link and client.get(link.group(1) + ".json").json()["event"]["version"] == 1
+
+
+def _moved(text: str, event: str, old: str, new: str) -> str:
+    """The table with ``old`` -> ``new`` in the rows of ``event`` only."""
+    lines = text.splitlines()
+    assert any(line.startswith(event + ",") and old in line for line in lines)
+    return "\n".join(line.replace(old, new) if line.startswith(event + ",") else line for line in lines) + "\n"
+
+
+@pytest.mark.parametrize(("name", "event", "old", "new", "label", "change"), [
+    ("dci_matches.csv", "Friday Night Magic", ",GER", ",SUI", "Friday Night Magic (2009-03-06)",
+     "country of Kai Budde: GER → SUI"),
+    ("dippouch_results.csv", "Summer Open", "Grace Hopper,3,FALSE,USA", "Grace Hopper,3,FALSE,",
+     "Summer Open (2023-07-02)", "country of Grace Hopper: USA → -"),
+], ids=["dci", "dippouch"])
+def test_a_replacement_that_changes_only_a_players_country_says_so(client: TestClient, tmp_path: Path, name: str,
+                                                                  event: str, old: str, new: str, label: str,
+                                                                  change: str) -> None:
+    submitted(client, TABLES / name)
+    sign_in(client)
+    [first] = pending_ids(client)
+    client.post(f"/officer/submissions/{first}/accept", data={"csrf_token": token(client, "/officer")})
+    corrected = tmp_path / f"corrected_{name}"
+    corrected.write_text(_moved((TABLES / name).read_text(encoding="utf-8"), event, old, new), encoding="utf-8")
+    submitted(client, corrected)
+    [second] = pending_ids(client)
+    said = _text(re.search(r'<div class="warning" id="replaces">(.*?)</div>',
+                           client.get(f"/officer/submissions/{second}").text, re.DOTALL).group(1))  # type: ignore[union-attr]
+    assert f"{label} is stored as version 1" in said and change in said
+    assert "0 rows added, 0 removed" in said

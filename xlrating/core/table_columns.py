@@ -20,7 +20,7 @@ DIPPOUCH_SHOWN_COLUMNS = (
     # What the store keeps for the public pages beside the rating (``ingest`` checks and stores them;
     # the ratings, ``rank`` and the table functions ignore them): the player's nationality and
     # tournament score, and where the event was played (the same on each of its rows).
-    Column("country", "text", required=False, aliases=("nationality",)),
+    Column("country", "country", required=False, aliases=("nationality",)),
     Column("score", "score", required=False),
     Column("location", "text", required=False),
 )
@@ -35,4 +35,12 @@ DCI_MATCH_COLUMNS = (
     Column("k", "number", required=False),
     Column("tier", "k", required=False),
     Column("category", "text", required=False),
+)
+
+DCI_SHOWN_COLUMNS = (
+    # What the store keeps for the public pages beside the matches (``ingest`` checks and stores
+    # them; the ratings, ``rank`` and the table functions ignore them): the nationality of the
+    # player and of the opponent of the row, as in the Dip Pouch table's ``country``.
+    Column("player_country", "country", required=False, aliases=("player_nationality",)),
+    Column("opponent_country", "country", required=False, aliases=("opponent_nationality",)),
 )

@@ -31,6 +31,25 @@ def _text(name: str, value: Any) -> str:
     return text
 
 
+LONGEST_COUNTRY = 60
+"""The most characters of a country (a code such as ``FRA`` or a name such as ``France``)."""
+
+
+def is_country(text: str) -> bool:
+    """Whether ``text`` (stripped) can be a country as the tables and the pages' ``?country=``
+    take one: a code or a name, of letters (any alphabet), spaces, hyphens and apostrophes, at most
+    :data:`LONGEST_COUNTRY` characters (``FRA``, ``France``, ``Côte d'Ivoire``, ``Guinea-Bissau``)."""
+    return 0 < len(text) <= LONGEST_COUNTRY and any(ch.isalpha() for ch in text) and all(
+        ch.isalpha() or ch in " -'" for ch in text)
+
+
+def _country(name: str, value: Any) -> str:
+    text = value.strip() if isinstance(value, str) else ""
+    if not is_country(text):
+        raise InvalidArgument(name, "a country's code (e.g. FRA) or name", value)
+    return " ".join(text.split())
+
+
 def _whole_positive(name: str, value: Any) -> int:
     return checks.whole(name, _numeric(name, value), minimum=1)
 
@@ -68,6 +87,7 @@ PARSERS: dict[str, Parser] = {
     "number": _number,
     "score": _number,  # a tournament score: any number (its own kind, so a bad one is not called a K-value)
     "flag": checks.flag,
+    "country": _country,  # a player's nationality (see is_country), as written, spaces tidied
 }
 
 

@@ -75,6 +75,8 @@ class DciEvent:
     name: str  # "" when the table has no event name for these matches
     matches: tuple[dci.Match, ...]
     tiers: tuple[str | None, ...] = field(default=())  # the tier named on each match's row, if any
+    # each match's (player's country, opponent's country) as its row gives them, when the table has them
+    countries: tuple[tuple[str | None, str | None], ...] = field(default=())
 
     system = "dci"
 
@@ -100,9 +102,24 @@ class DciEvent:
 
     @property
     def fingerprint(self) -> str:
+        n = len(self.matches)
+        shown = any(pair != (None, None) for pair in self.countries)
         rows = sorted([m.date.isoformat(), m.round, m.player, m.opponent or "", m.result, m.k, m.category,
-                       tier or ""] for m, tier in zip(self.matches, self.tiers or (None,) * len(self.matches)))
+                       tier or "", *((player or "", opponent or "") if shown else ())]
+                      for m, tier, (player, opponent) in zip(self.matches, self.tiers or (None,) * n,
+                                                             self.countries or ((None, None),) * n))
+        # the countries only when given: an event stored before the table had them keeps its fingerprint
         return _digest([self.name, rows])
+
+    def player_countries(self) -> dict[str, str]:
+        """Each player's country in this event, as its rows give it (a valid table gives one per
+        player and event); players without one are left out."""
+        found: dict[str, str] = {}
+        for m, (player, opponent) in zip(self.matches, self.countries):
+            for name, country in ((m.player, player), (m.opponent, opponent)):
+                if name is not None and country is not None:
+                    found.setdefault(name, country)
+        return found
 
     def label(self) -> str:
         name = self.name or "matches without an event name"
@@ -134,23 +151,23 @@ def _digest(content: object) -> str:
     return hashlib.sha256(json.dumps(content, ensure_ascii=False, separators=(",", ":")).encode()).hexdigest()
 
 
-def dci_events(matches: list[dci.Match], tiers: list[str | None]) -> list[DciEvent]:
-    """The matches of a valid table grouped into events (see the module docstring), in table order
-    of their first row."""
+def event_groups(keys: list[tuple[str, dt.date, int]]) -> list[list[int]]:
+    """The indices of ``(event name, date, round)`` keys grouped into DCI events (see the module
+    docstring), each group in index order, the groups in the order of their first index."""
     by_name: dict[str, list[int]] = {}
-    for i, m in enumerate(matches):
-        by_name.setdefault(fold(m.event), []).append(i)
+    for i, (name, _, _) in enumerate(keys):
+        by_name.setdefault(fold(name), []).append(i)
     groups: list[list[int]] = []
     for indices in by_name.values():
         days: dict[dt.date, list[int]] = {}
         for i in indices:
-            days.setdefault(matches[i].date, []).append(i)
+            days.setdefault(keys[i][1], []).append(i)
         current: list[int] = []
         last_day: dt.date | None = None
         for day in sorted(days):
-            first_round = min(matches[i].round for i in days[day])
+            first_round = min(keys[i][2] for i in days[day])
             continues = (last_day is not None and (day - last_day).days == 1
-                         and first_round > max(matches[i].round for i in current))
+                         and first_round > max(keys[i][2] for i in current))
             if current and not continues:
                 groups.append(current)
                 current = []
@@ -158,5 +175,14 @@ def dci_events(matches: list[dci.Match], tiers: list[str | None]) -> list[DciEve
             last_day = day
         groups.append(current)
     groups.sort(key=min)
-    return [DciEvent(matches[g[0]].event, tuple(matches[i] for i in sorted(g)), tuple(tiers[i] for i in sorted(g)))
-            for g in groups]
+    return [sorted(g) for g in groups]
+
+
+def dci_events(matches: list[dci.Match], tiers: list[str | None],
+               countries: list[tuple[str | None, str | None]] | None = None) -> list[DciEvent]:
+    """The matches of a valid table grouped into events (see the module docstring), in table order
+    of their first row; ``countries[i]``: the player's and the opponent's country on match i's row."""
+    groups = event_groups([(m.event, m.date, m.round) for m in matches])
+    given = countries or [(None, None)] * len(matches)
+    return [DciEvent(matches[g[0]].event, tuple(matches[i] for i in g), tuple(tiers[i] for i in g),
+                     tuple(given[i] for i in g)) for g in groups]

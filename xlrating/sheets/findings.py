@@ -94,6 +94,8 @@ CATALOGUE: dict[str, tuple[Severity, str]] = {
     "TABLE_WHOLE_INVALID": ("error", "{header} {value!r} is not valid; expected a whole number >= 1"),
     "TABLE_NUMBER_INVALID": ("error", "{header} {value!r} is not a number; expected {expected}"),
     "TABLE_FLAG_INVALID": ("error", "{header} {value!r} is not TRUE or FALSE; expected TRUE or FALSE (1/0, Yes/No)"),
+    "TABLE_COUNTRY_INVALID": ("error", ("{header} {value!r} is not a country; expected a country's code (e.g. FRA) "
+                              "or name: letters, spaces, hyphens and apostrophes, at most 60 characters")),
     "RESULT_INVALID": ("error", ("{header} {value!r} is not a match result; expected W, D or L (or 1, 0.5, 0) "
                        "from the player's side")),
     "K_INVALID": ("error", "{header} {value!r} is not a K-value; expected a number >= 0 such as 16"),
@@ -112,6 +114,11 @@ CATALOGUE: dict[str, tuple[Severity, str]] = {
                            "expected each player once per event")),
     "EVENT_MORE_ROWS_THAN_PLAYERS": ("error", ("event {event!r} has {rows} rows but {header} says {players}; "
                                      "expected at most one row per player")),
+    "PLAYER_COUNTRY_DIFFERS": ("error", ("{header} {value!r} for {player} differs from {other!r} at {first} in "
+                               "{event}; expected one country for a player within an event")),
+    "PLAYER_COUNTRY_CHANGES": ("warning", ("{header} {value!r} for {player} differs from {other!r} at {first}, in "
+                               "an earlier event ({earlier}); the pages show each player's country of their "
+                               "latest event that gives one: check it if the player did not change country")),
     "MATCH_AGAINST_SELF": ("error", "{header} {value!r} is the player; expected an opponent other than the player"),
     "MATCH_SIDES_DISAGREE": ("error", ("{header} {value!r} ({player} vs {opponent}, {event} round {round}) "
                              "disagrees with {other!r} at {other_cell}, the same match from the other side; "

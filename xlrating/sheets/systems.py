@@ -19,7 +19,12 @@ from __future__ import annotations
 import os
 from dataclasses import dataclass
 
-from xlrating.core.table_columns import DCI_MATCH_COLUMNS, DIPPOUCH_RESULT_COLUMNS, DIPPOUCH_SHOWN_COLUMNS
+from xlrating.core.table_columns import (
+    DCI_MATCH_COLUMNS,
+    DCI_SHOWN_COLUMNS,
+    DIPPOUCH_RESULT_COLUMNS,
+    DIPPOUCH_SHOWN_COLUMNS,
+)
 from xlrating.sheets.event_tables import SYSTEM_TITLES, EventTable
 from xlrating.sheets.findings import Collector, Finding, has_errors
 from xlrating.sheets.reader import SheetGrid
@@ -29,7 +34,7 @@ from xlrating.sheets.table_reading import TableLayout, best_header, missing_colu
 from xlrating.sheets.validator import Validation, validate_grids
 
 SYSTEMS = ("dippouch", "dci", "mers")
-TABLE_COLUMNS = {"dippouch": (*DIPPOUCH_RESULT_COLUMNS, *DIPPOUCH_SHOWN_COLUMNS), "dci": DCI_MATCH_COLUMNS}
+TABLE_COLUMNS = {"dippouch": (*DIPPOUCH_RESULT_COLUMNS, *DIPPOUCH_SHOWN_COLUMNS), "dci": (*DCI_MATCH_COLUMNS, *DCI_SHOWN_COLUMNS)}
 
 
 class SystemUnclear(ValueError):

@@ -25,9 +25,10 @@ Parser = Callable[[str, Any], Any]
 # What a bad value of each kind of column is reported as (the code's template names the expectation).
 KIND_CODES = {"date": "TABLE_DATE_INVALID", "whole": "TABLE_WHOLE_INVALID", "flag": "TABLE_FLAG_INVALID",
               "text": "TABLE_TEXT_INVALID", "number": "K_INVALID", "score": "TABLE_NUMBER_INVALID", "result": "RESULT_INVALID",
-              "k": "TIER_UNKNOWN"}
+              "k": "TIER_UNKNOWN", "country": "TABLE_COUNTRY_INVALID"}
 EXPECTED = {"date": "a date", "whole": "a whole number >= 1", "text": "a name", "result": "W, D or L",
-            "flag": "TRUE or FALSE", "number": "a number", "score": "a number", "k": "a tier"}
+            "flag": "TRUE or FALSE", "number": "a number", "score": "a number", "k": "a tier",
+            "country": "a country"}
 
 
 @dataclass

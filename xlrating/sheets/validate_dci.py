@@ -5,6 +5,12 @@ W/D/L or 1/0.5/0, ``k`` a number >= 0, ``tier`` a tier :data:`xlrating.core.dci.
 a K-value). Then the matches: nobody plays themself; a match listed from both sides agrees (W
 against L, D against D, one K), else a finding at both rows; a match is not listed twice from one
 side; a player is in one match (or bye) per round; one spelling of each event and category.
+
+The table may also give ``player_country`` and ``opponent_country`` (for the public pages; the
+ratings ignore them): each a country's code or name, and one country for a player within an
+event, wherever the player is named (as the player or as the opponent). A player whose country
+differs from one event to another is a warning: the pages show the country of the player's latest
+event that gives one.
 """
 
 from __future__ import annotations
@@ -12,12 +18,14 @@ from __future__ import annotations
 from typing import Any
 
 from xlrating.core import dci
+from xlrating.core.table_columns import DCI_SHOWN_COLUMNS
 from xlrating.sheets.cellvalues import fold
-from xlrating.sheets.event_tables import EventTable, dci_events
+from xlrating.sheets.event_tables import EventTable, dci_events, event_groups
 from xlrating.sheets.findings import Collector, has_errors
 from xlrating.sheets.table_reading import TableLayout, read_rows, report_spellings
 
-COLUMNS = dci.MATCH_COLUMNS
+COLUMNS = (*dci.MATCH_COLUMNS, *DCI_SHOWN_COLUMNS)
+COUNTRY_COLUMNS = {"player": "player_country", "opponent": "opponent_country"}
 PARSERS = {"result": lambda name, v: dci.score(v), "k": lambda name, v: dci.k_value(v)}
 
 
@@ -36,9 +44,12 @@ def validate_dci(layout: TableLayout, out: Collector) -> EventTable:
     report_spellings(layout, out, records, "category", "categories")
     report_spellings(layout, out, records, "player", "players", "PLAYER_SPELLING_VARIANT")
     checks.pairs(records)
+    checks.countries(records)
     if not has_errors(out.findings):
         matches = [_match(r) for r in records]
-        table.events = list(dci_events(matches, [checks.tier_text(r) for r in records]))
+        countries = [(r["player_country"], r["opponent_country"] if r["opponent"] is not None else None)
+                     for r in records]
+        table.events = list(dci_events(matches, [checks.tier_text(r) for r in records], countries))
     return table
 
 
@@ -116,6 +127,39 @@ class _Checks:
                 else:
                     seats[name] = (rec, column)
 
+    def countries(self, records: list[dict[str, Any]]) -> None:
+        """One country per player within an event (an error at each other one); a player whose
+        country changes from an earlier event to a later one, a warning at the later one."""
+        if not any(column in self.layout.columns for column in COUNTRY_COLUMNS.values()):
+            return
+        dated = [r for r in records if r["date"] is not None and r["round"] is not None
+                 and not {"date", "round", "event"} & r["_bad"]]
+        groups = event_groups([(r["event"] or "", r["date"], r["round"]) for r in dated])
+        groups.sort(key=lambda g: (min(dated[i]["date"] for i in g), g[0]))  # events by their first day
+        latest: dict[str, tuple[dict[str, Any], str, str]] = {}  # player -> where their country was last given
+        for group in groups:
+            first: dict[str, tuple[dict[str, Any], str]] = {}
+            for rec in (dated[i] for i in group):
+                for side, column in COUNTRY_COLUMNS.items():
+                    name, country = rec[side], rec[column]
+                    if name is None or country is None:
+                        continue
+                    if name not in first:
+                        first[name] = (rec, column)
+                        continue
+                    earlier, at = first[name]
+                    if _code(earlier[at]) != _code(country):
+                        self.add("PLAYER_COUNTRY_DIFFERS", rec, column, value=country, player=name,
+                                 other=earlier[at], first=self.layout.cell(earlier["_row"], at),
+                                 event=f"event {rec['event']!r}" if rec["event"] else "the event without a name")
+            for name, (rec, column) in first.items():
+                before = latest.get(name)
+                if before is not None and _code(before[0][before[1]]) != _code(rec[column]):
+                    self.add("PLAYER_COUNTRY_CHANGES", rec, column, value=rec[column], player=name,
+                             other=before[0][before[1]], first=self.layout.cell(before[0]["_row"], before[1]),
+                             earlier=before[2])
+                latest[name] = (rec, column, f"{_event(rec)} on {rec['date'].isoformat()}")
+
     def _same_match(self, first: dict[str, Any], rec: dict[str, Any], count: int) -> None:
         what = {"player": rec["player"], "opponent": rec["opponent"], "event": _event(rec), "round": rec["round"]}
         if count > 2 or fold(first["player"]) == fold(rec["player"]):
@@ -134,6 +178,13 @@ class _Checks:
                          other=_shown(self, other, other_column),
                          other_cell=self.layout.cell(other["_row"], other_column),
                          **what | {"player": this["player"], "opponent": this["opponent"]})
+
+
+def _code(country: str) -> str:
+    """A country as the pages compare them (``fra``, ``FRA`` and ``France`` are one)."""
+    from xlrating.sheets.rules_players import country_code
+
+    return country_code(country) or country
 
 
 def _event(rec: dict[str, Any]) -> str:

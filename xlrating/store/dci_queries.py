@@ -1,5 +1,6 @@
 """Read-only queries for the DCI public pages: the stored DCI events (current versions and their
-history), an event's matches, and every current match with the event it belongs to.
+history), an event's matches, every current match with the event it belongs to, and the players'
+countries.
 
 As :mod:`xlrating.store.queries` does for the EMA tournaments: a few ``SELECT`` statements over an
 opened store, rows as plain JSON-ready dicts (dates and timestamps as the ISO text the store keeps).
@@ -24,7 +25,8 @@ _EVENT_SELECT = (
     "SELECT e.id, e.name, e.start_date, e.end_date, e.players, e.rounds, e.version, e.replaced_at IS NULL, "
     "e.stored_at, e.replaced_at, s.file_name FROM events e JOIN submissions s ON s.id = e.submission_id "
     "WHERE e.system = 'dci'")
-MATCH_COLUMNS = ("row", "date", "round", "player", "opponent", "result", "k", "tier", "category")
+MATCH_COLUMNS = ("row", "date", "round", "player", "opponent", "result", "k", "tier", "category", "player_country",
+                 "opponent_country")
 
 
 def _event(row: tuple[Any, ...]) -> dict[str, Any]:
@@ -91,8 +93,8 @@ def event_versions(store: SQLiteStore, event_id: int) -> list[dict[str, Any]]:
 def event_matches(store: SQLiteStore, event_id: int) -> list[dict[str, Any]]:
     """The matches of one event version as stored, in the file's row order."""
     rows = _connection(store).execute(
-        "SELECT sheet_row, match_date, round, player, opponent, result, k, tier, category FROM matches "
-        "WHERE event_id = ? ORDER BY id", (event_id,)).fetchall()
+        "SELECT sheet_row, match_date, round, player, opponent, result, k, tier, category, player_country, "
+        "opponent_country FROM matches WHERE event_id = ? ORDER BY id", (event_id,)).fetchall()
     return [dict(zip(MATCH_COLUMNS, row)) for row in rows]
 
 
@@ -109,6 +111,39 @@ def rated_matches(store: SQLiteStore) -> tuple[list[dci.Match], list[int]]:
     matches = [dci.Match(dt.date.fromisoformat(day), rnd, player, opponent, result, name, k, category, row)
                for day, rnd, player, opponent, result, name, k, category, row, _ in rows]
     return matches, [row[-1] for row in rows]
+
+
+def countries(store: SQLiteStore, event_ids: list[int] | None = None) -> dict[int, dict[str, str]]:
+    """Each event version's players -> their country in it, as its matches give it (as the player
+    or as the opponent; a stored table gives one per player and event), for the events
+    ``event_ids`` (default: the current ones); a player whose rows give none is left out."""
+    where = ("e.replaced_at IS NULL" if event_ids is None else
+             f"e.id IN ({','.join('?' * len(event_ids))})")
+    rows = _connection(store).execute(
+        "SELECT e.id, m.player, m.player_country, m.opponent, m.opponent_country FROM events e "
+        f"JOIN matches m ON m.event_id = e.id WHERE e.system = 'dci' AND {where} "
+        "AND (m.player_country IS NOT NULL OR m.opponent_country IS NOT NULL) ORDER BY e.id, m.id",
+        event_ids or ()).fetchall()
+    found: dict[int, dict[str, str]] = {}
+    for event_id, player, player_country, opponent, opponent_country in rows:
+        event = found.setdefault(event_id, {})
+        for name, country in ((player, player_country), (opponent, opponent_country)):
+            if name is not None and country is not None:
+                event.setdefault(name, country)
+    return found
+
+
+def latest_countries(store: SQLiteStore, by_event: dict[int, dict[str, str]] | None = None) -> dict[str, str]:
+    """Every player of the current DCI events -> the country given at the latest event (by its
+    first day, then the order stored) whose rows give the player one; players never given one are
+    left out. ``by_event``: :func:`countries` of the current events, when already read."""
+    by_event = countries(store) if by_event is None else by_event
+    order = _connection(store).execute(
+        "SELECT id FROM events WHERE system = 'dci' AND replaced_at IS NULL ORDER BY start_date, id").fetchall()
+    found: dict[str, str] = {}
+    for (event_id,) in order:
+        found.update(by_event.get(event_id, {}))
+    return found
 
 
 def version(store: SQLiteStore) -> tuple[int, int, int]:

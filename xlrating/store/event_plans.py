@@ -37,8 +37,9 @@ def planned_replacements(store: SQLiteStore, table: EventTable) -> list[dict[str
         if change.status == "replaced" and current is not None:
             item["stored"] = {"id": _event_id(store, table.system, event.key), "version": current.version,
                               "file_name": current.file_name, "stored_at": current.stored_at}
-            item["facts"] = _facts(current, event)
-            before = Counter(_row_text(table.system, row) for row in store.event_rows(table.system, event.key))
+            stored_rows = store.event_rows(table.system, event.key)
+            item["facts"] = _facts(current, event) + _country_facts(stored_rows, event)
+            before = Counter(_row_text(table.system, row) for row in stored_rows)
             after = Counter(_new_rows(event))
             added, removed = after - before, before - after
             item |= {"added": sorted(added.elements())[:SHOWN_ROWS], "added_count": sum(added.values()),
@@ -62,6 +63,25 @@ def _facts(current: Any, event: Event) -> list[list[Any]]:
         pairs.append(("World Championship", "yes" if current.world_championship else "no",
                       "yes" if event.world_championship else "no"))
     return [[what, old, new] for what, old, new in pairs if old != new]
+
+
+def _country_facts(stored_rows: list[dict[str, Any]], event: Event) -> list[list[Any]]:
+    """``["country of NAME", stored, new]`` for each player whose country in the event changes
+    (``-`` where none is given)."""
+    before: dict[str, str] = {}
+    if isinstance(event, DipPouchEvent):
+        for row in stored_rows:
+            if row["country"]:
+                before.setdefault(row["player"], row["country"])
+        after = {r.player: country for r, (country, _) in zip(event.results, event.details) if country}
+    else:
+        for row in stored_rows:
+            for name, country in ((row["player"], row["player_country"]), (row["opponent"], row["opponent_country"])):
+                if name is not None and country:
+                    before.setdefault(name, country)
+        after = event.player_countries()
+    return [[f"country of {name}", before.get(name, "-"), after.get(name, "-")]
+            for name in sorted(before.keys() | after.keys()) if before.get(name) != after.get(name)]
 
 
 def _row_text(system: str, row: dict[str, Any]) -> str:

@@ -195,11 +195,13 @@ class EventStore:
                  for r, (country, score) in zip(event.results, details)])
         else:
             tiers = event.tiers or (None,) * len(event.matches)
+            countries = event.countries or ((None, None),) * len(event.matches)
             db.executemany(
                 "INSERT INTO matches (event_id, sheet_row, match_date, round, player, opponent, result, k, tier, "
-                "category) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                "category, player_country, opponent_country) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
                 [(event_id, m.row or 0, m.date.isoformat(), m.round, m.player, m.opponent, m.result, m.k, tier,
-                  m.category) for m, tier in zip(event.matches, tiers)])
+                  m.category, player_country, opponent_country)
+                 for m, tier, (player_country, opponent_country) in zip(event.matches, tiers, countries)])
 
     # --- reading ------------------------------------------------------------------------------
 
@@ -247,12 +249,13 @@ class EventStore:
         if event is None:
             return []
         if system == "dippouch":
-            names = ("row", "player", "place")
-            sql = "SELECT sheet_row, player, place FROM standings WHERE event_id = ? ORDER BY place, id"
+            names = ("row", "player", "place", "country")
+            sql = "SELECT sheet_row, player, place, country FROM standings WHERE event_id = ? ORDER BY place, id"
         else:
-            names = ("row", "date", "round", "player", "opponent", "result", "k", "tier", "category")
-            sql = ("SELECT sheet_row, match_date, round, player, opponent, result, k, tier, category FROM matches "
-                   "WHERE event_id = ? ORDER BY id")
+            names = ("row", "date", "round", "player", "opponent", "result", "k", "tier", "category",
+                     "player_country", "opponent_country")
+            sql = ("SELECT sheet_row, match_date, round, player, opponent, result, k, tier, category, player_country, "
+                   "opponent_country FROM matches WHERE event_id = ? ORDER BY id")
         return [dict(zip(names, row)) for row in self._db.execute(sql, (event[0],)).fetchall()]
 
 

@@ -148,6 +148,12 @@ MIGRATIONS: tuple[str, ...] = (
     ALTER TABLE standings ADD COLUMN country TEXT;
     ALTER TABLE standings ADD COLUMN score REAL;
     """,
+    # 5: what the DCI public pages show beside the ratings, when the table gives it: the
+    # nationality of each match's player and opponent.
+    """
+    ALTER TABLE matches ADD COLUMN player_country TEXT;
+    ALTER TABLE matches ADD COLUMN opponent_country TEXT;
+    """,
 )
 
 SCHEMA_VERSION = len(MIGRATIONS)

@@ -6,9 +6,10 @@ rating over time as a chart drawn on the server). Each is also JSON, CSV and Exc
 :mod:`xlrating.web.pages`).
 
 The rating lists are ``xlrating rank dci`` of the store (:mod:`xlrating.web.dci_published`);
-``?method=table`` rates with the FIDE-style table as ``rank dci --method table`` does. The DCI
-matches tables carry no player's country, so these pages have no country filter: a ``?country=``
-is answered with a 400 that says so.
+``?method=table`` rates with the FIDE-style table as ``rank dci --method table`` does. A player's
+country is the one their latest event gives (the matches tables' ``player_country`` and
+``opponent_country``); ``?country=`` on a rating list keeps that country's players, each with their
+place among them (``national_rank``) beside their rank in the whole list.
 """
 
 from __future__ import annotations
@@ -22,6 +23,7 @@ from starlette.requests import Request
 from xlrating.core import dci
 from xlrating.sheets.cellvalues import fold
 from xlrating.store import SQLiteStore, dci_queries
+from xlrating.web import countries
 from xlrating.web import dci_published as published
 from xlrating.web.charts import total_chart
 from xlrating.web.pages import BadRequest, NotFound, Page, Table, choice, href, page_routes, store
@@ -29,19 +31,21 @@ from xlrating.web.pages import BadRequest, NotFound, Page, Table, choice, href, 
 RANKINGS_PATH = "/rankings/dci"
 EVENTS_PATH = "/dci/events"
 PLAYERS_PATH = "/dci/players"
-RANKING_COLUMNS = ("rank", "player", "rating", "count")
+RANKING_COLUMNS = ("rank", "national_rank", "player", "country", "rating", "count")
 CATEGORY_COLUMNS = ("category", "players", "matches", "leader", "rating", "address")
 EVENT_LIST_COLUMNS = ("id", "name", "start_date", "end_date", "players", "rounds", "matches", "byes", "categories",
                       "tiers", "k", "k_values", "version", "address")
-MATCH_COLUMNS = ("round", "date", "category", "player", "opponent", "result", "k", "tier", "expected",
-                 "player_before", "player_after", "change", "opponent_before", "opponent_after")
-PLAYER_CHANGE_COLUMNS = ("player", "category", "matches", "rating_before", "rating_after", "change")
+MATCH_COLUMNS = ("round", "date", "category", "player", "player_country", "opponent", "opponent_country", "result",
+                 "k", "tier", "expected", "player_before", "player_after", "change", "opponent_before",
+                 "opponent_after")
+PLAYER_CHANGE_COLUMNS = ("player", "country", "category", "matches", "rating_before", "rating_after", "change")
 VERSION_COLUMNS = ("id", "version", "current", "stored_at", "replaced_at", "file_name")
-PLAYER_MATCH_COLUMNS = ("date", "event_id", "event", "round", "category", "opponent", "outcome", "result", "k",
+PLAYER_MATCH_COLUMNS = ("date", "event_id", "event", "round", "category", "opponent", "opponent_country", "outcome",
+                        "result", "k",
                         "opponent_rating", "expected", "rating_before", "change", "rating_after")
 PLAYER_RATING_COLUMNS = ("category", "rank", "rated_players", "rating", "count")
 HISTORY_COLUMNS = ("category", "date", "rating", "matches")
-SEARCH_PLAYER_COLUMNS = ("player", "categories", "matches", "address")
+SEARCH_PLAYER_COLUMNS = ("player", "country", "categories", "matches", "address")
 SEARCH_EVENT_COLUMNS = ("id", "name", "start_date", "end_date", "categories", "address")
 SEARCH_TABLES = (Table("dci_players", "DCI players", SEARCH_PLAYER_COLUMNS),
                  Table("dci_events", "DCI events", SEARCH_EVENT_COLUMNS))
@@ -61,48 +65,76 @@ def _method(request: Request) -> str:
                   "The win probability method (?method=)", BadRequest)
 
 
-def _no_country(request: Request) -> None:
-    text = request.query_params.get("country")
-    if text is not None:
-        raise BadRequest(f"The parameter country={text!r} cannot be used here: the DCI matches tables name no "
-                         f"player's country, so the DCI ratings are not kept by country. Leave it out to see "
-                         f"every player.")
+def _country(request: Request) -> str | None:
+    return countries.parameter(request, "the DCI matches tables write player_country and opponent_country")
+
+
+def _national(lines: list[dict[str, Any]], who: dict[str, str], country: str | None) -> list[dict[str, Any]]:
+    """The ranking lines (``rank dci``'s) with each player's country, and with ``country`` only
+    that country's players, each with ``national_rank``: the place among them in the line's
+    category (standard competition ranking, as the rank)."""
+    everyone = [{"rank": line["rank"], "national_rank": None,
+                 **({"category": line["category"]} if "category" in line else {}),
+                 "player": line["player"], "country": who.get(line["player"]),
+                 **{k: v for k, v in line.items() if k not in ("rank", "category", "player")}} for line in lines]
+    if country is None:
+        return everyone
+    kept = [line for line in everyone if countries.same(line["country"], country)]
+    for line in kept:
+        line["national_rank"] = 1 + sum(other["rating"] > line["rating"] for other in kept
+                                        if other.get("category") == line.get("category"))
+    return kept
+
+
+def _nobody_from(country: str, lines: list[dict[str, Any]]) -> str:
+    given = countries.choices(line["country"] for line in lines)
+    return (f"No rated player of this list is from {country}; the rated players' countries are "
+            f"{', '.join(map(countries.label, given)) if given else 'not given by the matches tables'}.")
 
 
 def _context(request: Request, method: str) -> dict[str, Any]:
     """What every DCI page's HTML needs: the method as asked (None for the default), for its links."""
     return {"method": method, "method_param": request.query_params.get("method") or None, "words": WORDS,
+            "country_param": request.query_params.get("country", "").strip() or None,
+            "country_label": countries.label, "same_country": countries.same,
             "here": quote(request.scope["path"]),  # the decoded path, encoded again whole
             "player_address": player_address, "event_address": event_address, "methods": dci.METHODS}
 
 
 def rankings_index(request: Request) -> Page:
-    _no_country(request)
     method = _method(request)
+    country = _country(request)
     with store(request) as opened:
         now = published.snapshot(opened, method)
         events = dci_queries.current_events(opened)
     board = now.leaderboard(None)
     rated = [r for r in now.history if r.match.opponent is not None]
     categories = sorted({r.match.category for r in rated})
+    everyone = _national(board["ranking"], now.countries, None)
+    ranking = _national(board["ranking"], now.countries, country)
     rows = []
     for category in categories:  # with one category, rank dci names it in no line
-        lines = [line for line in board["ranking"] if len(categories) == 1 or line["category"] == category]
+        lines = [line for line in ranking if len(categories) == 1 or line["category"] == category]
         rows.append({"category": category, "players": len(lines),
                      "matches": sum(r.match.category == category for r in rated),
-                     "leader": lines[0]["player"], "rating": lines[0]["rating"],
+                     "leader": lines[0]["player"] if lines else None, "rating": lines[0]["rating"] if lines else None,
                      "address": href(f"{RANKINGS_PATH}/{quote(category, safe='')}",
-                                     method=request.query_params.get("method") or None)})
-    data = {"method": method, "events": len(events), "categories": rows, "ranking": board["ranking"]}
-    ranking_columns = ("rank", "category", *RANKING_COLUMNS[1:]) if len(categories) > 1 else RANKING_COLUMNS
-    return Page("DCI ratings", "dci_rankings.html", data,
+                                     method=request.query_params.get("method") or None, country=country)})
+    data = {"method": method, "country": country, "events": len(events), "categories": rows, "ranking": ranking}
+    ranking_columns = ("rank", "national_rank", "category", *RANKING_COLUMNS[2:]) if len(categories) > 1 \
+        else RANKING_COLUMNS
+    empty = ("No DCI matches are stored yet." if not rows else
+             _nobody_from(country, everyone) if country and not ranking else "")
+    title = "DCI ratings" + (f": {countries.label(country)}" if country else "")
+    return Page(title, "dci_rankings.html", data,
                 (Table("categories", "Categories", CATEGORY_COLUMNS), Table("ranking", "Ratings", ranking_columns)),
-                _context(request, method) | {"empty_reason": "" if rows else "No DCI matches are stored yet."})
+                _context(request, method) | {"empty_reason": empty, "countries": countries.choices(now.countries.values()),
+                                             "path": RANKINGS_PATH})
 
 
 def ranking(request: Request) -> Page:
-    _no_country(request)
     method = _method(request)
+    country = _country(request)
     with store(request) as opened:
         now = published.snapshot(opened, method)
     categories = sorted({m.category for m in now.matches})
@@ -110,9 +142,16 @@ def ranking(request: Request) -> Page:
         raise NotFound("No DCI matches are stored yet, so there is no DCI rating list.")
     category = choice(request.path_params["category"], tuple(categories), "The DCI category")
     board = now.leaderboard(category)
-    data = {"category": category, "method": method, "ranking": board["ranking"]}
-    return Page(f"DCI ratings: {category}", "dci_ranking.html", data, (Table("ranking", "Ratings", RANKING_COLUMNS),),
-                _context(request, method) | {"categories": categories, "empty_reason": board["empty_reason"]})
+    everyone = _national(board["ranking"], now.countries, None)
+    lines = _national(board["ranking"], now.countries, country)
+    empty = _nobody_from(country, everyone) if country and everyone and not lines else board["empty_reason"]
+    data = {"category": category, "method": method, "country": country, "ranking": lines}
+    title = f"DCI ratings: {category}" + (f", {countries.label(country)}" if country else "")
+    return Page(title, "dci_ranking.html", data, (Table("ranking", "Ratings", RANKING_COLUMNS),),
+                _context(request, method) | {"categories": categories, "empty_reason": empty,
+                                             "countries": countries.choices(line["country"] for line in everyone),
+                                             "rated_everywhere": len(everyone),
+                                             "path": f"{RANKINGS_PATH}/{quote(category, safe='')}"})
 
 
 def events(request: Request) -> Page:
@@ -137,13 +176,16 @@ def event(request: Request) -> Page:
         versions = dci_queries.event_versions(opened, found["id"])
         stored = dci_queries.event_matches(opened, found["id"])
         rated = [r for r in published.snapshot(opened, method).history if r.event_id == found["id"]]
+        here = dci_queries.countries(opened, [found["id"]]).get(found["id"], {})
     tiers = {(m["date"], m["round"], m["player"], m["opponent"]): m["tier"] for m in stored}
     if found["current"]:
-        matches = [_match_row(r, tiers) for r in rated]
+        matches = [_match_row(r, tiers, here) for r in rated]
     else:  # a replaced version is not rated any more: its matches as stored
-        matches = [{k: m.get(k) for k in MATCH_COLUMNS} for m in stored]
-    about = found | {"method": method}
-    data = {"event": about, "matches": matches, "players": _changes(rated),
+        matches = [{k: m.get(k) for k in MATCH_COLUMNS} | {"player_country": here.get(m["player"]),
+                                                          "opponent_country": here.get(m["opponent"])}
+                   for m in stored]
+    about = found | {"method": method, "countries": len(set(map(countries.code, here.values())))}
+    data = {"event": about, "matches": matches, "players": _changes(rated, here),
             "versions": [{k: v[k] for k in VERSION_COLUMNS} for v in versions]}
     title = (found["name"] or "Matches without an event name") + (
         "" if found["current"] else f" (version {found['version']}, replaced)")
@@ -152,17 +194,21 @@ def event(request: Request) -> Page:
                  Table("versions", "Versions", VERSION_COLUMNS)), _context(request, method))
 
 
-def _match_row(r: published.RatedMatch, tiers: dict[tuple[Any, ...], str | None]) -> dict[str, Any]:
+def _match_row(r: published.RatedMatch, tiers: dict[tuple[Any, ...], str | None],
+               here: dict[str, str]) -> dict[str, Any]:
     m = r.match
     return {"round": m.round, "date": m.date.isoformat(), "category": m.category, "player": m.player,
-            "opponent": m.opponent, "result": float(m.result), "k": float(m.k),
+            "player_country": here.get(m.player), "opponent": m.opponent,
+            "opponent_country": here.get(m.opponent) if m.opponent is not None else None,
+            "result": float(m.result), "k": float(m.k),
             "tier": tiers.get((m.date.isoformat(), m.round, m.player, m.opponent)), "expected": r.expected,
             "player_before": r.player_before, "player_after": r.player_after, "change": r.change,
             "opponent_before": r.opponent_before, "opponent_after": r.opponent_after}
 
 
-def _changes(rated: list[published.RatedMatch]) -> list[dict[str, Any]]:
-    """Each player's rating before their first and after their last match of the event, per category."""
+def _changes(rated: list[published.RatedMatch], here: dict[str, str]) -> list[dict[str, Any]]:
+    """Each player's rating before their first and after their last match of the event, per
+    category, with their country in the event."""
     seen: dict[tuple[str, str], dict[str, Any]] = {}
     for r in rated:
         m = r.match
@@ -170,7 +216,8 @@ def _changes(rated: list[published.RatedMatch]) -> list[dict[str, Any]]:
             continue
         for name, before, after in ((m.player, r.player_before, r.player_after),
                                     (m.opponent, r.opponent_before, r.opponent_after)):
-            line = seen.setdefault((m.category, name), {"player": name, "category": m.category, "matches": 0,
+            line = seen.setdefault((m.category, name), {"player": name, "country": here.get(name),
+                                                        "category": m.category, "matches": 0,
                                                         "rating_before": before})
             line["matches"] += 1
             line["rating_after"] = after
@@ -187,7 +234,9 @@ def player(request: Request) -> Page:
     if not mine:
         raise NotFound(f"No DCI player named {name!r} has a stored match; search players by name at /search.")
     boards = {c: now.leaderboard(c)["ranking"] for c in sorted({r.match.category for r in mine})}
-    matches = [{k: row[k] for k in PLAYER_MATCH_COLUMNS} for row in (published.from_side(r, name) for r in mine)]
+    matches = [{k: row.get(k) for k in PLAYER_MATCH_COLUMNS}
+               | {"opponent_country": now.event_countries.get(row["event_id"], {}).get(row["opponent"] or "")}
+               for row in (published.from_side(r, name) for r in mine)]
     ratings = []
     for category, lines in boards.items():
         line = next((line for line in lines if line["player"] == name), None)
@@ -199,10 +248,15 @@ def player(request: Request) -> Page:
                              label=f"{name}'s DCI {c} rating over time", y_range=_y_range(history, c))
               for c in sorted({p["category"] for p in history})
               if len({p["date"] for p in history if p["category"] == c}) > 1}  # a line needs two days
-    data = {"player": name, "method": method, "ratings": ratings, "matches": matches, "history": history}
+    country = now.countries.get(name)
+    data = {"player": name, "country": country, "method": method, "ratings": ratings, "matches": matches,
+            "history": history}
     return Page(name, "dci_player.html", data,
                 (Table("matches", "Matches", PLAYER_MATCH_COLUMNS), Table("ratings", "Ratings", PLAYER_RATING_COLUMNS),
-                 Table("history", "Rating over time", HISTORY_COLUMNS)), _context(request, method) | {"charts": charts})
+                 Table("history", "Rating over time", HISTORY_COLUMNS)),
+                _context(request, method) | {"charts": charts, "national": {
+                    c: href(f"{RANKINGS_PATH}/{quote(c, safe='')}", method=request.query_params.get("method") or None,
+                            country=country) for c in boards}})
 
 
 def _history(matches: list[dict[str, Any]]) -> list[dict[str, Any]]:
@@ -236,14 +290,16 @@ def search_data(opened: SQLiteStore, text: str) -> dict[str, Any]:
     words = fold(text).split()
     if not words:
         return {"dci_players": [], "dci_events": []}
-    matches = published.snapshot(opened, "formula").matches
+    now = published.snapshot(opened, "formula")
+    matches = now.matches
     names = {name for m in matches for name in (m.player, m.opponent) if name is not None}
     wanted = {name for name in names if all(word in fold(name) for word in words)}
     players: dict[str, dict[str, Any]] = {}
     for m in matches:
         for name in (m.player, m.opponent):
             if name in wanted:
-                found = players.setdefault(name, {"player": name, "categories": set(), "matches": set()})
+                found = players.setdefault(name, {"player": name, "country": now.countries.get(name),
+                                                  "categories": set(), "matches": set()})
                 found["categories"].add(m.category)
                 # a match listed from both sides is one match; a bye is one too
                 found["matches"].add((m.date, m.event, m.round, m.category, *sorted((m.player, m.opponent or ""))))

@@ -3,7 +3,8 @@
 over the matches :meth:`~xlrating.store.events.EventStore.dci_matches` gives the command, read
 the same way by :func:`~xlrating.store.dci_queries.rated_matches`, so a page's ranking is the
 command's), and every match with the ratings it was rated from and the change ``K * (W - p)``.
-What is computed is kept per store and method until the store's DCI events change (:func:`snapshot`).
+What is computed is kept per store and method until the store's DCI events change (:func:`snapshot`),
+with the players' countries (each player's of their latest event that gives one).
 
 The match history replays the matches one by one in the order the leaderboard rates them (date,
 event, round; a match listed from both sides once; byes not rated), with the same expected-score
@@ -89,6 +90,9 @@ class Snapshot:
     method: str
     history: list[RatedMatch]
     boards: dict[str | None, dict[str, Any]] = field(default_factory=dict)
+    # each current event's players -> their country in it; each player -> their latest event's
+    event_countries: dict[int, dict[str, str]] = field(default_factory=dict)
+    countries: dict[str, str] = field(default_factory=dict)
 
     def leaderboard(self, category: str | None) -> dict[str, Any]:
         with _LOCK:
@@ -111,7 +115,9 @@ def snapshot(store: SQLiteStore, method: str) -> Snapshot:
         if kept is not None and kept[0] == now:
             return kept[1]
     matches, event_ids = dci_queries.rated_matches(store)
-    made = Snapshot(matches, event_ids, method, history(matches, event_ids, method))
+    by_event = dci_queries.countries(store)
+    made = Snapshot(matches, event_ids, method, history(matches, event_ids, method),
+                    event_countries=by_event, countries=dci_queries.latest_countries(store, by_event))
     with _LOCK:
         _KEPT[(store.path, method)] = (now, made)
     return made

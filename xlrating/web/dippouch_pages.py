@@ -23,8 +23,8 @@ from starlette.requests import Request
 from xlrating.core import dippouch
 from xlrating.store import SQLiteStore
 from xlrating.store import dippouch_queries as queries
+from xlrating.web import countries
 from xlrating.web import dippouch_published as published
-from xlrating.web import mers_published
 from xlrating.web.charts import total_chart
 from xlrating.web.pages import BadRequest, NotFound, Page, Table, href, page_routes, store
 
@@ -40,7 +40,6 @@ HISTORY_COLUMNS = ("event_id", "event", "date", "location", "players", "rounds",
                    "percentile", "value", "rating_before", "rating_after", "change", "address")
 YEAR_COLUMNS = ("year", "rank", "rating", "count", "rated_players", "address")
 VERSION_COLUMNS = ("id", "version", "current", "stored_at", "replaced_at", "file_name")
-LONGEST_COUNTRY = 60
 
 
 def player_address(player: str) -> str:
@@ -52,20 +51,8 @@ def event_address(event_id: int | None) -> str | None:
     return None if event_id is None else f"{EVENTS_PATH}/{event_id}"
 
 
-def same_country(a: str | None, b: str) -> bool:
-    """Whether a player's nationality as the table wrote it is ``b`` (a code or an EMA member
-    country's name, in any case: ``fra``, ``FRA`` and ``France`` are one)."""
-    return a is not None and mers_published.country_code(a) == mers_published.country_code(b)
-
-
 def _country(request: Request) -> str | None:
-    text = request.query_params.get("country", "").strip()
-    if not text:
-        return None
-    if len(text) > LONGEST_COUNTRY or not all(ch.isalpha() or ch in " -'" for ch in text):
-        raise BadRequest(f"The parameter country={text!r} is not a country: give it as the results tables write "
-                         f"the players' nationality (e.g. country=FRA or country=France).")
-    return text
+    return countries.parameter(request, "the results tables write the players' nationality")
 
 
 def _year(request: Request) -> int | None:
@@ -76,12 +63,6 @@ def _year(request: Request) -> int | None:
         raise BadRequest(f"The parameter year={text!r} is not a year: give one with 4 digits (e.g. year=2023), "
                          f"or none for the permanent ranking.")
     return int(text)
-
-
-def _country_label(country: str) -> str:
-    code = mers_published.country_code(country)
-    name = mers_published.country_names().get(code)
-    return f"{name} ({code})" if name else country
 
 
 # --- the ranking -----------------------------------------------------------------------------------
@@ -95,26 +76,27 @@ def ranking(request: Request) -> Page:
     board = published.ranking(results, year)
     everyone = [line | {"country": players.get(line["player"], {}).get("country"),
                         "address": player_address(line["player"])} for line in board["ranking"]]
-    lines = [line for line in everyone if country is None or same_country(line["country"], country)]
+    lines = [line for line in everyone if country is None or countries.same(line["country"], country)]
     national = [line["rating"] for line in lines]
     for line in lines:
         # the place among the country's players (standard competition ranking, as the rank)
         line["national_rank"] = 1 + sum(other > line["rating"] for other in national) if country else None
-    countries = sorted({line["country"] for line in everyone if line["country"]}, key=str.casefold)
+    offered = countries.choices(line["country"] for line in everyone)
     if lines:
         empty = ""
     elif country and everyone:
         empty = (f"No rated player is from {country}; the rated players' nationalities are "
-                 f"{', '.join(countries) or 'not given by the tables'}.")
+                 f"{', '.join(offered) or 'not given by the tables'}.")
     else:
         empty = board["empty_reason"]
     data = {"system": "dippouch", "year": year, "country": country, "ranking": [
         {column: line[column] for column in RANKING_COLUMNS} for line in lines]}
     when = f"at the end of {year}" if year else "permanent"
-    title = "Dip Pouch rating, " + (f"national ranking: {_country_label(country)}" if country
+    title = "Dip Pouch rating, " + (f"national ranking: {countries.label(country)}" if country
                                     else "international ranking") + f" ({when})"
     return Page(title, "dippouch_ranking.html", data, (Table("ranking", "Ranking", RANKING_COLUMNS),),
-                {"years": published.years(results), "countries": countries, "country_label": _country_label,
+                {"years": published.years(results), "countries": offered, "same_country": countries.same,
+                 "country_label": countries.label,
                  "empty_reason": empty, "rated_everywhere": len(everyone), "events_path": EVENTS_PATH,
                  "ranking_path": RANKING_PATH})
 
@@ -227,7 +209,7 @@ def player(request: Request) -> Page:
     return Page(f"{name}: Dip Pouch rating", "dippouch_player.html", data,
                 (Table("history", "Events", HISTORY_COLUMNS), Table("years", "Per year", YEAR_COLUMNS)),
                 {"chart": rating_chart(name, list(reversed(history))), "ranking_path": RANKING_PATH,
-                 "country_label": _country_label, "national": href(RANKING_PATH, country=who["country"])})
+                 "country_label": countries.label, "national": href(RANKING_PATH, country=who["country"])})
 
 
 # --- the search's Dip Pouch part -------------------------------------------------------------------

@@ -11,6 +11,7 @@ from typing import Any
 from starlette.requests import Request
 
 from xlrating.core import mers
+from xlrating.core.tables import is_country
 from xlrating.web import mers_published
 from xlrating.web.pages import BadRequest, Page, Table, choice, date_parameter, page_routes, store
 
@@ -30,7 +31,7 @@ def _country(request: Request) -> str | None:
     text = request.query_params.get("country", "").strip()
     if not text:
         return None
-    if len(text) > 60 or not all(ch.isalpha() or ch in " -'" for ch in text):
+    if not is_country(text):
         raise BadRequest(f"The parameter country={text!r} is not a country: give its 3-letter code as the results "
                          f"sheets write it (e.g. country=FRA) or an EMA member country's name.")
     return mers_published.country_code(text)
