@@ -11,7 +11,10 @@ import pytest
 import schedula as sh
 from formulas.tokens.operand import XlError
 
+from function_books import assert_excel_value, recalculated
+
 from xlrating.engine import evaluate_workbook
+from xlrating.engine.formula.values import OMITTED
 from xlrating.engine.functions.database import FUNCTIONS
 from xlrating.functions import ExcelError
 
@@ -48,7 +51,8 @@ EXAMPLES = [
 
 def _table(rows: list[list[Any]]) -> np.ndarray:
     """Rows of cell values as a reference reaches a function (floats, blanks as ``sh.EMPTY``)."""
-    return np.array([[sh.EMPTY if v is None else float(v) if isinstance(v, (int, float)) else v for v in row]
+    return np.array([[sh.EMPTY if v is None else v if isinstance(v, bool) else float(v) if isinstance(v, (int, float))
+                      else v for v in row]
                      for row in rows], dtype=object)
 
 
@@ -126,7 +130,34 @@ def test_field_by_position_or_label_in_any_case_and_unknown_field_is_value_error
 
 
 def test_dcount_without_field_counts_matching_records() -> None:
-    assert _select([["Tree"], ["=Apple"]], field=0, name="DCOUNT") == 3.0
+    assert _select([["Tree"], ["=Apple"]], field=OMITTED, name="DCOUNT") == 3.0
+    assert _select([["Tree"], ["=Apple"]], field=OMITTED, name="DCOUNTA") == 3.0
+
+
+def test_field_zero_is_no_column_and_true_is_the_first(tmp_path: Path) -> None:
+    # Excel (IronCalc's DCOUNT workbook): DCOUNT(db,0,crit) is #VALUE!, a typed 0 is no omitted field;
+    # DCOUNT(db,,crit) counts the matching records; TRUE is position 1; 6.5 is truncated to 6.
+    assert _select([["Tree"], ["=Apple"]], field=0.0, name="DCOUNT") == "#VALUE!"
+    assert _select([["Tree"], ["=Apple"]], field=True, name="DCOUNTA") == 3.0
+    assert _select([["Tree"], ["=Apple"]], field=4.5, name="DSUM") == 30.0
+    sheet = recalculated(tmp_path, [row + [None, None] for row in DATABASE] + [["Tree"], ["Apple"]],
+                         {"H1": "=DCOUNT(A1:E7,,A8:A9)", "H2": "=DCOUNT(A1:E7,0,A8:A9)"})
+    assert sheet.get(1, 8) == 3.0
+    assert_excel_value(sheet.get(2, 8), "#VALUE!")
+
+
+def test_a_database_of_its_header_alone_is_value_error() -> None:
+    assert _call("DSUM", _table(DATABASE[:1]), "Profit", _table([["Tree"], ["Apple"]])) == "#VALUE!"
+    assert _call("DCOUNTA", _table(DATABASE[:1]), OMITTED, _table([["Tree"], [None]])) == "#VALUE!"
+
+
+def test_labels_compare_as_text_so_true_names_the_logical_true_column() -> None:
+    # a header TRUE (logical) and a later header "true" (text): the label "true" is the first one
+    database = _table([["Name", True, "true", 1.0], ["a", "x", "y", 5.0], ["b", "y", "x", 7.0]])
+    assert _call("DSUM", database, 4.0, _table([["true"], ["x"]])) == 5.0
+    assert _call("DSUM", database, 4.0, _table([["TRUE"], ["<>x"]])) == 7.0
+    assert _call("DCOUNTA", database, "True", _table([["Name"], ["b"]])) == 1.0
+    assert _call("DSUM", database, "1", _table([["1"], [">6"]])) == 7.0  # a number header is its text
 
 
 def test_dget_returns_the_one_match_or_value_error_when_none() -> None:
@@ -151,6 +182,18 @@ def test_an_error_among_the_selected_values_is_the_result_but_dcount_skips_it() 
 def test_computed_criterion_is_not_supported_and_says_value_error() -> None:
     # Excel evaluates a formula under a label that is no column for each record; we do not.
     assert _select([["Big profit"], [True]]) == "#VALUE!"
+
+
+def test_a_condition_under_an_unknown_or_blank_label_selects_no_record() -> None:
+    # Excel (IronCalc's database workbooks): "North-East" under "Rgn", ="East" under a blank label or
+    # under the text "#VALUE!" select nothing: DSUM 0, DAVERAGE #DIV/0!, DCOUNT 0
+    assert _select([["Rgn"], ["Apple"]]) == 0.0
+    assert _select([[None], ["Apple"]], name="DAVERAGE") == "#DIV/0!"
+    assert _select([["#VALUE!"], ["Apple"]], field="Tree", name="DCOUNTA") == 0.0
+    # ... in that criteria row only: another row still selects its records
+    assert _select([["Rgn", "Tree"], ["x", None], [None, "=Cherry"]]) == 105.0
+    # an empty condition under an unknown label holds for every record
+    assert _select([["Rgn"], [None]], name="DCOUNT") == 6.0
 
 
 def test_empty_selection_averages_to_div0_and_sums_to_zero() -> None:

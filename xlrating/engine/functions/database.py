@@ -21,9 +21,14 @@ DAVERAGE) is a value or a text:
   ``<>`` alone non-empty ones;
 - any other text: the cell's text *begins with* it ("Pea" matches Pea, Pear and Peach), wildcards allowed.
 
-Not supported: computed criteria (a formula condition under a label that is no column of the database,
-evaluated by Excel for each record). Such a condition, like any condition under a label that is not a
-column of the database, gives ``#VALUE!``.
+A condition under a label that is no column of the database (or under no label) is Excel's computed
+criterion: a formula Excel evaluates for each record, selecting the records where it is TRUE. A text,
+number, FALSE or error there selects no record (a criteria row holding one matches nothing: Excel's
+values in IronCalc's database workbooks); a TRUE may hold for some records only, which the engine cannot
+tell from the one value it has, and gives ``#VALUE!``.
+
+A database of its header row alone is ``#VALUE!``; so is a ``field`` of 0 (a typed 0 is no omitted
+field).
 """
 
 from __future__ import annotations
@@ -41,6 +46,7 @@ from formulas.errors import FoundError
 from formulas.functions import Array, _text2num, wrap_func
 from formulas.tokens.operand import Error, XlError
 
+from ..formula.values import is_omitted
 from .arguments import wildcard_source
 
 _OPERATORS = ("<=", ">=", "<>", "<", ">", "=")
@@ -73,11 +79,14 @@ def _single(value: Any) -> Any:
 
 
 def _label(value: Any) -> str | None:
-    """A header cell as the label criteria and ``field`` are compared with (case-insensitive)."""
+    """A header cell as the label criteria and ``field`` are compared with: its text, case-insensitive,
+    so the label "true" names a column headed by the logical TRUE, and "1" one headed by the number 1
+    (the first such column: in IronCalc's database workbooks, a criteria label "true" picks the TRUE
+    column before a later "true" one, and a field "true" the same)."""
     if value is sh.EMPTY or isinstance(value, XlError):
         return None
     if isinstance(value, (bool, np.bool_)):
-        return "TRUE" if value else "FALSE"
+        return "true" if value else "false"
     if _is_number(value):
         return f"{float(value):.15g}"
     return str(value).casefold()
@@ -94,15 +103,18 @@ def _labels(header: Sequence[Any]) -> dict[str, int]:
 
 
 def _field(header: Sequence[Any], field: Any, optional: bool) -> int | None:
-    """The 0-based column ``field`` names: a label or a 1-based position; None when omitted and
-    ``optional`` (DCOUNT, DCOUNTA). An unknown label or a position outside the database: #VALUE!."""
-    if field is None or (type(field) is int and field == 0 and optional):  # formulas passes an omitted arg as 0
+    """The 0-based column ``field`` names: a label or a 1-based position (truncated: 6.5 is the 6th
+    column; TRUE is 1); None when omitted and ``optional`` (DCOUNT, DCOUNTA). An unknown label or a
+    position outside the database (0 included): #VALUE!."""
+    if is_omitted(field):
         if optional:
             return None
         raise _fail("#VALUE!")
     value = _single(field)
     if isinstance(value, XlError):
         raise FoundError(err=value)
+    if isinstance(value, (bool, np.bool_)):
+        value = float(value)
     if _is_number(value):
         column = int(value) - 1
         if 0 <= column < len(header):
@@ -224,15 +236,22 @@ def _criteria(header: Sequence[Any], criteria: np.ndarray) -> list[list[_Conditi
                for label in map(_label, criteria[0].tolist())]
     rows: list[list[_Condition]] = []
     for values in criteria[1:].tolist():
-        row: list[_Condition] = []
+        row: list[_Condition] | None = []
         for target, value in zip(targets, values):
             test = _condition(value)
             if test is None:
                 continue
-            if target is None:  # a computed criterion, or a label the database does not have
-                raise _fail("#VALUE!")
+            if target is None:
+                # A label the database does not have (or none): Excel's computed criterion, a formula
+                # it evaluates for each record and whose TRUE selects it. Any other value selects no
+                # record whatever the record; a TRUE may depend on the record, which is not known here.
+                if isinstance(value, (bool, np.bool_)) and value:
+                    raise _fail("#VALUE!")
+                row = None
+                break
             row.append(_Condition(target, test))
-        rows.append(row)
+        if row is not None:
+            rows.append(row)
     return rows
 
 
@@ -240,7 +259,7 @@ def _selected(database: Any, field: Any, criteria: Any, optional_field: bool = F
     """The ``field`` cells of the records matching ``criteria`` (whole records' first cells when the
     field is omitted)."""
     table, conditions = _grid(database), _grid(criteria)
-    if table.shape[0] < 1:
+    if table.shape[0] < 2:  # a database of its header alone: #VALUE!, as Excel saved it
         raise _fail("#VALUE!")
     header = table[0].tolist()
     column = _field(header, field, optional_field)
@@ -297,7 +316,7 @@ def _dcount(database: Any, field: Any = None, criteria: Any = None) -> Array:
     if criteria is None:
         raise _fail("#VALUE!")
     values = _selected(database, field, criteria, optional_field=True)
-    if field is None or (type(field) is int and field == 0):
+    if is_omitted(field):
         return _cell(float(len(values)))
     return _cell(float(sum(1 for v in values if _is_number(v))))
 
