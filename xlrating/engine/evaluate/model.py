@@ -42,6 +42,7 @@ from ..read.package import Package, read_package
 from .blocks import ARRAY_FUNCTIONS, Block, build_blocks
 from .registry import FunctionRegistry
 from .schedule import Cycle, block_order, cell_order
+from .stack import with_deep_stack
 from .vector import Context, Unsupported, is_text
 from .vector_compile import compile_tree
 
@@ -98,7 +99,7 @@ def evaluate_workbook(path: str, registry: FunctionRegistry, *, limits: Limits |
     package = read_package(path, limits=limits)
     CHARACTER_SET.set(package.character_set)  # CHAR and CODE as the Excel that saved the workbook
     with using(package.date_system):  # the date functions count days as the workbook does
-        return _evaluate(package, registry, limits)
+        return with_deep_stack(_evaluate, package, registry, limits)  # room for deep formulas
 
 
 def _evaluate(package: Package, registry: FunctionRegistry, limits: Limits) -> Evaluated:
