@@ -74,3 +74,32 @@ def test_deep_formulas_within_excel_limits_are_computed(tmp_path: Path) -> None:
     values, warnings = _computed(tmp_path, cells)
     assert (values["B1"], values["B2"], values["B3"], values["B4"]) == (2.0, 5460.0, 2.0, 2.0)
     assert warnings == []
+
+
+# --- text: 32,767 characters at most ---------------------------------------------------------------
+
+VALUE = ExcelError("#VALUE!")
+
+
+def test_text_results_longer_than_excel_holds_are_value_errors(tmp_path: Path) -> None:
+    cells = {"A1": '=LEN(TEXTJOIN(",",TRUE,SEQUENCE(10000)))',  # 48,893 characters
+             "A2": '=LEN(TEXTJOIN(",",TRUE,SEQUENCE(1000000)))', "A3": '=LEN(TEXTJOIN(",",TRUE,SEQUENCE(5000)))',
+             "A4": '=LEN(REPT("ab",16383))', "A5": '=REPT("ab",16384)', "A6": '=REPT("x",1E+15)',
+             "A7": '=LEN(REPT("a",20000)&REPT("b",12767))', "A8": '=REPT("a",20000)&REPT("b",12768)',
+             "A9": '=SUBSTITUTE(REPT("a",20000),"a","bb")', "A10": '=CONCAT(REPT("a",32767),"b")',
+             "A11": '=LEN(CONCATENATE(REPT("a",32767)))', "A12": '=CONCATENATE(REPT("a",32767),"b")',
+             "A13": '=ARRAYTOTEXT(SEQUENCE(10000))', "A14": '=IFERROR(LEN(CONCAT(SEQUENCE(100000))),-1)',
+             "A15": '=TEXTJOIN(",",TRUE,NA(),REPT("a",32767),"b")'}  # an error argument is that error
+    values, warnings = _computed(tmp_path, cells)
+    assert [values[f"A{row}"] for row in range(1, 16)] == [
+        VALUE, VALUE, 23892.0, 32766.0, VALUE, VALUE, 32767.0, VALUE, VALUE, VALUE, 32767.0, VALUE, VALUE, -1.0,
+        ExcelError("#N/A")]
+    assert warnings == []
+
+
+def test_textjoin_ignoring_empties_leaves_out_empty_texts_too(tmp_path: Path) -> None:
+    # the common TEXTJOIN(",",TRUE,IF(range>3,range,"")): the rows IF turned into "" are left out
+    cells = {"A1": 1, "A2": 5, "A3": 7, "A4": 2, "B1": '=TEXTJOIN(",",TRUE,IF(A1:A4>3,A1:A4,""))',
+             "B2": '=TEXTJOIN("-",FALSE,1,"",2.5)', "B3": '=TEXTJOIN("-",TRUE,A5,1,"",TRUE)'}
+    values, _ = _computed(tmp_path, cells)
+    assert (values["B1"], values["B2"], values["B3"]) == ("5,7", "1--2.5", "1-TRUE")

@@ -15,6 +15,7 @@ import re
 
 MAX_FORMULA_CHARACTERS = 8_192
 MAX_NESTED_FUNCTIONS = 64
+MAX_TEXT_CHARACTERS = 32_767  # in one text value, a cell's limit
 # string literals and quoted sheet names (skipped whole), and parentheses
 _MARKS = re.compile(r"\"(?:[^\"]|\"\")*\"|'(?:[^']|'')*'|[()]")
 
@@ -54,4 +55,4 @@ def beyond_excel(formula: str) -> str | None:
     return None
 
 
-__all__ = ["MAX_FORMULA_CHARACTERS", "MAX_NESTED_FUNCTIONS", "beyond_excel", "function_depth"]
+__all__ = ["MAX_FORMULA_CHARACTERS", "MAX_NESTED_FUNCTIONS", "MAX_TEXT_CHARACTERS", "beyond_excel", "function_depth"]
