@@ -17,6 +17,7 @@ import numpy as np
 from ..formula.areas import spread_areas
 from ..formula.filled_down import FilledDown
 from ..formula.function_names import builtin_name, our_function
+from ..formula.limits import beyond_excel
 from ..formula.reader import parse
 from ..formula.tree import (
     Call,
@@ -237,6 +238,9 @@ def build_blocks(sheet: Sheet, cells: SheetCells, names: dict[str, str], start_i
             continue
         if not block.source:
             block.problem = "a formula cell without formula text"
+            continue
+        block.problem = beyond_excel(block.source)  # a formula Excel would not take has no value of Excel's
+        if block.problem:
             continue
         try:
             block.tree = _resolve_names(parse(spread_areas(block.source, sheets)), names)

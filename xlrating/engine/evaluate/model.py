@@ -44,6 +44,7 @@ from ..read.package import Package, read_package
 from .blocks import ARRAY_FUNCTIONS, Block, build_blocks
 from .registry import FunctionRegistry
 from .schedule import Cycle, block_order, cell_order
+from .stack import with_deep_stack
 from .vector import Context, Unsupported, is_text
 from .vector_compile import compile_tree
 
@@ -109,7 +110,7 @@ def evaluate_workbook(path: str, registry: FunctionRegistry, *, limits: Limits |
     moment, fallback = _moment(package, now)
     CHARACTER_SET.set(package.character_set)  # CHAR and CODE as the Excel that saved the workbook
     with using(package.date_system), clock.using(moment) as used:  # dates as the workbook counts them
-        result = _evaluate(package, registry, limits)
+        result = with_deep_stack(_evaluate, package, registry, limits)  # room for deep formulas
     if fallback and used.read:
         result.notes.append(f"--now saved: the workbook records no save time ({package.no_saved_at}); TODAY() "
                             f"and NOW() used the computer's clock, {moment.isoformat(sep=' ', timespec='seconds')}")

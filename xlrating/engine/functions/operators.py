@@ -22,10 +22,15 @@ from typing import Any
 
 from formulas.functions import replace_empty, wrap_ufunc
 
+from ..formula.limits import MAX_TEXT_CHARACTERS as MAX_TEXT
+from .arguments import VALUE
 from .text import value_text
 
 
-def _join(left: str, right: str) -> str:
+def _join(left: str, right: str) -> Any:
+    """The two texts joined; #VALUE! when longer than Excel's 32,767 characters (:mod:`.text`)."""
+    if len(left) + len(right) > MAX_TEXT:
+        return VALUE
     return left + right
 
 

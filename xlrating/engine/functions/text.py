@@ -29,11 +29,12 @@ from typing import Any
 import numpy as np
 import schedula as sh
 from formulas.errors import RangeValueError
-from formulas.functions import COMPILING, get_error, parse_ranges, replace_empty, wrap_impure_func, wrap_ufunc
+from formulas.functions import COMPILING, get_error, parse_ranges, replace_empty, wrap_func, wrap_impure_func, wrap_ufunc
 from formulas.functions import text as formulas_text
 from formulas.functions.date import _text2datetime
 from formulas.tokens.operand import Error, XlError
 
+from ..formula.limits import MAX_TEXT_CHARACTERS as MAX_TEXT
 from ..formula.values import is_omitted
 from ..read.character_set import CHARACTER_SET, MAC, WINDOWS
 from ..read.date_system import offset
@@ -190,10 +191,136 @@ def _valuetotext(value: Any, format_type: Any = 0) -> Any:
     return _text(_scalar(value), strict=mode == 1)
 
 
+# --- Excel's longest text ---------------------------------------------------------------------------
+# A text value holds at most 32,767 characters ("Total number of characters that a cell can contain",
+# Microsoft's "Excel specifications and limits"); a function whose text would be longer is #VALUE!,
+# as Microsoft's pages say of REPT ("If the result of the REPT function is longer than 32,767
+# characters, REPT returns the #VALUE! error"), CONCAT and TEXTJOIN ("If the resulting string exceeds
+# 32767 characters (cell limit), ... returns the #VALUE! error"). The same holds here for the other
+# functions and the operator that make text longer than what they are given: ``&``, CONCATENATE,
+# SUBSTITUTE, REPLACE, ARRAYTOTEXT. TEXTJOIN and CONCAT stop writing once past the limit (a
+# million numbers joined is a moment, not the seconds of writing every one); REPT never builds the
+# text it would refuse.
+
+
+def _too_long(value: Any) -> Any:
+    return _VALUE if isinstance(value, str) and not isinstance(value, XlError) and len(value) > MAX_TEXT else value
+
+
+def within_text_limit(implementation: Callable[..., Any]) -> Callable[..., Any]:
+    """``implementation`` whose text results (a single one, or each entry of an array) longer than
+    Excel's 32,767 characters are #VALUE!."""
+
+    def call(*args: Any) -> Any:
+        result = implementation(*args)
+        if isinstance(result, np.ndarray):
+            if result.dtype == object and any(_too_long(v) is _VALUE for v in result.ravel().tolist()):
+                checked = np.empty(result.shape, dtype=object)
+                checked.flat = [_too_long(v) for v in result.ravel().tolist()]
+                return checked.view(type(result))
+            return result
+        return _too_long(result)
+
+    call.__name__ = getattr(implementation, "__name__", "text_function")
+    return call
+
+
+def _first_error(values: tuple[Any, ...]) -> XlError | None:
+    """The first error value among ``values`` (scalars and arrays of them), in argument order."""
+    for value in values:
+        if isinstance(value, np.ndarray):
+            if value.dtype == object:
+                for entry in value.ravel().tolist():
+                    if isinstance(entry, XlError):
+                        return entry
+        elif isinstance(value, XlError):
+            return value
+    return None
+
+
+def _entries(value: Any) -> Any:
+    """The values of an argument one by one (an array's in row order), as they are needed."""
+    if isinstance(value, np.ndarray):
+        return (_scalar(v) for v in value.flat)
+    return (_scalar(value),)
+
+
+def _joined(delimiter: str, items: Any, skip_empty: bool) -> Any:
+    """``items`` written as Excel writes them and joined with ``delimiter``; #VALUE! as soon as the
+    text is longer than Excel's longest."""
+    pieces: list[str] = []
+    size = -len(delimiter)
+    for item in items:
+        if item is sh.EMPTY or (isinstance(item, str) and not item):
+            if skip_empty:
+                continue
+            item = ""
+        piece = value_text(item)
+        if isinstance(piece, XlError):
+            return piece
+        piece = formulas_text._str(piece)
+        size += len(delimiter) + len(piece)
+        if size > MAX_TEXT:
+            return _VALUE
+        pieces.append(piece)
+    return delimiter.join(pieces)
+
+
+def _textjoin(delimiter: Any, ignore_empty: Any, text: Any, *texts: Any) -> Any:
+    """TEXTJOIN(delimiter, ignore_empty, text1, [text2], ...): ``formulas``' TEXTJOIN (the first error
+    of any argument; the first delimiter) with numbers written as Excel writes them, an empty
+    delimiter cell joining with nothing, #VALUE! past 32,767 characters, and with ``ignore_empty``
+    empty texts left out as empty cells are (``formulas`` kept them: the common
+    ``TEXTJOIN(",",TRUE,IF(A1:A9>3,A1:A9,""))`` joined every row)."""
+    args, _ = parse_ranges(delimiter, ignore_empty, text, *texts)
+    error = _first_error(args)
+    if error is not None:
+        return error
+    first = next(iter(_entries(args[0])), "")
+    separator = "" if first is sh.EMPTY else value_text(first)
+    if isinstance(separator, XlError):
+        return separator
+    skip = bool(_scalar(args[1])) if args[1] is not sh.EMPTY else False
+    return _joined(formulas_text._str(separator), (v for a in args[2:] for v in _entries(a)), skip)
+
+
+def _concat(text: Any, *texts: Any) -> Any:
+    """CONCAT(text1, [text2], ...): the texts of every value, empty cells left out (``formulas``'
+    CONCAT, numbers written as Excel writes them), #VALUE! past 32,767 characters."""
+    args, _ = parse_ranges(text, *texts)
+    error = _first_error(args)
+    if error is not None:
+        return error
+    return _joined("", (v for a in args for v in _entries(a)), True)
+
+
+def _rept(text: Any, number_times: Any) -> Any:
+    """REPT(text, number_times): ``text`` repeated (``number_times`` truncated); negative #VALUE!, as
+    is a result longer than 32,767 characters (never built)."""
+    times = int(float(replace_empty(number_times)))
+    written = formulas_text._str(text)
+    if times < 0 or len(written) * times > MAX_TEXT:
+        return _VALUE
+    return written * times
+
+
+def _limited_text_functions() -> dict[str, Any]:
+    functions = _text_functions()
+    functions["TEXTJOIN"] = wrap_func(_textjoin)
+    functions["CONCAT"] = wrap_func(_concat)
+    functions["REPT"] = with_text_arguments(wrap_ufunc(_rept, input_parser=lambda *a: a,
+                                                       args_parser=lambda *a: (replace_empty(v, "") for v in a)),
+                                            _TEXT_ARGUMENTS["REPT"])
+    for name in ("CONCATENATE", "SUBSTITUTE", "REPLACE", "REPLACEB"):
+        functions[name] = within_text_limit(functions[name])
+    functions["ARRAYTOTEXT"] = within_text_limit(formulas_text.FUNCTIONS["ARRAYTOTEXT"])
+    return functions
+
+
 FUNCTIONS: dict[str, Any] = {
     "VALUETOTEXT": wrap_ufunc(_valuetotext, input_parser=lambda *a: a, args_parser=_as_objects,
                               check_error=lambda value, format_type=0: get_error(format_type), check_nan=False),
-    **_text_functions(),
+    **_limited_text_functions(),
 }
 
 

@@ -1,0 +1,105 @@
+"""Excel's limits, and work beyond them ending fast: formulas deeper or longer than Excel takes, deep
+formulas within them, text results past 32,767 characters, arrays past Excel's sizes, large arrays
+within them, and LAMBDAs named in the workbook calling themselves."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+import openpyxl
+from click.testing import CliRunner
+from openpyxl.workbook.defined_name import DefinedName
+
+from xlrating.cli import main
+from xlrating.engine import evaluate_workbook
+from xlrating.engine.read.grid import NotComputed
+from xlrating.functions import ExcelError
+
+
+def _book(path: Path, cells: dict[str, Any], names: dict[str, str] | None = None) -> Path:
+    wb = openpyxl.Workbook()
+    ws = wb.active
+    for cell, value in cells.items():
+        ws[cell] = value
+    for name, text in (names or {}).items():
+        wb.defined_names[name] = DefinedName(name, attr_text=text)
+    wb.save(path)
+    return path
+
+
+def _computed(tmp_path: Path, cells: dict[str, Any], names: dict[str, str] | None = None) -> tuple[dict[str, Any],
+                                                                                                   list[str]]:
+    """Every cell's value after evaluating, and the warnings."""
+    evaluated = evaluate_workbook(str(_book(tmp_path / "book.xlsx", cells, names)))
+    sheet = evaluated.grid.sheet("Sheet")
+    values = {}
+    for cell in cells:
+        column, row = openpyxl.utils.cell.coordinate_from_string(cell)
+        values[cell] = sheet.get(row, openpyxl.utils.cell.column_index_from_string(column))
+    return values, evaluated.warnings
+
+
+def _nested(levels: int, inner: str = "A1") -> str:
+    return "=" + "ABS(" * levels + inner + ")" * levels
+
+
+# --- one formula beyond Excel's limits: that cell's warning, never the workbook's failure ----------
+
+def test_a_formula_nesting_functions_deeper_than_excel_allows_is_that_cells_warning(tmp_path: Path) -> None:
+    source = _book(tmp_path / "deep.xlsx", {"A1": -2, "B1": _nested(64), "B2": _nested(65), "B3": _nested(3000),
+                                            "B4": "=B2+1", "B5": "=A1*3"})
+    result = CliRunner().invoke(main, ["convert", str(source), "-o", str(tmp_path / "out.xlsx")])
+    assert result.exit_code == 0, result.output
+    ws = openpyxl.load_workbook(tmp_path / "out.xlsx", data_only=True).active
+    assert (ws["B1"].value, ws["B5"].value) == (2, -6)  # 64 levels is within Excel's limit
+    assert (ws["B2"].value, ws["B3"].value, ws["B4"].value) == (None, None, None)  # left for Excel, with warnings
+    for cell in ("B2", "B3"):
+        assert f"Sheet!{cell}: the formula nests functions" in result.output
+    assert "Sheet!B4: reads Sheet!B2, which was not computed" in result.output
+
+
+def test_a_formula_longer_than_excel_allows_is_that_cells_warning(tmp_path: Path) -> None:
+    longest = "=" + "+".join(["1"] * 4096)  # 8,191 characters after the "="
+    values, warnings = _computed(tmp_path, {"A1": longest, "A2": longest + "+1", "A3": "=2*3"})
+    assert values["A1"] == 4096.0 and values["A3"] == 6.0
+    assert isinstance(values["A2"], NotComputed)
+    assert warnings == ["Sheet!A2: the formula is 8,193 characters long, more than the 8,192 Excel allows (Excel "
+                        "does not take such a formula, so it has no value of Excel's)"]
+
+
+def test_deep_formulas_within_excel_limits_are_computed(tmp_path: Path) -> None:
+    cells = {"A1": 2, "B1": "=" + "(" * 4000 + "A1" + ")" * 4000,  # 8,002 characters, no function
+             "B2": "=" + "+".join(["A1"] * 2730), "B3": "=" + "-" * 4000 + "A1", "B4": _nested(64, "-A1")}
+    values, warnings = _computed(tmp_path, cells)
+    assert (values["B1"], values["B2"], values["B3"], values["B4"]) == (2.0, 5460.0, 2.0, 2.0)
+    assert warnings == []
+
+
+# --- text: 32,767 characters at most ---------------------------------------------------------------
+
+VALUE = ExcelError("#VALUE!")
+
+
+def test_text_results_longer_than_excel_holds_are_value_errors(tmp_path: Path) -> None:
+    cells = {"A1": '=LEN(TEXTJOIN(",",TRUE,SEQUENCE(10000)))',  # 48,893 characters
+             "A2": '=LEN(TEXTJOIN(",",TRUE,SEQUENCE(1000000)))', "A3": '=LEN(TEXTJOIN(",",TRUE,SEQUENCE(5000)))',
+             "A4": '=LEN(REPT("ab",16383))', "A5": '=REPT("ab",16384)', "A6": '=REPT("x",1E+15)',
+             "A7": '=LEN(REPT("a",20000)&REPT("b",12767))', "A8": '=REPT("a",20000)&REPT("b",12768)',
+             "A9": '=SUBSTITUTE(REPT("a",20000),"a","bb")', "A10": '=CONCAT(REPT("a",32767),"b")',
+             "A11": '=LEN(CONCATENATE(REPT("a",32767)))', "A12": '=CONCATENATE(REPT("a",32767),"b")',
+             "A13": '=ARRAYTOTEXT(SEQUENCE(10000))', "A14": '=IFERROR(LEN(CONCAT(SEQUENCE(100000))),-1)',
+             "A15": '=TEXTJOIN(",",TRUE,NA(),REPT("a",32767),"b")'}  # an error argument is that error
+    values, warnings = _computed(tmp_path, cells)
+    assert [values[f"A{row}"] for row in range(1, 16)] == [
+        VALUE, VALUE, 23892.0, 32766.0, VALUE, VALUE, 32767.0, VALUE, VALUE, VALUE, 32767.0, VALUE, VALUE, -1.0,
+        ExcelError("#N/A")]
+    assert warnings == []
+
+
+def test_textjoin_ignoring_empties_leaves_out_empty_texts_too(tmp_path: Path) -> None:
+    # the common TEXTJOIN(",",TRUE,IF(range>3,range,"")): the rows IF turned into "" are left out
+    cells = {"A1": 1, "A2": 5, "A3": 7, "A4": 2, "B1": '=TEXTJOIN(",",TRUE,IF(A1:A4>3,A1:A4,""))',
+             "B2": '=TEXTJOIN("-",FALSE,1,"",2.5)', "B3": '=TEXTJOIN("-",TRUE,A5,1,"",TRUE)'}
+    values, _ = _computed(tmp_path, cells)
+    assert (values["B1"], values["B2"], values["B3"]) == ("5,7", "1--2.5", "1-TRUE")

@@ -1,0 +1,79 @@
+"""Room for deep formulas: the evaluation runs on a thread of its own with a large stack.
+
+Formulas within Excel's own limits can still be deep for Python: ``=1+1+...+1`` of 8,192 characters
+is a tree 4,096 operators deep, ``((((1))))`` nests 4,000 parentheses, and a recursive LAMBDA
+(:mod:`.lambdas`) goes through several Python calls per call of the LAMBDA. Python's default
+recursion limit (1,000 frames) stops those with a ``RecursionError``, and the main thread's stack
+(8 MiB on Linux) is too small to raise it far: deep enough, the process would crash. So
+:func:`with_deep_stack` runs the evaluation on a thread whose stack is :data:`STACK_BYTES`
+(address space, taken as it is used) with the recursion limit raised to :data:`RECURSION_LIMIT`
+for as long as it runs. A formula deeper still ends in a ``RecursionError`` for its own cell, never
+in a crash. The thread runs in a copy of the caller's context (the date system, the character set
+and the like are :mod:`contextvars`).
+"""
+
+from __future__ import annotations
+
+import contextvars
+import sys
+import threading
+from collections.abc import Callable
+from typing import Any, TypeVar
+
+T = TypeVar("T")
+
+STACK_BYTES = 512 * 1024 * 1024
+RECURSION_LIMIT = 100_000
+
+_lock = threading.Lock()
+_running = 0  # evaluations on deep stacks now (the recursion limit is the process's, shared)
+_saved_limit = 0
+
+
+def _enter() -> None:
+    global _running, _saved_limit
+    with _lock:
+        if _running == 0:
+            _saved_limit = sys.getrecursionlimit()
+            sys.setrecursionlimit(max(_saved_limit, RECURSION_LIMIT))
+        _running += 1
+
+
+def _leave() -> None:
+    global _running
+    with _lock:
+        _running -= 1
+        if _running == 0:
+            sys.setrecursionlimit(_saved_limit)
+
+
+def with_deep_stack(function: Callable[..., T], *args: Any) -> T:
+    """``function(*args)`` computed on a thread with a :data:`STACK_BYTES` stack and the recursion
+    limit raised to :data:`RECURSION_LIMIT`; what it returns, or the exception it raised."""
+    context = contextvars.copy_context()
+    outcome: dict[str, Any] = {}
+
+    def body() -> None:
+        try:
+            outcome["value"] = context.run(function, *args)
+        except BaseException as exc:  # noqa: BLE001 - handed to the caller's thread as it is
+            outcome["error"] = exc
+
+    _enter()
+    try:
+        with _lock:  # threading.stack_size is the process's: set only while this thread starts
+            previous = threading.stack_size(STACK_BYTES)
+            try:
+                thread = threading.Thread(target=body, name="xlrating-evaluate", daemon=True)
+                thread.start()
+            finally:
+                threading.stack_size(previous)
+        thread.join()
+    finally:
+        _leave()
+    if "error" in outcome:
+        raise outcome["error"]
+    return outcome["value"]  # type: ignore[no-any-return]
+
+
+__all__ = ["RECURSION_LIMIT", "STACK_BYTES", "with_deep_stack"]
