@@ -28,6 +28,7 @@ from .vector import (
     _COMPARE,
     DIV0,
     NA,
+    _Growing,
     Context,
     Program,
     Unsupported,
@@ -48,6 +49,7 @@ from .vector import (
     _text_mask,
     _unary,
     _with_error,
+    growing,
     is_text,
 )
 from .vector_builtins import NUMERIC, fixed_range
@@ -71,6 +73,15 @@ def _aggregate(name: str, args: tuple[Node, ...], compile_node: Callable[[Node],
         high = np.full(ctx.n, -np.inf)
         err = np.zeros(ctx.n, dtype=np.int8)
         for part in parts:
+            if isinstance(part, Ref) and ctx.n > 1 and growing(part):
+                window = _Growing(ctx, part)
+                if name != "COUNT":
+                    err = np.where(err != 0, err, window.first_error).astype(np.int8)
+                total = window.add_to(total)
+                count = count + window.count()
+                if name in ("MIN", "MAX"):
+                    low, high = np.minimum(low, window.low()), np.maximum(high, window.high())
+                continue
             if isinstance(part, Ref):
                 area = _read_area(ctx, part)
                 if name != "COUNT":

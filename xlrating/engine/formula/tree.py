@@ -52,7 +52,8 @@ class Ref:
 
     @property
     def is_cell(self) -> bool:
-        return self.r1 == self.r2 and self.c1 == self.c2
+        """One cell, wherever the formula is filled to (``$E$2:E2`` is one cell only in its own row)."""
+        return self.r1 == self.r2 and self.c1 == self.c2 and self.rel_r1 == self.rel_r2
 
 
 @dataclass(frozen=True)
@@ -129,13 +130,13 @@ def reference(sheet: str | None, address: str, text: str) -> Ref:
     if len(ends) == 1:
         rows.append(rows[0])
         cols.append(cols[0])
-    (r1, rel1), (r2, rel2) = rows
+    (r1, rel1), (r2, rel2) = sorted(rows, key=lambda end: end[0])  # E$5:E3 is E3:E$5: each end keeps its $
     c1, c2 = cols
     if r1 == 0 and r2 == 0:
         r1, r2 = 1, MAX_ROW
     if c1 == 0 and c2 == 0:
         c1, c2 = 1, MAX_COL
-    return Ref(sheet, min(r1, r2), min(c1, c2), max(r1, r2), max(c1, c2), rel1, rel2)
+    return Ref(sheet, r1, min(c1, c2), r2, max(c1, c2), rel1, rel2)
 
 
 
