@@ -75,7 +75,8 @@ class Context:
     """One evaluation: the rows, the sheet holding the formula, the rows to defer."""
 
     def __init__(self, grid: Grid, sheet: Sheet, rows: np.ndarray, anchor_row: int,
-                 cell_path: Callable[[], Any] | None = None):
+                 cell_path: Callable[[], Any] | None = None, params: dict[int, np.ndarray] | None = None,
+                 first: int = 0):
         self.grid = grid
         self.sheet = sheet
         self.rows = rows
@@ -83,11 +84,19 @@ class Context:
         self.shift = rows - anchor_row  # how far each row is from the row the tree was parsed at
         self.defer = np.zeros(self.n, dtype=bool)
         self._cell_path = cell_path
+        self.params = params  # the block's literals that change from row to row, per row from ``first``
+        self.first = first
 
     def subset(self, rows: np.ndarray) -> Context:
         """The same evaluation for some of its rows (indices into :attr:`rows`), nothing deferred yet."""
         anchor = int(self.rows[0] - self.shift[0])
-        return Context(self.grid, self.sheet, self.rows[rows], anchor, self._cell_path)
+        return Context(self.grid, self.sheet, self.rows[rows], anchor, self._cell_path, self.params, self.first)
+
+    def param(self, index: int) -> np.ndarray:
+        """The value of the block's literal ``index`` (a :class:`~.formula.tree.Param`) in each row."""
+        if self.params is None or index not in self.params:
+            raise Unsupported("a literal without its values")
+        return self.params[index][self.rows - self.first]
 
     @property
     def fallback(self) -> Any:
@@ -343,6 +352,13 @@ def _const(value: Any) -> Program:
     number = float(value)
     is_bool = isinstance(value, bool)
     return lambda ctx: Vec(np.full(ctx.n, number), is_bool=is_bool)
+
+
+def _param(index: int, kind: str) -> Program:
+    """A literal whose value changes from row to row (a number, or a string as text)."""
+    if kind == "s":
+        return lambda ctx: Vec(np.zeros(ctx.n), text=ctx.param(index))
+    return lambda ctx: Vec(ctx.param(index).astype(np.float64))
 
 
 def _arith(op: str, left: Program, right: Program) -> Program:

@@ -21,7 +21,7 @@ import numpy as np
 from xlrating.excel_errors import ExcelError
 
 from ..formula.function_names import builtin_name, our_function
-from ..formula.tree import Call, Const, Node, Op, Ref
+from ..formula.tree import Call, Const, Node, Op, Param, Ref
 from ..read.grid import ERROR_BY_INDEX, error_index
 from ..read.rounding import MODES, round_many
 from .vector import (
@@ -43,6 +43,7 @@ from .vector import (
     _logical,
     _merge,
     _numeric,
+    _param,
     _read_area,
     _read_cell,
     _resolve_sheet,
@@ -286,7 +287,7 @@ def _one_value(result: Any) -> tuple[float, int, str | None] | None:
 
 
 def _memoised(name: str, written: str, args: tuple[Node, ...], lookup: Callable[[str], Any]) -> Program:
-    if not args or any(not isinstance(a, (Ref, Const)) for a in args):
+    if not args or any(not isinstance(a, (Ref, Const, Param)) for a in args):
         raise Unsupported(f"{name} of a computed argument")
     if any(isinstance(a, Ref) and a.name for a in args):
         raise Unsupported("defined name")
@@ -332,15 +333,18 @@ def _memoised(name: str, written: str, args: tuple[Node, ...], lookup: Callable[
         err = np.zeros(ctx.n, dtype=np.int8)
         text: np.ndarray | None = None
         memo: dict[tuple[Any, ...], tuple[float, int, str | None] | None] = {}
+        literals = [(i, ctx.param(a.index).tolist()) for i, a in enumerate(args) if isinstance(a, Param)]
         for row in np.flatnonzero(~ctx.defer).tolist():
             sources = [(i, sheet, a.r1 + int(ctx.shift[row]), a.c1) for i, sheet, a in moving]
-            values = [sheet.get(r, c) for _, sheet, r, c in sources]
+            values = [sheet.get(r, c) for _, sheet, r, c in sources] + [column[row] for _, column in literals]
             if any(isinstance(v, (InCircle, NotComputed)) for v in values):
                 ctx.defer[row] = True
                 continue
             key = tuple((type(v), v) for v in values)  # TRUE and 1 are different keys
             if key not in memo:
                 call_args = list(fixed)
+                for i, column in literals:  # a literal changing from row to row, as the tokenizer makes it
+                    call_args[i] = _token_value(column[row])
                 try:
                     for i, sheet, r, c in sources:
                         if r < 1:
@@ -488,6 +492,8 @@ def compile_tree(tree: Node, lookup: Callable[[str], Any]) -> Program:
     def compile_node(node: Node) -> Program:
         if isinstance(node, Const):
             return _const(node.value)
+        if isinstance(node, Param):
+            return _param(node.index, node.kind)
         if isinstance(node, Ref):
             if node.name:
                 raise Unsupported("defined name")
@@ -501,7 +507,8 @@ def compile_tree(tree: Node, lookup: Callable[[str], Any]) -> Program:
                 other = node.args[1] if node.args[0] == Const("") else node.args[0]
                 return _blank_test(compile_node(other), node.op == "=")
             if node.op in _COMPARE and len(node.args) == 2:
-                if any(isinstance(a, Const) and isinstance(a.value, str) for a in node.args):
+                if any(isinstance(a, Const) and isinstance(a.value, str) or isinstance(a, Param) and a.kind == "s"
+                       for a in node.args):
                     raise Unsupported("comparison with text")
                 return _compare(node.op, compile_node(node.args[0]), compile_node(node.args[1]))
             if node.op in ("u-", "u+", "%") and len(node.args) == 1:
