@@ -1,6 +1,7 @@
 """Headless recalculation: ``xlrating convert`` against IronCalc, Formualizer, LibreOffice and plain formulas.
 
     python benchmarks/bench_convert.py [--rows 10000] [--runs 3] [--million] [--small] [--only-small] [--baseline REV]
+                                       [--small-batch] [--only-small-batch]
 
 Builds a rating workbook of ``rows`` x 5 formula cells: DIPPOUCH_PERCENTILE, DIPPOUCH_VALUE,
 DIPPOUCH_NEW_RATING, a difference and a fifth column, plus SUM/AVERAGE/MAX summary cells; and the
@@ -35,6 +36,13 @@ within 60 s. ``--small``: a folder of 1,000 small workbooks of ordinary Excel fu
 the same folder with the package as at git revision REV, 138b3c1 for that day, in the same run),
 and one alone (target under 0.3 s; best and median of ``--runs``) against IronCalc;
 ``--only-small``: that alone, without the two tables.
+``--small-batch``: a folder of 200 small workbooks (16 rows of ROUND, IF, DATE, a SUM over a growing
+range and VLOOKUP: 80 formula cells each), ``xlrating convert in/*.xlsx -o out`` with ``--jobs 1``
+and ``--jobs 2`` against IronCalc's ``load_from_xlsx`` / ``evaluate`` / ``save_to_xlsx`` over the
+same files in a Python loop in one process, and one of those workbooks alone each way; the runs of
+the engines interleaved (a round runs each once), best of ``--runs`` (targets: ``--jobs 1`` at
+most 1.5x IronCalc, ``--jobs 2`` faster than ``--jobs 1``, one workbook at most 0.15 s);
+``--only-small-batch``: that alone.
 """
 
 from __future__ import annotations
@@ -152,6 +160,23 @@ def write_package(path: Path, sheet_name: str, dimension: str, sheet_data: str) 
                    f'Type="{office}/styles" Target="styles.xml"/></Relationships>')
         z.writestr("xl/styles.xml", STYLES)
         z.writestr("xl/worksheets/sheet1.xml", sheet)
+
+
+def build_batch_workbook(path: Path, seed: int) -> int:
+    """A small sheet of everyday formulas filled down 16 rows: ROUND, IF, DATE with MOD, a running
+    SUM over a growing range, VLOOKUP (80 formula cells)."""
+    rng = random.Random(seed)
+    parts = [_header(1, ["item", "qty", "price", "day", "amount", "size", "date", "running", "lookup"])]
+    last = 17
+    for r in range(2, last + 1):
+        cells = [f'<c r="A{r}" t="inlineStr"><is><t>item{r}</t></is></c>', f'<c r="B{r}"><v>{rng.randint(1, 20)}</v></c>',
+                 f'<c r="C{r}"><v>{round(rng.uniform(1, 30), 2)}</v></c>', f'<c r="D{r}"><v>{rng.randint(1, 28)}</v></c>']
+        formulas = [f"ROUND(B{r}*C{r}*1.07,2)", f'IF(E{r}>100,"big","small")', f"DATE(2024,MOD({r},12)+1,D{r})",
+                    f"SUM($E$2:E{r})", f'VLOOKUP("item{last + 2 - r}",$A$2:$C${last},3,FALSE)']
+        cells += [f'<c r="{LETTERS[4 + j]}{r}"><f>{escape(t)}</f><v>0</v></c>' for j, t in enumerate(formulas)]
+        parts.append(f'<row r="{r}">' + "".join(cells) + "</row>")
+    write_package(path, "Orders", f"A1:I{last}", "".join(parts))
+    return (last - 1) * 5
 
 
 # --- running one engine as a fresh process ------------------------------------------------------------
@@ -450,6 +475,66 @@ def bench_small(work: Path, runs: int, baseline: str | None = None) -> None:
         print("one small workbook, IronCalc skipped: not installed")
 
 
+IRONCALC_LOOP_SCRIPT = """
+import sys, pathlib, ironcalc
+out = pathlib.Path(sys.argv[1])
+out.mkdir(exist_ok=True)
+for name in sys.argv[2:]:
+    target = out / pathlib.Path(name).name
+    target.unlink(missing_ok=True)  # save_to_xlsx refuses an existing file
+    model = ironcalc.load_from_xlsx(name, "en", "UTC")
+    model.evaluate()
+    model.save_to_xlsx(str(target))
+"""
+
+
+def bench_small_batch(work: Path, runs: int, count: int = 200) -> None:
+    """200 small workbooks: ours with --jobs 1 and 2 against IronCalc in a loop, interleaved."""
+    py = sys.executable
+    folder = work / "batch"
+    folder.mkdir()
+    books = [folder / f"book{i:04d}.xlsx" for i in range(count)]
+    cells = sum(build_batch_workbook(book, i) for i, book in enumerate(books))
+    files = [str(b) for b in books]
+    one = books[0]
+    engines: list[tuple[str, list[str]]] = [
+        ("xlrating convert in/*.xlsx -o out --jobs 1", [py, "-m", "xlrating", "convert", "-q", *files, "-o",
+                                                          str(work / "batch_j1")]),
+        ("xlrating convert in/*.xlsx -o out --jobs 2", [py, "-m", "xlrating", "convert", "-q", *files, "-o",
+                                                          str(work / "batch_j2"), "--jobs", "2"]),
+        ("one workbook: xlrating convert one.xlsx -o out.xlsx", [py, "-m", "xlrating", "convert", "-q", str(one), "-o",
+                                                                 str(work / "one_batch.xlsx")]),
+    ]
+    if installed("ironcalc"):
+        engines += [("IronCalc 0.9.1: load/evaluate/save, Python loop", [py, "-c", IRONCALC_LOOP_SCRIPT,
+                                                                          str(work / "batch_ic"), *files]),
+                    ("one workbook: IronCalc", [py, "-c", IRONCALC_SCRIPT, str(one), str(work / "one_batch_ic.xlsx")])]
+    walls: dict[str, list[float]] = {name: [] for name, _ in engines}
+    rss: dict[str, float] = {}
+    for _ in range(runs):  # interleaved: a round runs every engine once, so a slow minute hits them all
+        for name, command in engines:
+            seconds, peak = measure(command, 1, walls=walls[name])
+            rss[name] = max(rss.get(name, 0.0), peak)
+    best = {name: min(w) for name, w in walls.items()}
+    print(f"\n{count} small workbooks ({cells // count} formula cells each: ROUND, IF, DATE, a running SUM, VLOOKUP), "
+          f"best of {runs} interleaved rounds")
+    print(f"{'engine':<56} {'best s':>8} {'median s':>9} {'peak MB':>8}")
+    for name, _ in engines:
+        print(f"{name:<56} {best[name]:>8.3f} {statistics.median(walls[name]):>9.3f} {rss[name]:>8.0f}")
+    j1, j2 = best[engines[0][0]], best[engines[1][0]]
+    print(f"--jobs 2 / --jobs 1: {j2 / j1:.2f} (target: below 1); one workbook {best[engines[2][0]]:.3f} s "
+          f"(target at most 0.15 s)")
+    if installed("ironcalc"):
+        ic = best[engines[3][0]]
+        print(f"ours/IronCalc on {count} workbooks: {j1 / ic:.2f} with --jobs 1 (target at most 1.5), {j2 / ic:.2f} "
+              f"with --jobs 2; one workbook {best[engines[2][0]] / best[engines[4][0]]:.2f}")
+        differ = 0
+        for book in books:
+            n, bad = compare(work / "batch_j1" / book.name, work / "batch_ic" / book.name)
+            differ += len(bad)
+        print(f"values, ours vs IronCalc: {cells:,} formula cells compared, {differ} differ")
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--rows", type=int, default=10_000, help="rows of 5 formula cells (default 10,000 = 50k)")
@@ -460,7 +545,12 @@ def main() -> None:
     parser.add_argument("--only-small", action="store_true", help="only the small workbooks (no 50k tables)")
     parser.add_argument("--baseline", metavar="REV", help="also convert the small workbooks with xlrating as at this "
                         "git revision (e.g. 138b3c1, when the speed issue was filed)")
+    parser.add_argument("--small-batch", action="store_true", help="also 200 small workbooks: ours --jobs 1 and 2 "
+                        "against IronCalc in a Python loop, interleaved, and one of them alone")
+    parser.add_argument("--only-small-batch", action="store_true", help="only the 200 small workbooks")
     args = parser.parse_args()
+    if args.only_small_batch:
+        args.only_small = True
 
     package = Path(importlib.util.find_spec("xlrating").origin).parent  # type: ignore[arg-type, union-attr]
     subprocess.run([sys.executable, "-m", "compileall", "-q", str(package)], check=True)
@@ -482,8 +572,10 @@ def main() -> None:
             bench_variant(work, args, rank=True, lo=lo)
         if args.million and not args.only_small:
             bench_million(work)
-        if args.small or args.only_small:
+        if (args.small or args.only_small) and not args.only_small_batch:
             bench_small(work, args.runs, args.baseline)
+        if args.small_batch or args.only_small_batch:
+            bench_small_batch(work, args.runs)
     finally:
         shutil.rmtree(work, ignore_errors=True)
 

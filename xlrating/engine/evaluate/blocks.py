@@ -15,7 +15,7 @@ from typing import Any
 import numpy as np
 
 from ..formula.areas import spread_areas
-from ..formula.filled_down import FilledDown
+from ..formula.filled_down import FilledDown, constants_extent
 from ..formula.function_names import builtin_name, our_function
 from ..formula.limits import beyond_excel
 from ..formula.reader import parse
@@ -26,9 +26,12 @@ from ..formula.tree import (
     FormulaSyntaxError,
     Node,
     Op,
+    Param,
     Ref,
     column_letters,
+    literals,
     walk,
+    with_params,
 )
 from ..read.grid import MAX_COL, MAX_ROW, Sheet
 from ..read.sheet_cells import FormulaCell, SheetCells, cell_position
@@ -40,6 +43,7 @@ SCALAR_FUNCTIONS = frozenset(["SUM", "AVERAGE", "MIN", "MAX", "COUNT", "COUNTA",
 # anywhere below and right of it, so whatever reads there is computed after it.
 ARRAY_FUNCTIONS = frozenset(["SEQUENCE", "RANDARRAY", "FILTER", "SORT", "SORTBY", "UNIQUE", "XLOOKUP", "TAKE", "DROP", "VSTACK", "HSTACK", "CHOOSECOLS", "CHOOSEROWS", "TOCOL", "TOROW", "WRAPROWS", "WRAPCOLS", "EXPAND", "TEXTSPLIT", "MAKEARRAY", "MAP", "SCAN", "BYROW", "BYCOL", "GROUPBY", "PIVOTBY", "TRANSPOSE", "MMULT", "MINVERSE", "MUNIT", "FREQUENCY", "LINEST", "LOGEST", "TREND", "GROWTH", "MODE.MULT", "ANCHORARRAY"])
 ARRAY_EXTENT = (MAX_ROW, 64)
+SHORT_RUN = 32  # rows of one formula filled down, below which a block of changing literals is looked for
 
 
 @dataclass
@@ -63,6 +67,10 @@ class Block:
     spill: tuple[int, int] = (1, 1)  # largest array the formula may return
     program: Any = None  # the vectorised program, or None for cell by cell
     regions: list[tuple[str, int, int, int, int]] = field(default_factory=list)
+    # a shape whose literals change from row to row: each row's literals (rows first..last), and
+    # once the tree is made, the values of each literal that changes (a :class:`Param` of the tree)
+    literals: list[tuple[float | str, ...]] | None = None
+    params: dict[int, np.ndarray] | None = None
 
     @property
     def size(self) -> int:
@@ -84,7 +92,7 @@ class Block:
 def _extent(node: Node) -> tuple[int, int]:
     if isinstance(node, Ref):
         return (1, 1) if node.name else (node.r2 - node.r1 + 1, node.c2 - node.c1 + 1)
-    if isinstance(node, Const):
+    if isinstance(node, (Const, Param)):
         return (1, 1)
     if isinstance(node, Call):
         ours = our_function(node.name)
@@ -163,8 +171,22 @@ def translate(formula: str, origin: tuple[int, int], target: tuple[int, int]) ->
     return str(Translator(formula, origin=source).translate_formula(f"{column_letters(target[1])}{target[0]}"))
 
 
-def _filled_down_blocks(sheet: Sheet, cells: SheetCells, start_id: int) -> list[Block]:
-    """Blocks of the ordinary formulas, found column by column with :meth:`FilledDown.extent`."""
+def _reads_literals(text: str, row_literals: tuple[float | str, ...], sheets: tuple[str, ...]) -> bool:
+    """Whether the tree of ``text`` holds exactly the literals its text shows, in that order: the
+    shape's literals can then be the tree's (a formula the reader rewrites, ``--A1`` as ``0+A1``,
+    does not)."""
+    try:
+        tree = parse(spread_areas(text, sheets))
+    except FormulaSyntaxError:
+        return False
+    found = literals(tree)
+    return len(found) == len(row_literals) and all(type(a) is type(b) and a == b for a, b in zip(found, row_literals))
+
+
+def _filled_down_blocks(sheet: Sheet, cells: SheetCells, start_id: int, sheets: tuple[str, ...] = ()) -> list[Block]:
+    """Blocks of the ordinary formulas, found column by column with :meth:`FilledDown.extent`; a run
+    of rows whose formulas differ only in literals (:func:`..formula.filled_down.literal_shape`)
+    is one block too."""
     if cells.simple is None:
         return []
     rows_array, cols_array, texts_in = cells.simple
@@ -181,18 +203,40 @@ def _filled_down_blocks(sheet: Sheet, cells: SheetCells, start_id: int) -> list[
             row = top + i - start
             shape = FilledDown(texts[i], row)
             j = shape.extent(texts, row + 1, i + 1, stop)
+            found: list[tuple[float | str, ...]] = []
+            if j - i < SHORT_RUN and j < stop:  # a short run: the rows below may differ only in literals
+                end, found = constants_extent(texts, row, i, stop)
+                if end > j and _reads_literals(texts[i], found[0], sheets):
+                    j = end
+                else:
+                    found = []
             block = Block(start_id + len(blocks), sheet, col, row, top + j - 1 - start, row, texts[i])
             block.listed, block.base = texts, i
+            if found:
+                block.literals = found
             blocks.append(block)
             i = j
     return blocks
+
+
+def _parametrise(block: Block) -> None:
+    """The literals that change from row to row made :class:`Param` nodes of the block's tree, with
+    their values per row."""
+    assert block.literals is not None and block.tree is not None
+    first = block.literals[0]
+    varying = {i for i in range(len(first)) if any(row[i] != first[i] for row in block.literals)}
+    if not varying:
+        return
+    block.tree = with_params(block.tree, varying)
+    block.params = {i: np.array([row[i] for row in block.literals], dtype=object if isinstance(first[i], str)
+                                else np.float64) for i in varying}
 
 
 def build_blocks(sheet: Sheet, cells: SheetCells, names: dict[str, str], start_id: int,
                  registry: FunctionRegistry, sheets: tuple[str, ...] = ()) -> list[Block]:
     """The blocks of one sheet, columns left to right, rows top to bottom; ``sheets``: the
     workbook's sheet names in order, the sheets its 3-D references span (:mod:`..formula.areas`)."""
-    blocks = _filled_down_blocks(sheet, cells, start_id)
+    blocks = _filled_down_blocks(sheet, cells, start_id, sheets)
     start_id += len(blocks)
     masters: dict[int, FormulaCell] = {f.shared: f for f in cells.formulas if f.master and f.shared is not None}
     current: Block | None = None
@@ -251,6 +295,8 @@ def build_blocks(sheet: Sheet, cells: SheetCells, names: dict[str, str], start_i
             if not _formulas_can_read(block, names, registry, sheets):  # formulas itself may still manage (LET, LAMBDA ...)
                 block.problem = str(exc)
             continue
+        if block.literals:
+            _parametrise(block)
         block.spill = block.array_ref or _extent(block.tree)
         block.spill = (min(block.spill[0], MAX_ROW), min(block.spill[1], MAX_COL))
         block.regions = _regions(block)

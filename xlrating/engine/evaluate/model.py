@@ -286,7 +286,7 @@ class _Evaluator:
                 if not self.done[block.id][row - block.first]:
                     self._cell(block, row)
             return
-        ctx = Context(self.grid, block.sheet, rows, block.anchor, lambda: self.fallback)
+        ctx = Context(self.grid, block.sheet, rows, block.anchor, lambda: self.fallback, block.params, block.first)
         try:
             vec = block.program(ctx)
         except Unsupported:

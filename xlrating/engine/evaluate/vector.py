@@ -32,6 +32,7 @@ NUM = error_index("#NUM!")
 VALUE = error_index("#VALUE!")
 NA = error_index("#N/A")
 MAX_WINDOW = 512  # cells in a per-row window (e.g. B5:K5) gathered into a matrix
+MAX_RUNNING_CELLS = 1 << 20  # cells of the rows x window matrix of running totals after different sums
 
 
 class Unsupported(Exception):
@@ -74,7 +75,8 @@ class Context:
     """One evaluation: the rows, the sheet holding the formula, the rows to defer."""
 
     def __init__(self, grid: Grid, sheet: Sheet, rows: np.ndarray, anchor_row: int,
-                 cell_path: Callable[[], Any] | None = None):
+                 cell_path: Callable[[], Any] | None = None, params: dict[int, np.ndarray] | None = None,
+                 first: int = 0):
         self.grid = grid
         self.sheet = sheet
         self.rows = rows
@@ -82,11 +84,19 @@ class Context:
         self.shift = rows - anchor_row  # how far each row is from the row the tree was parsed at
         self.defer = np.zeros(self.n, dtype=bool)
         self._cell_path = cell_path
+        self.params = params  # the block's literals that change from row to row, per row from ``first``
+        self.first = first
 
     def subset(self, rows: np.ndarray) -> Context:
         """The same evaluation for some of its rows (indices into :attr:`rows`), nothing deferred yet."""
         anchor = int(self.rows[0] - self.shift[0])
-        return Context(self.grid, self.sheet, self.rows[rows], anchor, self._cell_path)
+        return Context(self.grid, self.sheet, self.rows[rows], anchor, self._cell_path, self.params, self.first)
+
+    def param(self, index: int) -> np.ndarray:
+        """The value of the block's literal ``index`` (a :class:`~.formula.tree.Param`) in each row."""
+        if self.params is None or index not in self.params:
+            raise Unsupported("a literal without its values")
+        return self.params[index][self.rows - self.first]
 
     @property
     def fallback(self) -> Any:
@@ -235,6 +245,83 @@ def _read_area(ctx: Context, ref: Ref) -> _Area:
     return _Area(values, kinds == NUMBER, first)
 
 
+class _Growing:
+    """A range whose top row is fixed and whose bottom row moves with the formula's row
+    (``SUM($E$2:E9)`` filled down: a running total), read once over its largest extent; each
+    row's window is a prefix of it in the cell path's order (row by row, left to right)."""
+
+    def __init__(self, ctx: Context, ref: Ref):
+        sheet = _resolve_sheet(ctx, ref.sheet)
+        if sheet is None:
+            raise Unsupported("reference to a missing sheet")
+        if ref.rel_r1 or not ref.rel_r2 or ctx.shift.min() < 0:
+            raise Unsupported("a window that is not a fixed top and a moving bottom")
+        columns = _area_columns(sheet, ref)
+        top = ref.r1
+        bottoms = ref.r2 + ctx.shift  # >= top: the reference is ordered at the anchor, shifts only grow
+        last = min(int(bottoms.max()), sheet.size - 1)
+        height = max(last - top + 1, 0)
+        width = len(columns)
+        if width and height:
+            values = np.stack([sheet.columns[c].num[top:top + height] for c in columns], axis=1).reshape(-1)
+            kinds = np.stack([sheet.columns[c].kind[top:top + height] for c in columns], axis=1).reshape(-1)
+        else:
+            values, kinds = np.zeros(0), np.zeros(0, dtype=np.int8)
+        # how many cells of the flattened range each row's window holds
+        self.ends = np.clip(bottoms - top + 1, 0, height) * width
+        self.numeric = kinds == NUMBER
+        self.values = np.where(self.numeric, values, 0.0)
+        self.first_error = np.zeros(ctx.n, dtype=np.int8)
+        errors = np.flatnonzero(kinds == ERROR)
+        if len(errors):
+            pos = int(errors[0])
+            code = error_index(sheet.columns[columns[pos % width]].other[top + pos // width].code)
+            self.first_error[self.ends > pos] = code
+
+    def _prefix(self, running: np.ndarray, empty: float) -> np.ndarray:
+        picked = np.full(len(self.ends), empty)
+        inside = self.ends > 0
+        picked[inside] = running[self.ends[inside] - 1]
+        return picked
+
+    def add_to(self, total: np.ndarray) -> np.ndarray:
+        """``total`` plus each row's window, added one cell at a time after it (as
+        :func:`_add_in_order`): a cumulative sum per distinct starting total."""
+        if not len(self.values):
+            return total
+        starts, inverse = np.unique(total, return_inverse=True)
+        if len(starts) > 8:  # a sum before the window in each row: one running total per row
+            if len(total) * (len(self.values) + 1) > MAX_RUNNING_CELLS:
+                raise Unsupported("a running total after many different sums")
+            matrix = np.empty((len(total), len(self.values) + 1))
+            matrix[:, 0] = total
+            matrix[:, 1:] = self.values
+            added: np.ndarray = np.cumsum(matrix, axis=1)[np.arange(len(total)), self.ends]
+            return added
+        out = np.empty(len(total))
+        for k, start in enumerate(starts.tolist()):
+            running = np.cumsum(np.r_[start, self.values])[1:]
+            rows = inverse.reshape(-1) == k
+            out[rows] = np.where(self.ends[rows] > 0, running[np.maximum(self.ends[rows] - 1, 0)], start)
+        return out
+
+    def count(self) -> np.ndarray:
+        return self._prefix(np.cumsum(self.numeric), 0.0)
+
+    def low(self) -> np.ndarray:
+        return self._prefix(np.minimum.accumulate(np.where(self.numeric, self.values, np.inf)), np.inf) \
+            if len(self.values) else np.full(len(self.ends), np.inf)
+
+    def high(self) -> np.ndarray:
+        return self._prefix(np.maximum.accumulate(np.where(self.numeric, self.values, -np.inf)), -np.inf) \
+            if len(self.values) else np.full(len(self.ends), -np.inf)
+
+
+def growing(ref: Ref) -> bool:
+    """A range with its top row fixed and its bottom row moving with the formula (a running total)."""
+    return not ref.name and not ref.rel_r1 and ref.rel_r2
+
+
 def _add_in_order(total: np.ndarray, area: _Area) -> np.ndarray:
     """``total`` plus the numbers of each row's ``area``, added one at a time in the cell path's
     order (row-major, after ``total``), so SUM and AVERAGE give the cell-by-cell double: numpy's
@@ -265,6 +352,13 @@ def _const(value: Any) -> Program:
     number = float(value)
     is_bool = isinstance(value, bool)
     return lambda ctx: Vec(np.full(ctx.n, number), is_bool=is_bool)
+
+
+def _param(index: int, kind: str) -> Program:
+    """A literal whose value changes from row to row (a number, or a string as text)."""
+    if kind == "s":
+        return lambda ctx: Vec(np.zeros(ctx.n), text=ctx.param(index))
+    return lambda ctx: Vec(ctx.param(index).astype(np.float64))
 
 
 def _arith(op: str, left: Program, right: Program) -> Program:

@@ -21,13 +21,14 @@ import numpy as np
 from xlrating.excel_errors import ExcelError
 
 from ..formula.function_names import builtin_name, our_function
-from ..formula.tree import Call, Const, Node, Op, Ref
+from ..formula.tree import Call, Const, Node, Op, Param, Ref
 from ..read.grid import ERROR_BY_INDEX, error_index
 from ..read.rounding import MODES, round_many
 from .vector import (
     _COMPARE,
     DIV0,
     NA,
+    _Growing,
     Context,
     Program,
     Unsupported,
@@ -42,12 +43,14 @@ from .vector import (
     _logical,
     _merge,
     _numeric,
+    _param,
     _read_area,
     _read_cell,
     _resolve_sheet,
     _text_mask,
     _unary,
     _with_error,
+    growing,
     is_text,
 )
 from .vector_builtins import NUMERIC, fixed_range
@@ -71,6 +74,15 @@ def _aggregate(name: str, args: tuple[Node, ...], compile_node: Callable[[Node],
         high = np.full(ctx.n, -np.inf)
         err = np.zeros(ctx.n, dtype=np.int8)
         for part in parts:
+            if isinstance(part, Ref) and ctx.n > 1 and growing(part):
+                window = _Growing(ctx, part)
+                if name != "COUNT":
+                    err = np.where(err != 0, err, window.first_error).astype(np.int8)
+                total = window.add_to(total)
+                count = count + window.count()
+                if name in ("MIN", "MAX"):
+                    low, high = np.minimum(low, window.low()), np.maximum(high, window.high())
+                continue
             if isinstance(part, Ref):
                 area = _read_area(ctx, part)
                 if name != "COUNT":
@@ -275,7 +287,7 @@ def _one_value(result: Any) -> tuple[float, int, str | None] | None:
 
 
 def _memoised(name: str, written: str, args: tuple[Node, ...], lookup: Callable[[str], Any]) -> Program:
-    if not args or any(not isinstance(a, (Ref, Const)) for a in args):
+    if not args or any(not isinstance(a, (Ref, Const, Param)) for a in args):
         raise Unsupported(f"{name} of a computed argument")
     if any(isinstance(a, Ref) and a.name for a in args):
         raise Unsupported("defined name")
@@ -321,15 +333,18 @@ def _memoised(name: str, written: str, args: tuple[Node, ...], lookup: Callable[
         err = np.zeros(ctx.n, dtype=np.int8)
         text: np.ndarray | None = None
         memo: dict[tuple[Any, ...], tuple[float, int, str | None] | None] = {}
+        literals = [(i, ctx.param(a.index).tolist()) for i, a in enumerate(args) if isinstance(a, Param)]
         for row in np.flatnonzero(~ctx.defer).tolist():
             sources = [(i, sheet, a.r1 + int(ctx.shift[row]), a.c1) for i, sheet, a in moving]
-            values = [sheet.get(r, c) for _, sheet, r, c in sources]
+            values = [sheet.get(r, c) for _, sheet, r, c in sources] + [column[row] for _, column in literals]
             if any(isinstance(v, (InCircle, NotComputed)) for v in values):
                 ctx.defer[row] = True
                 continue
             key = tuple((type(v), v) for v in values)  # TRUE and 1 are different keys
             if key not in memo:
                 call_args = list(fixed)
+                for i, column in literals:  # a literal changing from row to row, as the tokenizer makes it
+                    call_args[i] = _token_value(column[row])
                 try:
                     for i, sheet, r, c in sources:
                         if r < 1:
@@ -477,6 +492,8 @@ def compile_tree(tree: Node, lookup: Callable[[str], Any]) -> Program:
     def compile_node(node: Node) -> Program:
         if isinstance(node, Const):
             return _const(node.value)
+        if isinstance(node, Param):
+            return _param(node.index, node.kind)
         if isinstance(node, Ref):
             if node.name:
                 raise Unsupported("defined name")
@@ -490,7 +507,8 @@ def compile_tree(tree: Node, lookup: Callable[[str], Any]) -> Program:
                 other = node.args[1] if node.args[0] == Const("") else node.args[0]
                 return _blank_test(compile_node(other), node.op == "=")
             if node.op in _COMPARE and len(node.args) == 2:
-                if any(isinstance(a, Const) and isinstance(a.value, str) for a in node.args):
+                if any(isinstance(a, Const) and isinstance(a.value, str) or isinstance(a, Param) and a.kind == "s"
+                       for a in node.args):
                     raise Unsupported("comparison with text")
                 return _compare(node.op, compile_node(node.args[0]), compile_node(node.args[1]))
             if node.op in ("u-", "u+", "%") and len(node.args) == 1:

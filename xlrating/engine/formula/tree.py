@@ -52,7 +52,8 @@ class Ref:
 
     @property
     def is_cell(self) -> bool:
-        return self.r1 == self.r2 and self.c1 == self.c2
+        """One cell, wherever the formula is filled to (``$E$2:E2`` is one cell only in its own row)."""
+        return self.r1 == self.r2 and self.c1 == self.c2 and self.rel_r1 == self.rel_r2
 
 
 @dataclass(frozen=True)
@@ -71,7 +72,44 @@ class Call:
     args: tuple[Any, ...]
 
 
-Node = Const | Ref | Op | Call
+@dataclass(frozen=True)
+class Param:
+    """A literal of a formula whose value changes from row to row of its block (the key of a
+    ``VLOOKUP("item3", ...)`` filled down with ``"item4"``, ``"item5"`` ...): ``index``, its place
+    among the formula's literals (:func:`literals`); ``kind``, "n" for a number or "s" for a string.
+    The block holds each row's value."""
+
+    index: int
+    kind: str
+    args: tuple[Any, ...] = ()
+
+
+Node = Const | Ref | Op | Call | Param
+
+
+def _literal(node: Any) -> bool:
+    return isinstance(node, Const) and type(node.value) in (float, str)
+
+
+def literals(tree: Node) -> tuple[float | str, ...]:
+    """The numbers and strings of a tree, in the order written (depth first)."""
+    return tuple(node.value for node in walk(tree) if _literal(node))
+
+
+def with_params(tree: Node, varying: set[int]) -> Node:
+    """``tree`` with the literals whose place (:func:`literals`) is in ``varying`` made :class:`Param`."""
+    places = iter(range(1 << 30))
+
+    def rebuild(node: Any) -> Any:
+        if _literal(node):
+            place = next(places)
+            return Param(place, "s" if isinstance(node.value, str) else "n") if place in varying else node
+        if isinstance(node, Op):
+            return Op(node.op, tuple(rebuild(a) for a in node.args))
+        if isinstance(node, Call):
+            return Call(node.name, tuple(rebuild(a) for a in node.args))
+        return node
+    return rebuild(tree)  # type: ignore[no-any-return]
 
 _COL = r"(\$?)([A-Za-z]{1,3})"
 _ROW = r"(\$?)(\d+)"
@@ -129,13 +167,13 @@ def reference(sheet: str | None, address: str, text: str) -> Ref:
     if len(ends) == 1:
         rows.append(rows[0])
         cols.append(cols[0])
-    (r1, rel1), (r2, rel2) = rows
+    (r1, rel1), (r2, rel2) = sorted(rows, key=lambda end: end[0])  # E$5:E3 is E3:E$5: each end keeps its $
     c1, c2 = cols
     if r1 == 0 and r2 == 0:
         r1, r2 = 1, MAX_ROW
     if c1 == 0 and c2 == 0:
         c1, c2 = 1, MAX_COL
-    return Ref(sheet, min(r1, r2), min(c1, c2), max(r1, r2), max(c1, c2), rel1, rel2)
+    return Ref(sheet, r1, min(c1, c2), r2, max(c1, c2), rel1, rel2)
 
 
 
