@@ -103,3 +103,39 @@ def test_textjoin_ignoring_empties_leaves_out_empty_texts_too(tmp_path: Path) ->
              "B2": '=TEXTJOIN("-",FALSE,1,"",2.5)', "B3": '=TEXTJOIN("-",TRUE,A5,1,"",TRUE)'}
     values, _ = _computed(tmp_path, cells)
     assert (values["B1"], values["B2"], values["B3"]) == ("5,7", "1--2.5", "1-TRUE")
+
+
+# --- arrays: Excel's sizes, and what is within them computed -----------------------------------------
+
+def test_arrays_past_excels_sizes_end_at_once_with_what_excel_shows(tmp_path: Path) -> None:
+    cells = {"A1": "=SUM(MAKEARRAY(20000,20000,LAMBDA(r,c,r*c)))",  # 400 million values
+             "A2": "=COUNT(SEQUENCE(33284,1613))",  # 53,687,092 values: Excel runs out of resources
+             "A3": "=SUM(MUNIT(100000))", "A4": "=SEQUENCE(2^20+1)", "A5": "=SUM(SEQUENCE(,2^20+1))",
+             "A6": "=SUM(MAKEARRAY(2^20+1,1,LAMBDA(r,c,r)))", "A7": "=IFERROR(A1,0)",
+             "A8": "=SUM(SEQUENCE(,2^20))",  # an array may be wider than the sheet
+             "A9": "=SEQUENCE(1,20000)",  # but spills only as far as the sheet's edge
+             "A10": "=SUM(MAKEARRAY(3,4,LAMBDA(r,c,r*c)))"}
+    values, warnings = _computed(tmp_path, cells)
+    for cell in ("A1", "A2", "A3", "A7"):
+        assert isinstance(values[cell], NotComputed), cell
+    assert (values["A4"], values["A5"], values["A6"]) == (VALUE, VALUE, VALUE)
+    assert values["A8"] == 2.0 ** 20 * (2.0 ** 20 + 1) / 2
+    assert values["A9"] == ExcelError("#SPILL!")
+    assert values["A10"] == 60.0
+    assert warnings[0] == ("Sheet!A1: MAKEARRAY: an array of 20,000 x 20,000 = 400,000,000 values, more than the "
+                           "53,687,091 Excel holds in one array (Excel stops with \"Excel ran out of resources\" and "
+                           "shows no value)")
+    assert [w.split(":")[0] for w in warnings] == ["Sheet!A1", "Sheet!A2", "Sheet!A3", "Sheet!A7"]
+
+
+def test_large_arrays_within_excels_limits_are_computed(tmp_path: Path) -> None:
+    cells = {"A1": "=SUM(MMULT(SEQUENCE(3000,3000,1,0),SEQUENCE(3000,3000,1,0)))",  # every entry is 3000
+             "A2": "=INDEX(MMULT(SEQUENCE(3000,3000),SEQUENCE(3000,1,1,0)),3000,1)",  # the last row's sum
+             "A3": "=SUM(SEQUENCE(4000,4000))", "A4": '=MMULT({1,2},{1;"a"})', "A5": "=MMULT({1,2},{1,2})",
+             "A6": "=MMULT({1,2},{1;NA()})", "A7": "=INDEX(MMULT({1,2;3,4},{5;6}),2,1)"}
+    values, warnings = _computed(tmp_path, cells)
+    assert values["A1"] == 27_000_000_000.0
+    assert values["A2"] == 2999 * 3000 * 3000 + 3000 * 3001 / 2
+    assert values["A3"] == 16_000_000 * 16_000_001 / 2
+    assert (values["A4"], values["A5"], values["A6"], values["A7"]) == (VALUE, VALUE, ExcelError("#N/A"), 39.0)
+    assert warnings == []

@@ -128,11 +128,11 @@ def _resolve_names(node: Node, names: dict[str, str]) -> Node:
     return node
 
 
-def _formulas_can_read(block: Block, names: dict[str, str], registry: FunctionRegistry,
-                       sheets: tuple[str, ...] = ()) -> bool:
+def _formulas_cannot_read(block: Block, names: dict[str, str], registry: FunctionRegistry,
+                          sheets: tuple[str, ...] = ()) -> str | None:
     """A formula our tree builder cannot read but ``formulas`` compiles (LET, LAMBDA, a named
-    formula or LAMBDA): evaluated cell by cell, reading what its compiled inputs name. False if
-    ``formulas`` cannot either."""
+    formula or LAMBDA): evaluated cell by cell, reading what its compiled inputs name (None). If
+    ``formulas`` cannot either, why."""
     from ..read.grid import CellFailure
     from ..read.names import expand_names
     from .compiler import input_areas
@@ -142,10 +142,10 @@ def _formulas_can_read(block: Block, names: dict[str, str], registry: FunctionRe
             text = expand_names(spread_areas(block.text(row), sheets), names)
             for sheet, r1, c1, r2, c2 in input_areas(registry, text):
                 block.regions.append(((sheet or block.sheet.name).upper(), c1, c2, r1, r2))
-    except CellFailure:
+    except CellFailure as exc:
         block.regions.clear()
-        return False
-    return True
+        return str(exc)
+    return None
 
 
 def _regions(block: Block) -> list[tuple[str, int, int, int, int]]:
@@ -292,8 +292,9 @@ def build_blocks(sheet: Sheet, cells: SheetCells, names: dict[str, str], start_i
             block.problem = str(exc)
             continue
         except FormulaSyntaxError as exc:
-            if not _formulas_can_read(block, names, registry, sheets):  # formulas itself may still manage (LET, LAMBDA ...)
-                block.problem = str(exc)
+            why = _formulas_cannot_read(block, names, registry, sheets)  # formulas itself may still manage (LET, LAMBDA ...)
+            if why is not None:  # what stopped formulas (a function it computed while compiling), else the syntax
+                block.problem = str(exc) if why.startswith("cannot parse") else why
             continue
         if block.literals:
             _parametrise(block)

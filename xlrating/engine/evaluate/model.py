@@ -38,7 +38,19 @@ from ..read import clock
 from ..read.character_set import CHARACTER_SET
 from ..read.date_system import using
 from ..read.external import local_name
-from ..read.grid import BOOL, ERROR, ERROR_BY_INDEX, NUMBER, TEXT, CellFailure, Grid, InCircle, NotComputed
+from ..read.grid import (
+    BOOL,
+    ERROR,
+    ERROR_BY_INDEX,
+    MAX_COL,
+    MAX_ROW,
+    NUMBER,
+    TEXT,
+    CellFailure,
+    Grid,
+    InCircle,
+    NotComputed,
+)
 from ..read.names import visible_names
 from ..read.package import Package, read_package
 from .blocks import ARRAY_FUNCTIONS, Block, build_blocks
@@ -469,6 +481,9 @@ class _Evaluator:
             height, width = block.array_ref
             rows = _fill(rows, height, width)
         else:
+            if row + height - 1 > MAX_ROW or block.col + width - 1 > MAX_COL:  # past the sheet's edge
+                sheet.set(row, block.col, ExcelError("#SPILL!"))
+                return
             for i in range(height):
                 for j in range(width):
                     if (i or j) and (sheet.get(row + i, block.col + j) is not None or

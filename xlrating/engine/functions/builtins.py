@@ -60,6 +60,9 @@ def _array_number(value: Any) -> float | None:
     return float(value) if _is_number(value) else None
 
 
+_PLAIN_NUMBERS = frozenset((float, int, np.float64, np.int64))
+
+
 def _typed(value: Any) -> float:
     """A value given directly as an argument, as the number Excel reads it as."""
     if isinstance(value, XlError):
@@ -80,7 +83,15 @@ def _numbers(args: tuple[Any, ...], skip_errors: bool = False) -> Iterator[float
     unreadable typed text are not counted."""
     for arg in args:
         if isinstance(arg, np.ndarray) and (_is_reference(arg) or arg.size > 1):
-            for value in arg.ravel().tolist():
+            if arg.dtype.kind in "fiub":  # a computed array of numbers (MMULT's): all of them, or no TRUE/FALSE
+                if arg.dtype.kind != "b":
+                    yield from arg.ravel().astype(float).tolist()
+                continue
+            entries = arg.ravel().tolist()
+            if set(map(type, entries)) <= _PLAIN_NUMBERS:  # numbers only (SEQUENCE's): no entry to look at
+                yield from map(float, entries)
+                continue
+            for value in entries:
                 number = _array_number(value)
                 if number is not None:
                     yield number

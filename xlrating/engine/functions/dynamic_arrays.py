@@ -40,11 +40,21 @@ from formulas.functions import COMPILING, Array, _text2num, wrap_func, wrap_impu
 from formulas.tokens.operand import Error, XlError
 
 from ..formula.values import is_omitted as left_out
+from ..formula.values import not_computed
 
 CALC = XlError("#CALC!")
 NA = Error.errors["#N/A"]
-# Excel's worksheet, and the most cells one result may have here (a larger array is #NUM!).
-MAX_ROWS, MAX_COLUMNS, MAX_CELLS = 1_048_576, 16_384, 4_000_000
+# How large an array may be. Excel's arrays inside a formula have at most 1,048,576 rows and as
+# many columns (wider than the sheet's 16,384 is fine until it spills): SUM(SEQUENCE(,2^20)) is
+# computed, SEQUENCE(,2^20+1) is #VALUE!. One array holds at most 53,687,091 values: past that
+# Excel stops with "Excel ran out of resources" and shows no value, so such a cell is left not
+# computed (measurements published on r/excel: COUNT(SEQUENCE(3741,14351)) is 53,687,091,
+# COUNT(SEQUENCE(33284,1613)) runs out of resources). The engine itself holds at most MAX_CELLS
+# values in one array (a few hundred megabytes of Python objects); a larger array within Excel's
+# limit is left not computed too, with a warning saying so, never made an error Excel would not show.
+MAX_ROWS = MAX_COLUMNS = 1_048_576
+EXCEL_MAX_VALUES = 53_687_091
+MAX_CELLS = 16_777_216
 _MISSING = object()
 
 
@@ -130,11 +140,25 @@ def spilled(array: np.ndarray) -> Array:
     return np.asarray(array, dtype=object).view(Array)
 
 
-def filled(shape: tuple[int, int], value: Any) -> np.ndarray:
-    """An object array of ``shape`` holding ``value`` everywhere (a #NUM! error if too large)."""
-    rows, columns = shape
-    if rows > MAX_ROWS or columns > MAX_COLUMNS or rows * columns > MAX_CELLS:
-        raise fail("#NUM!")
+def check_size(rows: int, columns: int, what: str) -> None:
+    """That an array of ``rows`` x ``columns`` made by ``what`` (a function's name) can be: more rows
+    or columns than Excel's arrays have is #VALUE!; more values than Excel or the engine holds in one
+    array leaves the cell not computed (Excel shows no value), with a warning."""
+    if rows > MAX_ROWS or columns > MAX_COLUMNS:
+        raise fail("#VALUE!")
+    values = rows * columns
+    if values > EXCEL_MAX_VALUES:
+        raise not_computed(f"{what}: an array of {rows:,} x {columns:,} = {values:,} values, more than the "
+                           f"{EXCEL_MAX_VALUES:,} Excel holds in one array (Excel stops with \"Excel ran out of "
+                           "resources\" and shows no value)")
+    if values > MAX_CELLS:
+        raise not_computed(f"{what}: an array of {rows:,} x {columns:,} = {values:,} values, more than the "
+                           f"{MAX_CELLS:,} the engine holds in one array")
+
+
+def filled(shape: tuple[int, int], value: Any, what: str = "an array") -> np.ndarray:
+    """An object array of ``shape`` holding ``value`` everywhere (:func:`check_size` first)."""
+    check_size(*shape, what)
     array = np.empty(shape, dtype=object)
     array[...] = value
     return array
@@ -165,7 +189,7 @@ def sort_key(value: Any) -> tuple[int, Any]:
 
 # --- SEQUENCE, RANDARRAY ------------------------------------------------------------------------
 
-def _size(rows: Any, columns: Any, rows_required: bool = False) -> tuple[int, int]:
+def _size(rows: Any, columns: Any, rows_required: bool = False, what: str = "SEQUENCE") -> tuple[int, int]:
     """The shape SEQUENCE and RANDARRAY make: negative #VALUE!, zero #CALC! (SEQUENCE: #VALUE!, as
     Excel saved SEQUENCE(0,0) and SEQUENCE(0.3) in IronCalc's SEQUENCE book), omitted 1 (SEQUENCE's
     ``rows`` cannot be omitted: a typed 0 is 0)."""
@@ -174,7 +198,7 @@ def _size(rows: Any, columns: Any, rows_required: bool = False) -> tuple[int, in
         raise fail("#VALUE!")
     if min(shape) == 0:
         raise fail("#VALUE!" if rows_required else "#CALC!")
-    filled(shape, None)  # the size check
+    check_size(*shape, what)
     return shape
 
 
@@ -192,7 +216,7 @@ def xrandarray(rows: Any = None, columns: Any = None, minimum: Any = None, maxim
     """RANDARRAY([rows], [columns], [min], [max], [whole_number]): random numbers in [min, max) (default
     0 and 1), or whole numbers from min to max inclusive; #VALUE! if min > max. Recomputed at each
     evaluation. Microsoft Support, "RANDARRAY function"."""
-    shape = _size(rows, columns)
+    shape = _size(rows, columns, what="RANDARRAY")
     low, high = number(minimum, 0.0), number(maximum, 1.0)
     if low > high:
         raise fail("#VALUE!")
@@ -374,7 +398,7 @@ def xexpand(array: Any, rows: Any = None, columns: Any = None, pad_with: Any = _
     height, width = count(rows, table.shape[0]), count(columns, table.shape[1])
     if height < table.shape[0] or width < table.shape[1]:
         raise fail("#VALUE!")
-    result = filled((height, width), NA if pad_with is _MISSING else single(pad_with))
+    result = filled((height, width), NA if pad_with is _MISSING else single(pad_with), "EXPAND")
     result[:table.shape[0], :table.shape[1]] = table
     return spilled(result)
 
@@ -389,7 +413,8 @@ def _wrap(vector: Any, wrap_count: Any, pad_with: Any, by_columns: bool) -> Arra
     if size < 1:
         raise fail("#NUM!")
     items = values.ravel().tolist()
-    result = filled((math.ceil(len(items) / size), size), NA if pad_with is _MISSING else single(pad_with))
+    result = filled((math.ceil(len(items) / size), size), NA if pad_with is _MISSING else single(pad_with),
+                    "WRAPCOLS" if by_columns else "WRAPROWS")
     for i, value in enumerate(items):
         result[divmod(i, size)] = value
     return spilled(result.T if by_columns else result)

@@ -17,6 +17,7 @@ from formulas.functions import Array, replace_empty, wrap_func
 from formulas.ranges import Ranges
 from formulas.tokens.operand import Error, XlError
 
+from .dynamic_arrays import check_size
 from .library import formulas_function
 
 
@@ -136,7 +137,28 @@ def switch(expression: Any, *cases: Any) -> Any:
     return Error.errors["#N/A"] if default is None else default
 
 
+def _count(value: Any) -> int | None:
+    scalar, value = single(value)
+    if not scalar or isinstance(value, (bool, np.bool_, str)):
+        return None
+    try:
+        return int(value)
+    except (TypeError, ValueError, OverflowError):
+        return None
+
+
+def makearray(rows: Any, columns: Any, function: Any) -> Any:
+    """MAKEARRAY(rows, columns, lambda): ``formulas``' MAKEARRAY (the lambda called for each row and
+    column), once the array's size is checked as the dynamic arrays' are: MAKEARRAY(20000, 20000, ...)
+    would call the lambda 400 million times for an array Excel cannot hold."""
+    height, width = _count(rows), _count(columns)
+    if height is not None and width is not None and height >= 1 and width >= 1:
+        check_size(height, width, "MAKEARRAY")
+    return _formulas("MAKEARRAY")(rows, columns, function)
+
+
 FUNCTIONS: dict[str, Any] = {
+    "MAKEARRAY": wrap_func(makearray),
     "IF": wrap_func(excel_if, ranges=True),
     "SWITCH": wrap_func(switch),
     "SCAN": wrap_func(scan),

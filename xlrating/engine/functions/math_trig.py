@@ -42,13 +42,14 @@ from typing import Any
 
 import numpy as np
 import schedula as sh
-from formulas.functions import wrap_func, wrap_ufunc
+from formulas.functions import Array, wrap_func, wrap_ufunc
 from formulas.tokens.operand import Error, XlError
 
 from ..formula.values import is_omitted
 from ..read.plain_numbers import WHOLE, integer
 from ..read.rounding import excel_round
 from . import criteria
+from .dynamic_arrays import check_size
 from .arguments import as_objects, elementwise, number, quiet, scalar, text_number
 from .library import formulas_function
 from .lifting import pairwise
@@ -470,7 +471,56 @@ def _atan2(x: Any, y: Any) -> Any:
     return _DIV0 if x_ == 0 and y_ == 0 else math.atan2(y_, x_)
 
 
+_NUMBER_TYPES = frozenset((float, int, bool, np.float64, np.int64, np.bool_))
+
+
+def _matrix(values: Any) -> np.ndarray | None:
+    """An MMULT argument as a 2-D array of floats; None when an entry is no number (text, an empty
+    cell), which is #VALUE!. TRUE and FALSE count as 1 and 0, as ``formulas``' MMULT had them."""
+    table = np.asarray(values, dtype=object) if not isinstance(values, np.ndarray) else values
+    table = table.reshape(1, 1) if table.ndim == 0 else table.reshape(1, -1) if table.ndim == 1 else table
+    if table.dtype.kind in "fiub":
+        return table.astype(float)
+    entries = table.ravel().tolist()
+    if not set(map(type, entries)) <= _NUMBER_TYPES:
+        entries = [scalar(v) for v in entries]
+        if not all(type(v) in _NUMBER_TYPES for v in entries):
+            return None
+    return np.array(entries, dtype=float).reshape(table.shape)
+
+
+def _mmult(array1: Any, array2: Any) -> Any:
+    """MMULT(array1, array2): the matrix product (Microsoft, "MMULT function"): the first error of
+    either array; #VALUE! if an entry is no number or array1's columns are not array2's rows.
+    Computed by numpy in floating point (``formulas`` multiplied Python objects one by one: 3000 x 3000
+    took hours); the result's size is checked as the dynamic arrays' are."""
+    for argument in (array1, array2):
+        entries = np.asarray(argument, dtype=object).ravel().tolist()
+        if any(issubclass(kind, XlError) for kind in set(map(type, entries))):
+            return next(v for v in entries if isinstance(v, XlError))
+    left, right = _matrix(array1), _matrix(array2)
+    if left is None or right is None or left.shape[1] != right.shape[0]:
+        return _VALUE
+    check_size(left.shape[0], right.shape[1], "MMULT")
+    with np.errstate(all="ignore"):
+        return (left @ right).view(Array)
+
+
+def _munit(dimension: Any) -> Any:
+    """MUNIT(dimension): ``formulas``' MUNIT, once the identity matrix's size is checked as the
+    dynamic arrays' are (MUNIT(100000) would be 80 GB of zeros)."""
+    try:
+        size = int(float(scalar(dimension)))
+    except (TypeError, ValueError, OverflowError):
+        size = 0
+    if size > 1:
+        check_size(size, size, "MUNIT")
+    return formulas_function("MUNIT")(dimension)
+
+
 FUNCTIONS: dict[str, Any] = {
+    "MMULT": wrap_func(_mmult),
+    "MUNIT": wrap_func(_munit),
     "PRODUCT": _of_numbers(math.prod),
     "SUMSQ": _of_numbers(lambda values: sum(v * v for v in values)),
     "ATAN2": pairwise(_atan2),
