@@ -355,3 +355,21 @@ def test_irr_reads_the_numbers_and_its_guess_as_excel_does(tmp_path: Path, row: 
                                                            expected: Any) -> None:
     formula = "IRR(A1:F1)" if guess is None else "IRR(A1:F1,G1)"
     assert_excel_value(_one_cell(tmp_path, formula, [[*row, guess]]), expected, rel=1e-9)
+
+
+@pytest.mark.parametrize(("formula", "expected"), [
+    # IronCalc's FINANCIAL_DB_DDB workbook: nothing to depreciate is 0, not #NUM!
+    ("DB(0,10,4,1,2)", 0.0),
+    ("DB(FALSE,10,4,1,2)", 0.0),
+    ("DDB(0,10,4,1,2)", 0.0),
+    ("DDB(23.89,34.78,4,3,2)", 0.0),  # a salvage above the cost
+    ("DDB(TRUE,10,4,1,2)", 0.0),
+    ("DB(TRUE,10,4,1,2)", -0.12966666666666665),  # DB goes on below the salvage
+    ("DDB(100,10,4,3,2)", 12.5),
+    ("DDB(-120,10,4,1,2)", "#NUM!"),
+    ("DB(-3,10,4,2,2)", "#NUM!"),
+    ("DDB(12,10,4,4.5,2)", "#NUM!"),  # a period past the life
+    ("DDB(100,10,4,3,0)", "#NUM!"),
+])
+def test_db_and_ddb_as_excel_saved_them(tmp_path: Path, formula: str, expected: Any) -> None:
+    assert_excel_value(_one_cell(tmp_path, formula), expected, rel=1e-12)

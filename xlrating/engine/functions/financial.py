@@ -50,6 +50,11 @@ RATE(300,-200,8000,0,1), 27 Newton steps from 0.1, and not RATE(3300,-200,8000,0
 100 lies between (``formulas``' numpy-financial stopped at 1e-6 and iterated 1000 times, so the
 latter was a number).
 
+DB and DDB (Microsoft, "DB function", "DDB function") depreciate nothing from an asset that costs
+nothing: DB and DDB of a cost of 0 are 0, and so is DDB of a salvage above the cost (the values Excel
+saved in IronCalc's DB_DDB workbook; ``formulas`` 1.3 answered #NUM!). A negative cost or salvage, a
+life not above 0, a period outside the life and a factor not above 0 stay #NUM!.
+
 IRR (Microsoft, "IRR function") reads the numbers of its values: empty cells, text and TRUE/FALSE in
 a reference are left out, not read as 0 (IRR of -20, 5, 5, blank, blank, 7 is IRR(-20,5,5,7),
 -0.073, as Excel saved it; ``formulas`` counted the blanks as 0s: -0.052). Of the rates that give a
@@ -70,7 +75,8 @@ from typing import Any
 import numpy as np
 from formulas.functions import Array, convert2float, raise_errors, wrap_func, wrap_ufunc
 from formulas.functions.date import _int2date
-from formulas.functions.financial import _npf, mirr_args_parser, xxnpv
+from formulas.errors import FoundError
+from formulas.functions.financial import _npf, mirr_args_parser, xdb, xddb, xxnpv
 from formulas.tokens.operand import Error, XlError
 
 from ..formula.values import is_omitted
@@ -445,6 +451,29 @@ def _rate(nper: Any, pmt: Any, pv: Any, fv: Any = 0.0, type_: Any = 0.0, guess: 
     return _NUM if root is None or root <= -1 else root
 
 
+# --- DB, DDB -----------------------------------------------------------------------------------
+
+def _found(function: Callable[..., Any], *args: float) -> Any:
+    try:
+        return function(*args)
+    except FoundError as error:
+        return error.err
+
+
+def _db(cost: float, salvage: float, life: float, period: float, month: float = 12.0) -> Any:
+    if cost == 0 and salvage >= 0 and life > 0 and period > 0 and 0 < month < 13:
+        return 0.0
+    return _found(xdb, cost, salvage, life, period, month)
+
+
+def _ddb(cost: float, salvage: float, life: float, period: float, factor: float = 2.0) -> Any:
+    if min(cost, salvage) < 0 or life <= 0 or not 1 <= period <= life or factor <= 0:
+        return _NUM
+    if salvage >= cost:
+        return 0.0
+    return _found(xddb, cost, salvage, life, period, factor)
+
+
 # --- IRR ----------------------------------------------------------------------------------------
 
 def _irr_flows(values: Any) -> Any:
@@ -539,6 +568,8 @@ FUNCTIONS: dict[str, Any] = {
     "NPER": elementwise(_nper),
     "RATE": elementwise(_rate, numbers=False),
     "IRR": wrap_func(_irr_function),
+    "DB": elementwise(_db),
+    "DDB": elementwise(_ddb),
     "XNPV": wrap_func(_xnpv),
     "IPMT": wrap_ufunc(_ipmt, input_parser=convert2float),
     # values read as formulas reads them (the numbers of the range, errors raised; text and TRUE/FALSE left out)
