@@ -286,3 +286,90 @@ def test_xnpv_wants_a_number_for_every_date(tmp_path: Path, values: list[Any], e
     wb.save(tmp_path / "xnpv.xlsx")
     got = evaluate_workbook(str(tmp_path / "xnpv.xlsx")).grid.sheet("Sheet").get(3, 1)
     assert_excel_value(got, expected, rel=1e-9)
+
+
+# --- PV, FV, PMT, NPER, RATE, IRR: the values Excel saved in IronCalc's workbooks ----------------
+
+def _one_cell(tmp_path: Path, formula: str, rows: list[list[Any]] | None = None) -> Any:
+    wb = openpyxl.Workbook()
+    for row in rows or []:
+        wb.active.append(row)
+    wb.active["Z1"] = "=" + formula
+    wb.save(tmp_path / "tvm.xlsx")
+    return evaluate_workbook(str(tmp_path / "tvm.xlsx")).grid.sheet("Sheet").get(1, 26)
+
+
+@pytest.mark.parametrize(("formula", "expected"), [
+    # any type other than 0 is a payment at the start of the period (FINANCIAL_PMT rows 32, 33, 35)
+    ("PMT(0.2,3,-200,10,5)", 76.83150183150182),
+    ("PMT(0.2,4,-200,10,-1)", 62.82911077993046),
+    ("PMT(0.2,5,-200,10,1.234)", 54.6101196875224),
+    ("PV(0.2,5,54.6101196875224,10,1.234)", -200.0),
+    ("FV(0.2,5,54.6101196875224,-200,7)", 10.0),
+    ("NPER(0.2,54.6101196875224,-200,10,-2)", 5.0),
+    ('FV(1,2,3,4,"false")', "#VALUE!"),  # docs_FV: the type must be a number
+    # PMT: #NUM! for a rate of -1 or below and for no periods
+    ("PMT(-3,5,100,300,1)", "#NUM!"),
+    ("PMT(-1,1,-100)", "#NUM!"),
+    ("PMT(0.02,0,100,300,1)", "#NUM!"),
+    ("PMT(0,0,-150,10,1)", "#NUM!"),
+    ("PMT(-0.9,3,120,300,1)", -2703.783783783783),
+    # PV and FV: Excel's arithmetic errors (docs_PV, docs_FV)
+    ("PV(-1,20,300)", "#DIV/0!"),
+    ("FV(-1,-1,1)", "#DIV/0!"),
+    ("FV(-3,0.5,1)", "#NUM!"),
+    ("PV(-3,0.5,1)", "#NUM!"),
+    # NPER at rate 0 is -(pv + fv) / pmt; no number of periods: #NUM!
+    ("NPER(0,3,100,23,1)", -41.0),
+    ("NPER(0,-133.33333333333334,100,300,1)", 3.0),
+    ("NPER(1,3,100,12,0)", "#NUM!"),
+    ("NPER(-0.9,3,120,12,1)", "#NUM!"),
+    ("NPER(0.02,0,100,5,1)", "#NUM!"),
+    ("NPER(-3,5,100,10,1)", "#NUM!"),
+    # RATE: Newton's method settled, to the root; #NUM! when it does not settle, or below -1
+    ("RATE(48,-200,8000,1000,1)", 0.0035499220754319927),
+    ("RATE(2,-200,8000,0,1)", -0.9743589743570107),
+    ("RATE(300,-200,8000,0,1)", 0.025627751816686105),
+    ("RATE(3300,-200,8000,0,1)", "#NUM!"),
+    ("RATE(10,-1200,2000,0,1)", "#NUM!"),
+    ("RATE(10,-1200,2000)", "#NUM!"),
+])
+def test_time_value_of_money_as_excel_saved_it(tmp_path: Path, formula: str, expected: Any) -> None:
+    assert_excel_value(_one_cell(tmp_path, formula), expected, rel=1e-9)
+
+
+@pytest.mark.parametrize(("row", "guess", "expected"), [
+    ([-20, 5, 5, None, None, 7], None, -0.0730084383401457),  # blanks are left out, not 0s
+    ([-20, 5, 5, None, -10, 5], None, -0.44892834955312866),
+    ([-20, 5, "Hello", True, False, 5], None, -0.3596117967977913),
+    ([-1000, 230, 200, 125, 200, 10], -10, "#VALUE!"),  # a guess of -1 or below
+    ([-20, 5, 5, None, -10, 5], -1, "#VALUE!"),
+    ([20, -5, -20, -5, -10, 5], "Hello", "#VALUE!"),
+    ([-55, 10, 5, 5, 5, 5], -0.9, -0.18845644425120334),
+    ([-70, 12, 15, None, None, None], True, -0.4435069413349362),
+    ([20, 5, 5, 5, 5, 5], None, "#NUM!"),
+    ([True, -1, None, None, None, None], None, "#NUM!"),  # one number left
+    ([1, 2, None, None, None, None], None, "#NUM!"),  # the rate would be -3
+])
+def test_irr_reads_the_numbers_and_its_guess_as_excel_does(tmp_path: Path, row: list[Any], guess: Any,
+                                                           expected: Any) -> None:
+    formula = "IRR(A1:F1)" if guess is None else "IRR(A1:F1,G1)"
+    assert_excel_value(_one_cell(tmp_path, formula, [[*row, guess]]), expected, rel=1e-9)
+
+
+@pytest.mark.parametrize(("formula", "expected"), [
+    # IronCalc's FINANCIAL_DB_DDB workbook: nothing to depreciate is 0, not #NUM!
+    ("DB(0,10,4,1,2)", 0.0),
+    ("DB(FALSE,10,4,1,2)", 0.0),
+    ("DDB(0,10,4,1,2)", 0.0),
+    ("DDB(23.89,34.78,4,3,2)", 0.0),  # a salvage above the cost
+    ("DDB(TRUE,10,4,1,2)", 0.0),
+    ("DB(TRUE,10,4,1,2)", -0.12966666666666665),  # DB goes on below the salvage
+    ("DDB(100,10,4,3,2)", 12.5),
+    ("DDB(-120,10,4,1,2)", "#NUM!"),
+    ("DB(-3,10,4,2,2)", "#NUM!"),
+    ("DDB(12,10,4,4.5,2)", "#NUM!"),  # a period past the life
+    ("DDB(100,10,4,3,0)", "#NUM!"),
+])
+def test_db_and_ddb_as_excel_saved_them(tmp_path: Path, formula: str, expected: Any) -> None:
+    assert_excel_value(_one_cell(tmp_path, formula), expected, rel=1e-12)

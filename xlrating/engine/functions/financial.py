@@ -31,6 +31,36 @@ negative value at time 0 is not discounted, so finance_rate -1 still gives a res
 positive value MIRR is -1; without a negative one #DIV/0!; a negative ratio (a reinvest rate below
 -1) #NUM!. These are the values Excel saved in IronCalc's MIRR workbook; ``formulas`` (through
 numpy-financial) gave #DIV/0! for the first two and a number for the last.
+
+PV, FV, PMT, NPER and RATE (Microsoft, "PV function" and the others) solve one equation, ``pv *
+(1 + rate)^nper + pmt * (1 + rate * type) * ((1 + rate)^nper - 1) / rate + fv = 0`` (``pv + pmt *
+nper + fv = 0`` at rate 0), for the argument each leaves out. Any type other than 0 is 1 (5, -1 and
+1.234 are payments at the start of the period, as Excel saved them in IronCalc's PMT workbook); a
+text that is no number is #VALUE! (FV(1,2,3,4,"false")). Where the equation has no value Excel
+answers as its arithmetic would: a negative 1 + rate to a fractional power #NUM! (FV(-3,0.5,1)),
+a division by (1 + rate)^nper = 0 #DIV/0! (PV(-1,20,300), FV(-1,-1,1)). PMT is #NUM! for a rate of
+-1 or below and for 0 periods (whatever the rate); NPER for a rate of -1 or below, and where the
+logarithm it takes is of a number not above 0 (no number of periods settles the loan), and at rate
+0 is ``-(pv + fv) / pmt`` (``formulas`` 1.3 answered 1.5 for NPER(0,-133.33,100,300,1), Excel 3).
+RATE is Newton's method from ``guess`` (0.1 when omitted), #NUM! when it has not settled to 1e-7
+within 100 iterations or settles at a rate of -1 or below (RATE(10,-1200,2000) runs down to -1.868,
+which Excel answers with #NUM!); once settled, it is refined to the root itself, which is within
+1e-11 of the values Excel saved. Microsoft writes of 20 iterations, but Excel solves
+RATE(300,-200,8000,0,1), 27 Newton steps from 0.1, and not RATE(3300,-200,8000,0,1), 239 steps:
+100 lies between (``formulas``' numpy-financial stopped at 1e-6 and iterated 1000 times, so the
+latter was a number).
+
+DB and DDB (Microsoft, "DB function", "DDB function") depreciate nothing from an asset that costs
+nothing: DB and DDB of a cost of 0 are 0, and so is DDB of a salvage above the cost (the values Excel
+saved in IronCalc's DB_DDB workbook; ``formulas`` 1.3 answered #NUM!). A negative cost or salvage, a
+life not above 0, a period outside the life and a factor not above 0 stay #NUM!.
+
+IRR (Microsoft, "IRR function") reads the numbers of its values: empty cells, text and TRUE/FALSE in
+a reference are left out, not read as 0 (IRR of -20, 5, 5, blank, blank, 7 is IRR(-20,5,5,7),
+-0.073, as Excel saved it; ``formulas`` counted the blanks as 0s: -0.052). Of the rates that give a
+net present value of 0 it answers the one nearest ``guess`` (0.1 when omitted), #NUM! when there is
+none above -1; a guess of -1 or below, or a text, is #VALUE! (Excel's values in IronCalc's IRR
+workbook).
 """
 
 from __future__ import annotations
@@ -38,16 +68,19 @@ from __future__ import annotations
 import calendar
 import datetime
 import math
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
-from formulas.functions import convert2float, raise_errors, wrap_func, wrap_ufunc
+from formulas.functions import Array, convert2float, raise_errors, wrap_func, wrap_ufunc
 from formulas.functions.date import _int2date
-from formulas.functions.financial import _npf, mirr_args_parser, xxnpv
+from formulas.errors import FoundError
+from formulas.functions.financial import _npf, mirr_args_parser, xdb, xddb, xxnpv
 from formulas.tokens.operand import Error, XlError
 
-from .arguments import elementwise
+from ..formula.values import is_omitted
+from .arguments import elementwise, number, scalar
 from .date_time import european_30_360, us_30_360
 
 _NUM: XlError = Error.errors["#NUM!"]
@@ -282,6 +315,215 @@ def _ipmt(rate: float, per: float, nper: float, pv: float, fv: float = 0.0, type
     return _npf("ipmt", rate, per, nper, pv, fv, type_, freturn=lambda x: _NUM if x > 0 else x)
 
 
+
+# --- PV, FV, PMT, NPER, RATE -------------------------------------------------------------------
+
+def _growth(rate: float, nper: float) -> Any:
+    """(1 + rate)^nper, or the error Excel's arithmetic gives for it: #DIV/0! for 0 to a negative
+    power, #NUM! for a negative number to a fractional power or a result beyond a double."""
+    base = 1.0 + rate
+    if base == 0:
+        return _DIV0 if nper < 0 else (1.0 if nper == 0 else 0.0)
+    if base < 0 and nper != math.floor(nper):
+        return _NUM
+    try:
+        result = math.pow(base, nper)
+    except (OverflowError, ValueError):
+        return _NUM
+    return result if math.isfinite(result) else _NUM
+
+
+def _annuity(rate: float, nper: float, type_: float) -> Any:
+    """The factor of pmt in the equation: (1 + rate * type) * ((1 + rate)^nper - 1) / rate, and
+    (1 + rate)^nper; rate is not 0."""
+    grown = _growth(rate, nper)
+    if isinstance(grown, XlError):
+        return grown, grown
+    return (1.0 + rate * (1.0 if type_ else 0.0)) * (grown - 1.0) / rate, grown
+
+
+def _checked(value: float) -> Any:
+    return value if math.isfinite(value) else _NUM
+
+
+def _fv(rate: float, nper: float, pmt: float, pv: float = 0.0, type_: float = 0.0) -> Any:
+    if rate == 0:
+        return _checked(-(pv + pmt * nper))
+    factor, grown = _annuity(rate, nper, type_)
+    if isinstance(factor, XlError):
+        return factor
+    return _checked(-(pv * grown + pmt * factor))
+
+
+def _pv(rate: float, nper: float, pmt: float, fv: float = 0.0, type_: float = 0.0) -> Any:
+    if rate == 0:
+        return _checked(-(fv + pmt * nper))
+    factor, grown = _annuity(rate, nper, type_)
+    if isinstance(factor, XlError):
+        return factor
+    if grown == 0:
+        return _DIV0
+    return _checked(-(fv + pmt * factor) / grown)
+
+
+def _pmt(rate: float, nper: float, pv: float, fv: float = 0.0, type_: float = 0.0) -> Any:
+    if nper == 0 or rate <= -1:
+        return _NUM
+    if rate == 0:
+        return _checked(-(pv + fv) / nper)
+    factor, grown = _annuity(rate, nper, type_)
+    if isinstance(factor, XlError):
+        return factor
+    if factor == 0:
+        return _NUM
+    return _checked(-(fv + pv * grown) / factor)
+
+
+def _nper(rate: float, pmt: float, pv: float, fv: float = 0.0, type_: float = 0.0) -> Any:
+    if rate <= -1:
+        return _NUM
+    if rate == 0:
+        return _NUM if pmt == 0 else _checked(-(pv + fv) / pmt)
+    paid = pmt * (1.0 + rate * (1.0 if type_ else 0.0))
+    owed = paid + pv * rate
+    if owed == 0:
+        return _DIV0
+    ratio = (paid - fv * rate) / owed
+    if not ratio > 0 or not math.isfinite(ratio):
+        return _NUM
+    return _checked(math.log(ratio) / math.log1p(rate))
+
+
+def _equation(rate: float, nper: float, pmt: float, pv: float, fv: float, type_: float) -> tuple[float, float]:
+    """The equation's left side at ``rate`` and its derivative in ``rate``."""
+    start = 1.0 if type_ else 0.0
+    if rate == 0:
+        return pv + pmt * nper + fv, pv * nper + pmt * (nper * (nper - 1) / 2 + start * nper)
+    grown = math.pow(1.0 + rate, nper)
+    d_grown = nper * grown / (1.0 + rate)
+    value = pv * grown + pmt * (1.0 + rate * start) * (grown - 1.0) / rate + fv
+    slope = pv * d_grown + pmt * (start * (grown - 1.0) / rate
+                                  + (1.0 + rate * start) * (d_grown * rate - (grown - 1.0)) / rate ** 2)
+    return value, slope
+
+
+def _newton(function: Callable[[float], tuple[float, float]], start: float, iterations: int = 20,
+            tolerance: float = 1e-7) -> float | None:
+    """Newton's method from ``start``: the root once a step is below ``tolerance`` within
+    ``iterations`` steps, then refined to the root itself (a few more steps, until they no longer
+    shrink); None when it does not settle or leaves the doubles."""
+    x = start
+    try:
+        for _ in range(iterations):
+            value, slope = function(x)
+            if slope == 0 or not math.isfinite(value) or not math.isfinite(slope):
+                return None
+            step = value / slope
+            x -= step
+            if not math.isfinite(x) or x <= -1:
+                return None
+            if abs(step) < tolerance:
+                break
+        else:
+            return None
+        for _ in range(8):
+            value, slope = function(x)
+            if slope == 0 or not math.isfinite(value) or not math.isfinite(slope):
+                break
+            step = value / slope
+            if not abs(step) > 1e-16 * max(abs(x), 1e-300) or x - step <= -1:
+                break
+            x -= step
+    except (OverflowError, ValueError, ZeroDivisionError):
+        return None
+    return x
+
+
+def _rate(nper: Any, pmt: Any, pv: Any, fv: Any = 0.0, type_: Any = 0.0, guess: Any = None) -> Any:
+    values = [number(v) for v in (nper, pmt, pv, fv, type_)]
+    start = 0.1 if guess is None or is_omitted(guess) else number(guess)
+    if start is None or any(v is None for v in values):
+        return _VALUE
+    n, payment, present, future, when = values
+    if not all(math.isfinite(v) for v in (n, payment, present, future, when, start)):
+        return _NUM
+    root = _newton(lambda r: _equation(r, n, payment, present, future, when), start, iterations=100)
+    return _NUM if root is None or root <= -1 else root
+
+
+# --- DB, DDB -----------------------------------------------------------------------------------
+
+def _found(function: Callable[..., Any], *args: float) -> Any:
+    try:
+        return function(*args)
+    except FoundError as error:
+        return error.err
+
+
+def _db(cost: float, salvage: float, life: float, period: float, month: float = 12.0) -> Any:
+    if cost == 0 and salvage >= 0 and life > 0 and period > 0 and 0 < month < 13:
+        return 0.0
+    return _found(xdb, cost, salvage, life, period, month)
+
+
+def _ddb(cost: float, salvage: float, life: float, period: float, factor: float = 2.0) -> Any:
+    if min(cost, salvage) < 0 or life <= 0 or not 1 <= period <= life or factor <= 0:
+        return _NUM
+    if salvage >= cost:
+        return 0.0
+    return _found(xddb, cost, salvage, life, period, factor)
+
+
+# --- IRR ----------------------------------------------------------------------------------------
+
+def _irr_flows(values: Any) -> Any:
+    """The numbers of IRR's values in order (empty cells, text and TRUE/FALSE left out); the first
+    error among them is the result."""
+    flows: list[float] = []
+    for value in np.asarray(values, dtype=object).ravel().tolist():
+        value = scalar(value)
+        if isinstance(value, XlError):
+            return value
+        if isinstance(value, (int, float, np.integer, np.floating)) and not isinstance(value, (bool, np.bool_)):
+            flows.append(float(value))
+    return flows
+
+
+def _irr(values: Any, guess: Any = None) -> Any:
+    flows = _irr_flows(values)
+    if isinstance(flows, XlError):
+        return flows
+    guess = scalar(guess)
+    if isinstance(guess, XlError):
+        return guess
+    start = 0.1 if guess is None or is_omitted(guess) else number(guess)
+    if start is None or start <= -1:
+        return _VALUE
+    if not math.isfinite(start):
+        return _NUM
+    if len(flows) < 2 or all(f >= 0 for f in flows) or all(f <= 0 for f in flows):
+        return _NUM
+    # the net present value is a polynomial in x = 1 / (1 + rate): its positive real roots
+    with np.errstate(all="ignore"):
+        roots = np.roots(np.asarray(flows[::-1], dtype=float))
+    rates = [1.0 / x.real - 1.0 for x in roots if x.imag == 0 and x.real > 0]
+    if not rates:
+        return _NUM
+    chosen = min(rates, key=lambda r: abs(r - start))
+
+    def npv(rate: float) -> tuple[float, float]:
+        value = math.fsum(f / (1.0 + rate) ** i for i, f in enumerate(flows))
+        slope = math.fsum(-i * f / (1.0 + rate) ** (i + 1) for i, f in enumerate(flows))
+        return value, slope
+    refined = _newton(npv, chosen, iterations=1, tolerance=math.inf)
+    result = refined if refined is not None and abs(refined - chosen) < 1e-6 * max(1.0, abs(chosen)) else chosen
+    return result if math.isfinite(result) and result > -1 else _NUM
+
+
+def _irr_function(values: Any, guess: Any = None) -> Any:
+    return np.asarray([[_irr(values, guess)]], dtype=object).view(Array)
+
+
 # --- XNPV ---------------------------------------------------------------------------------------------
 
 def _xnpv(rate: Any, values: Any, dates: Any) -> Any:
@@ -320,6 +562,14 @@ def _mirr(values: tuple[Any, ...], finance_rate: float, reinvest_rate: float) ->
 
 
 FUNCTIONS: dict[str, Any] = {
+    "PV": elementwise(_pv),
+    "FV": elementwise(_fv),
+    "PMT": elementwise(_pmt),
+    "NPER": elementwise(_nper),
+    "RATE": elementwise(_rate, numbers=False),
+    "IRR": wrap_func(_irr_function),
+    "DB": elementwise(_db),
+    "DDB": elementwise(_ddb),
     "XNPV": wrap_func(_xnpv),
     "IPMT": wrap_ufunc(_ipmt, input_parser=convert2float),
     # values read as formulas reads them (the numbers of the range, errors raised; text and TRUE/FALSE left out)
