@@ -32,10 +32,11 @@ from ..formula.reader import normalise, parse
 from ..formula.tree import Call, FormulaSyntaxError, Ref, column_letters
 from ..formula.values import Area
 from ..read.grid import MAX_ROW, CellFailure, Grid, InCircle, NotComputed, Sheet
-from ..read.names import expand_names
+from ..read.names import expand_names, is_lambda
 from ..read.row_visibility import Rows, rows_of
 from .compiler import compile_formula, needs_cell
 from .host_values import from_host, to_host
+from .lambdas import Lambda
 from .legacy_values import takes_arrays
 from .position import CURRENT, Abort, Position
 from .registry import FunctionRegistry
@@ -221,6 +222,11 @@ class Fallback:
             return self._spilled(name, sheet)
         if ranges is not None and ranges is not sh.NONE and len(getattr(ranges, "ranges", None) or ()) > 1:
             return self._union(ranges, sheet)
+        text = self.names_for(sheet).get(name.upper())
+        if text is not None and is_lambda(text):  # a LAMBDA that calls itself, left a name (.lambdas)
+            from .lambdas import named
+
+            return named(name.upper(), text)
         found = self._area(name, ranges, sheet)
         if not isinstance(found, tuple):
             return found
@@ -258,6 +264,8 @@ class Fallback:
                 return ExcelError("#VALUE!", f"{type(exc).__name__}: {exc}")
             if isinstance(stop.reason, (NotComputed, InCircle)):
                 return stop.reason
+            if isinstance(stop.reason, ExcelError):  # an error that ends the whole formula (a LAMBDA too deep)
+                return ExcelError(stop.reason.code)
             raise stop.reason from None
         finally:
             CURRENT.reset(token)
@@ -350,6 +358,8 @@ def result_value(result: Any) -> Any:
 
 
 def _scalar(value: Any) -> Any:
+    if isinstance(value, Lambda):
+        return ExcelError("#CALC!")  # a LAMBDA not called: Excel's error for a function as a cell's value
     if isinstance(value, Ranges):  # a reference inside an array (INDEX over several rows)
         value = np.asarray(value.value, dtype=object).ravel()[0] if np.size(value.value) else None
     value = to_host(value)

@@ -18,6 +18,7 @@ import functools
 from typing import Any, Protocol
 
 from ..formula.function_names import BUILTIN_PREFIXES, PREFIXES, _ours_by_name, builtin_name, our_function
+from ..read.names import RECURSIVE_CALL
 
 
 class Library(Protocol):
@@ -63,10 +64,12 @@ class FunctionRegistry:
 
     def _overrides(self) -> dict[str, Any]:
         """Function name -> ours: the catalogue's, then those that need the workbook (these win)."""
+        from .lambdas import FUNCTIONS as LAMBDA_CALLS
         from .references import FUNCTIONS
 
         functions = dict(self.catalogue.implementations())
         functions.update(FUNCTIONS)
+        functions.update(LAMBDA_CALLS)
         return functions
 
     def _override(self, name: str) -> Any | None:
@@ -74,6 +77,10 @@ class FunctionRegistry:
         from .references import FUNCTIONS
 
         found = FUNCTIONS.get(name)
+        if found is None and name == RECURSIVE_CALL:
+            from .lambdas import call
+
+            found = call
         return found if found is not None else self.catalogue.implementation(name)
 
     def _all_engine_functions(self) -> dict[str, Any]:
@@ -151,6 +158,11 @@ class FunctionRegistry:
 
             return POWER_OPERATOR
         return self.catalogue.operator(name)
+
+    def unknown(self, name: str) -> UnknownFunction | None:
+        """For a name the registry has no function of: :class:`UnknownFunction` if it is one of
+        Excel's functions (the engine does not compute it), None if Excel does not know it either."""
+        return UnknownFunction(name) if is_excel_function(name) else None
 
     def is_known_function(self, name: str) -> bool:
         upper = name.upper()

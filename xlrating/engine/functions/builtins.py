@@ -18,7 +18,7 @@ How ``formulas`` hands arguments over tells them apart: a reference arrives as a
 from __future__ import annotations
 
 import functools
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
 from typing import Any
 
 import numpy as np
@@ -77,39 +77,41 @@ def _typed(value: Any) -> float:
     return float(number)
 
 
-def _numbers(args: tuple[Any, ...], skip_errors: bool = False) -> Iterator[float]:
+def _numbers(args: tuple[Any, ...], skip_errors: bool = False) -> list[float]:
     """The numbers the aggregates take from ``args``, in argument order (so the first error in that
     order is the one raised, as Excel reports it); ``skip_errors``: COUNT's rule, errors and
     unreadable typed text are not counted."""
+    found: list[float] = []
     for arg in args:
         if isinstance(arg, np.ndarray) and (_is_reference(arg) or arg.size > 1):
             if arg.dtype.kind in "fiub":  # a computed array of numbers (MMULT's): all of them, or no TRUE/FALSE
                 if arg.dtype.kind != "b":
-                    yield from arg.ravel().astype(float).tolist()
+                    found.extend(arg.ravel().astype(float).tolist())
                 continue
             entries = arg.ravel().tolist()
             if set(map(type, entries)) <= _PLAIN_NUMBERS:  # numbers only (SEQUENCE's): no entry to look at
-                yield from map(float, entries)
+                found.extend(map(float, entries))
                 continue
             for value in entries:
                 number = _array_number(value)
                 if number is not None:
-                    yield number
+                    found.append(number)
                 elif isinstance(value, XlError) and not skip_errors:
                     raise _Failed(value)
             continue
         value = arg.ravel()[0] if isinstance(arg, np.ndarray) else arg
         try:
-            yield _typed(value)
+            found.append(_typed(value))
         except _Failed:
             if not skip_errors:
                 raise
+    return found
 
 
 def _aggregate(reduce: Callable[[list[float]], Any], skip_errors: bool = False) -> Callable[..., Any]:
     def aggregate(*args: Any) -> Any:
         try:
-            return reduce(list(_numbers(args, skip_errors)))
+            return reduce(_numbers(args, skip_errors))
         except _Failed as failed:
             return failed.error
     return aggregate

@@ -17,6 +17,9 @@ from __future__ import annotations
 import re
 
 MAX_DEPTH = 16  # names that use names; deeper is a name that (indirectly) uses itself
+# what a call of a LAMBDA name that calls itself becomes: F(10) is _XLRATING_CALL(F,10), computed by
+# the evaluator's LAMBDAs (xlrating/engine/evaluate/lambdas.py), the name F its input
+RECURSIVE_CALL = "_XLRATING_CALL"
 
 _TOKENS = re.compile(r"""
     (?P<string>"(?:[^"]|"")*")
@@ -108,13 +111,65 @@ def qualified_names(formula: str, views: dict[str | None, dict[str, str]]) -> st
     return "".join(pieces) + formula[position:] if pieces else formula
 
 
+def is_lambda(text: str) -> bool:
+    """Whether a defined name's text is a LAMBDA (``_xlfn.LAMBDA(_xlpm.x, x*2)``): a function."""
+    return bool(_LAMBDA.match(text))
+
+
+def _used_names(text: str, names: dict[str, str]) -> set[str]:
+    """The defined names (of ``names``) that ``text`` uses, called or not."""
+    used = set()
+    for match in _TOKENS.finditer(text):
+        name = match.group("name")
+        if name is None or match.group("after") == "!" or (match.start() > 0 and text[match.start() - 1] in "!.$"):
+            continue
+        if name.upper() in names:
+            used.add(name.upper())
+    return used
+
+
+_RECURSIVE: dict[int, tuple[dict[str, str], frozenset[str]]] = {}
+
+
+def recursive_lambdas(names: dict[str, str]) -> frozenset[str]:
+    """The LAMBDA names of ``names`` that call themselves, directly or through other names
+    (``F = LAMBDA(n, IF(n=0, 0, 1+F(n-1)))``; ``EVEN``/``ODD`` calling each other): these cannot be
+    written out in a formula's text, however deep; the evaluator calls them (:mod:`..evaluate.lambdas`).
+    Remembered per dictionary of names (one per sheet's view, for the whole evaluation)."""
+    cached = _RECURSIVE.get(id(names))
+    if cached is not None and cached[0] is names:
+        return cached[1]
+    uses = {name: _used_names(text, names) for name, text in names.items()}
+    found = set()
+    for name, text in names.items():
+        if not is_lambda(text):
+            continue
+        seen: set[str] = set()
+        todo = list(uses[name])
+        while todo:
+            other = todo.pop()
+            if other == name:
+                found.add(name)
+                break
+            if other not in seen:
+                seen.add(other)
+                todo.extend(uses.get(other, ()))
+    result = frozenset(found)
+    if len(_RECURSIVE) > 64:
+        _RECURSIVE.clear()
+    _RECURSIVE[id(names)] = (names, result)
+    return result
+
+
 def expand_names(formula: str, names: dict[str, str], depth: int = 0) -> str:
     """``formula`` with every defined name that is not a single reference replaced by its formula.
 
-    ``names``: NAME (upper case) -> the name's text as stored (no leading ``=``).
+    ``names``: NAME (upper case) -> the name's text as stored (no leading ``=``). A LAMBDA that calls
+    itself (:func:`recursive_lambdas`) is left as its name: the evaluator calls it.
     """
     if not names or depth > MAX_DEPTH:
         return call_lambdas(inline_lets(formula))
+    recursive = recursive_lambdas(names)
     pieces: list[str] = []
     position = 0
     changed = False
@@ -128,6 +183,14 @@ def expand_names(formula: str, names: dict[str, str], depth: int = 0) -> str:
         if text is None or is_reference(text):
             continue
         called = match.group("after") == "("
+        if name.upper() in recursive:  # called by the evaluator; as a value, the formula's input of that name
+            if called:
+                empty = formula[match.end():].lstrip().startswith(")")
+                pieces.append(formula[position:match.start()])
+                pieces.append(f"{RECURSIVE_CALL}({name}" + ("" if empty else ","))
+                position = match.end()
+                changed = True
+            continue
         if called and not _LAMBDA.match(text):
             continue  # a function of the same spelling as a name: the function
         pieces.append(formula[position:match.start()])
