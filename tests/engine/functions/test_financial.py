@@ -373,3 +373,54 @@ def test_irr_reads_the_numbers_and_its_guess_as_excel_does(tmp_path: Path, row: 
 ])
 def test_db_and_ddb_as_excel_saved_them(tmp_path: Path, formula: str, expected: Any) -> None:
     assert_excel_value(_one_cell(tmp_path, formula), expected, rel=1e-12)
+
+
+# XIRR: IronCalc's XIRR workbook (dates 1 Jan 2024, 1 Feb, 2 Mar, 4 Apr, 5 May 2025, 6 Jun 2026) and
+# formulas' test workbook (dates 1, 99, 55, 4, 9). Excel stops within 1e-8 of the root: rel=1e-7.
+XIRR_DATES = [45292, 45323, 45353, 45386, 45782, 46179]
+
+
+@pytest.mark.parametrize(("flows", "dates", "guess", "expected"), [
+    ([-20, 5, 5, 7, -10, 5], XIRR_DATES, None, -0.48679569587111476),  # formulas: -0.9999999
+    ([-900, 10, 12, 13, 40, 100], XIRR_DATES, None, -0.5608382768929006),
+    ([-400, 1, 1, 1, 1, 1], XIRR_DATES, None, -0.9121843662112951),
+    ([-20, 5, 5, None, None, 5], XIRR_DATES, None, -0.2371315099298954),  # empty values are 0
+    ([-20, 5, 5, 0, 0, 5], XIRR_DATES, None, -0.2371315099298954),
+    ([-70, 12, 15, "hello", 5, 5], XIRR_DATES, None, "#VALUE!"),
+    ([-20, 8, 5, True, 6, 5], XIRR_DATES, None, "#VALUE!"),
+    ([-20, 8, 8, 8, 8, 8], [-100, 1, 2, 3, 4, 5], None, "#NUM!"),
+    ([-10, 1, 5, 0.0001, 4.5, None], [1, 99, 55, 4, 9, None], None, 0.5993197500705721),  # an empty pair
+    ([-10, 1, 5, 0.0001, 4.5], [1, 99, 55, 4, 9], 0, 0.599319755859375),
+    ([-10, 1, 5, 0.0001, 4.5], [1, 99, 55, 4, 9], -0.1, "#NUM!"),  # a guess below 0
+    ([-10, 1, 5, 0.0001, 4.5], [1, 99, 55, 4, 9], True, "#VALUE!"),
+    ([-10, 1, 5, 0.0001, 4.5], [1, 99, 55, 4, 9], "ciao", "#VALUE!"),
+    ([-10, 1, 5, 0.0001, 4.5], [1, 99, 55, 4, 9], "26/08/1987", 0.5993197540431083),
+])
+def test_xirr_as_excel_saved_it(tmp_path: Path, flows: list[Any], dates: list[Any], guess: Any,
+                                expected: Any) -> None:
+    n = len(flows)
+    last = openpyxl.utils.get_column_letter(n)
+    formula = f"XIRR(A1:{last}1,A2:{last}2" + (")" if guess is None else ",A3)")
+    assert_excel_value(_one_cell(tmp_path, formula, [flows, dates, [guess]]), expected, rel=1e-7)
+
+
+def test_xirr_errors_come_guess_first_then_dates_then_values(tmp_path: Path) -> None:
+    assert_excel_value(_one_cell(tmp_path, "XIRR({-10,#N/A,1,2,7},{3,#REF!,7,4,9})"), "#REF!")
+    assert_excel_value(_one_cell(tmp_path, "XIRR({-10,#N/A,1,2,7},{3,#VALUE!,7,4,9},#REF!)"), "#REF!")
+
+
+@pytest.mark.parametrize(("formula", "expected"), [
+    ("IRR({-7,2,-1,4,-3;7,2,-1,4,#N/A})", "#VALUE!"),  # an error among the values, whichever
+    ("IRR(A1:I1)", "#VALUE!"),
+    ("IRR({-7,2,-1,4,-3;7,2,-1,4,4},A1:C1)", 0.19086464188385688),  # a range of guesses: its first, -0.1
+    ("IRR(A1:C1,C1)", 19.0),
+])
+def test_irr_errors_and_ranges_of_guesses_as_excel_saved_them(tmp_path: Path, formula: str, expected: Any) -> None:
+    rows = [[-0.1, 2, 0, 4, 5, "ciao", True, None, "=NA()"]]
+    assert_excel_value(_one_cell(tmp_path, formula, rows), expected, rel=1e-9)
+
+
+def test_a_text_argument_stops_a_numeric_function_before_a_later_error(tmp_path: Path) -> None:
+    # formulas' test workbook: FV("ciao", -TRUE, #N/A) is #VALUE!, FV(TRUE, -#N/A, #VALUE!) #N/A
+    assert_excel_value(_one_cell(tmp_path, 'FV("ciao",-1,NA())'), "#VALUE!")
+    assert_excel_value(_one_cell(tmp_path, 'FV(TRUE,-NA(),"ciao")'), "#N/A")

@@ -20,7 +20,7 @@ import numpy as np
 import schedula as sh
 from formulas.functions import _text2num, get_error, wrap_ufunc
 from formulas.ranges import Ranges
-from formulas.tokens.operand import Error
+from formulas.tokens.operand import Error, XlError
 
 NUM = Error.errors["#NUM!"]
 VALUE = Error.errors["#VALUE!"]
@@ -106,13 +106,27 @@ def quiet(implementation: Callable[..., Any]) -> Callable[..., Any]:
     return without_warnings
 
 
+def first_numeric_problem(*args: Any) -> Any:
+    """What stops a function of numbers before it computes: the first argument, in order, that is an
+    error (that error) or no number (#VALUE!); None when all are numbers. Excel reads the arguments
+    one after the other: FV("ciao", 1, NA()) is #VALUE!, FV(1, NA(), "ciao") #N/A (``formulas``'
+    test workbook)."""
+    for arg in args:
+        value = scalar(arg)
+        if isinstance(value, XlError):
+            return value
+        if number(value) is None:
+            return VALUE
+    return None
+
+
 def elementwise(func: Callable[..., Any], numbers: bool = True) -> Any:
     """``func`` of scalars (of numbers, with ``numbers``) as a ``formulas`` implementation, applied
     entry by entry to array arguments; an entry whose arguments hold an error is the first such
-    error, in argument order."""
+    error, in argument order (with ``numbers``, the first error or text that is no number: #VALUE!)."""
     scalar_func = numeric(func) if numbers else func
     return quiet(wrap_ufunc(scalar_func, input_parser=lambda *a: tuple(map(scalar, a)), args_parser=as_objects,
-                            check_error=get_error))
+                            check_error=first_numeric_problem if numbers else get_error))
 
 
 def wildcard_source(pattern: str, lone_tilde: str) -> str:

@@ -50,6 +50,21 @@ RATE(300,-200,8000,0,1), 27 Newton steps from 0.1, and not RATE(3300,-200,8000,0
 100 lies between (``formulas``' numpy-financial stopped at 1e-6 and iterated 1000 times, so the
 latter was a number).
 
+XIRR (Microsoft, "XIRR function") finds the rate at which the cash flows, discounted by (1 + rate)
+to the power of (date - first date) / 365, sum to 0: Newton's method from ``guess`` (0.1 when
+omitted), a step that would leave the rates above -1 halved until it does not, settled when a step
+is below 1e-12 of the rate and the sum is then within 1e-9 of the flows' total size; #NUM! when it
+does not settle within 100 steps. As Excel saved them in IronCalc's XIRR workbook and ``formulas``'
+test workbook: an empty cell among the values is 0 (-20, 5, 5, blank, blank, 5 is -20, 5, 5, 0, 0,
+5), and a pair of empty value and empty date is left out; a text that is no number or a TRUE/FALSE
+among values or dates is #VALUE!; dates are truncated to days, and a date before the first one or
+before 0, values and dates of different counts, or no positive or no negative value are #NUM!; a
+guess below 0 is #NUM!, TRUE or a text that is no number #VALUE!, an empty cell 0; the first error is
+the guess's, then the dates', then the values'. Excel stops earlier than the root (its
+values lie within 1e-8 of it: "accurate within 0.000001 percent"); ``formulas`` 1.3 stopped at 1e-7
+and, where a step left the rates above -1, answered -0.9999999 (-0.4868, -0.5608 and -0.9122 in
+IronCalc's XIRR workbook).
+
 DB and DDB (Microsoft, "DB function", "DDB function") depreciate nothing from an asset that costs
 nothing: DB and DDB of a cost of 0 are 0, and so is DDB of a salvage above the cost (the values Excel
 saved in IronCalc's DB_DDB workbook; ``formulas`` 1.3 answered #NUM!). A negative cost or salvage, a
@@ -60,7 +75,7 @@ a reference are left out, not read as 0 (IRR of -20, 5, 5, blank, blank, 7 is IR
 -0.073, as Excel saved it; ``formulas`` counted the blanks as 0s: -0.052). Of the rates that give a
 net present value of 0 it answers the one nearest ``guess`` (0.1 when omitted), #NUM! when there is
 none above -1; a guess of -1 or below, or a text, is #VALUE! (Excel's values in IronCalc's IRR
-workbook).
+workbook); of a range of guesses, the first counts; an error among the values is #VALUE!.
 """
 
 from __future__ import annotations
@@ -73,6 +88,7 @@ from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
+import schedula as sh
 from formulas.functions import Array, convert2float, raise_errors, wrap_func, wrap_ufunc
 from formulas.functions.date import _int2date
 from formulas.errors import FoundError
@@ -474,16 +490,81 @@ def _ddb(cost: float, salvage: float, life: float, period: float, factor: float 
     return _found(xddb, cost, salvage, life, period, factor)
 
 
+# --- XIRR ---------------------------------------------------------------------------------------
+
+def _xirr(values: Any, dates: Any, guess: Any = None) -> Any:
+    flows_in = [scalar(v) for v in np.asarray(values, dtype=object).ravel().tolist()]
+    dates_in = [scalar(v) for v in np.asarray(dates, dtype=object).ravel().tolist()]
+    if isinstance(guess, np.ndarray) and guess.size > 1:
+        return _VALUE
+    guess = scalar(guess)
+    for value in [guess, *dates_in, *flows_in]:  # the guess's error first, then the dates', then the values'
+        if isinstance(value, XlError):
+            return value
+    if len(flows_in) != len(dates_in):
+        return _NUM
+    flows: list[float] = []
+    days: list[float] = []
+    for flow, date in zip(flows_in, dates_in):
+        if _blank(flow) and _blank(date):
+            continue
+        flow, day = (None if isinstance(v, (bool, np.bool_)) else number(v) for v in (flow, date))
+        if flow is None or day is None:
+            return _VALUE
+        flows.append(flow)
+        days.append(math.floor(day))
+    start = 0.1 if guess is None or is_omitted(guess) else (
+        None if isinstance(guess, (bool, np.bool_)) else number(guess))
+    if start is None:
+        return _VALUE
+    if (not flows or min(days) < 0 or min(days) < days[0] or start < 0
+            or not any(f > 0 for f in flows) or not any(f < 0 for f in flows)):
+        return _NUM
+    years = [(day - days[0]) / 365.0 for day in days]
+    scale = math.fsum(abs(f) for f in flows)
+
+    def npv(rate: float) -> tuple[float, float]:
+        log = math.log1p(rate)
+        value = math.fsum(f * math.exp(-t * log) for f, t in zip(flows, years))
+        slope = math.fsum(-t * f * math.exp(-(t + 1) * log) for f, t in zip(flows, years))
+        return value, slope
+
+    rate = start
+    try:
+        for _ in range(100):
+            value, slope = npv(rate)
+            if slope == 0 or not math.isfinite(value) or not math.isfinite(slope):
+                return _NUM
+            step = value / slope
+            while rate - step <= -1:
+                step /= 2
+            rate -= step
+            if abs(step) <= 1e-12 * max(1.0, abs(rate)):
+                return rate if abs(npv(rate)[0]) <= 1e-9 * scale else _NUM
+    except (OverflowError, ValueError, ZeroDivisionError):
+        return _NUM
+    return _NUM
+
+
+def _blank(value: Any) -> bool:
+    return value is sh.EMPTY or value is None
+
+
+def _xirr_function(values: Any, dates: Any, guess: Any = None) -> Any:
+    return np.asarray([[_xirr(values, dates, guess)]], dtype=object).view(Array)
+
+
 # --- IRR ----------------------------------------------------------------------------------------
 
 def _irr_flows(values: Any) -> Any:
-    """The numbers of IRR's values in order (empty cells, text and TRUE/FALSE left out); the first
-    error among them is the result."""
+    """The numbers of IRR's values in order (empty cells, text and TRUE/FALSE left out); an error
+    among them is #VALUE!, whichever it is (``formulas``' test workbook: IRR of a range or an array
+    holding #N/A, #DIV/0!, #REF! ...)."""
     flows: list[float] = []
     for value in np.asarray(values, dtype=object).ravel().tolist():
         value = scalar(value)
         if isinstance(value, XlError):
-            return value
+            return _VALUE
         if isinstance(value, (int, float, np.integer, np.floating)) and not isinstance(value, (bool, np.bool_)):
             flows.append(float(value))
     return flows
@@ -493,6 +574,8 @@ def _irr(values: Any, guess: Any = None) -> Any:
     flows = _irr_flows(values)
     if isinstance(flows, XlError):
         return flows
+    if isinstance(guess, np.ndarray) and guess.size > 1:  # a range: its first cell, as Excel's array result
+        guess = guess.ravel()[0]
     guess = scalar(guess)
     if isinstance(guess, XlError):
         return guess
@@ -568,6 +651,7 @@ FUNCTIONS: dict[str, Any] = {
     "NPER": elementwise(_nper),
     "RATE": elementwise(_rate, numbers=False),
     "IRR": wrap_func(_irr_function),
+    "XIRR": wrap_func(_xirr_function),
     "DB": elementwise(_db),
     "DDB": elementwise(_ddb),
     "XNPV": wrap_func(_xnpv),
