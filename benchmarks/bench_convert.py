@@ -513,7 +513,7 @@ def bench_small_batch(work: Path, runs: int, count: int = 200) -> None:
     rss: dict[str, float] = {}
     for _ in range(runs):  # interleaved: a round runs every engine once, so a slow minute hits them all
         for name, command in engines:
-            seconds, peak = measure(command, 1, walls=walls[name])
+            _, peak = measure(command, 1, walls=walls[name])
             rss[name] = max(rss.get(name, 0.0), peak)
     best = {name: min(w) for name, w in walls.items()}
     print(f"\n{count} small workbooks ({cells // count} formula cells each: ROUND, IF, DATE, a running SUM, VLOOKUP), "
@@ -530,7 +530,7 @@ def bench_small_batch(work: Path, runs: int, count: int = 200) -> None:
               f"with --jobs 2; one workbook {best[engines[2][0]] / best[engines[4][0]]:.2f}")
         differ = 0
         for book in books:
-            n, bad = compare(work / "batch_j1" / book.name, work / "batch_ic" / book.name)
+            _, bad = compare(work / "batch_j1" / book.name, work / "batch_ic" / book.name)
             differ += len(bad)
         print(f"values, ours vs IronCalc: {cells:,} formula cells compared, {differ} differ")
 

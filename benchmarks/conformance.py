@@ -252,6 +252,51 @@ def shared_strings(package: zipfile.ZipFile) -> list[str]:
     return strings
 
 
+# The errors Excel 365 added (#SPILL!, #CALC! ...) are saved as ``<v>#VALUE!</v>`` (what older
+# readers show) with a ``vm`` attribute naming a rich value of type ``_error`` whose ``errorType``
+# is the error's number, ERROR.TYPE's minus one ([MS-XLSX] 2.3.6.1.3): the error Excel shows.
+RICH_ERROR_TYPES = ("#NULL!", "#DIV/0!", "#VALUE!", "#REF!", "#NAME?", "#NUM!", "#N/A", "#GETTING_DATA",
+                    "#SPILL!", "#CONNECT!", "#BLOCKED!", "#UNKNOWN!", "#FIELD!", "#CALC!")
+
+
+def rich_errors(package: zipfile.ZipFile) -> dict[str, str]:
+    """The error each ``vm`` (value metadata index, 1-based) stands for, where it is a rich ``_error``."""
+    parts = {kind.rsplit("/", 1)[-1]: target for _, kind, target in relationships(package, workbook_part(package))}
+    names = set(package.namelist())
+    if not {"sheetMetadata", "rdRichValue", "rdRichValueStructure"} <= parts.keys() or not all(
+            parts[k] in names for k in ("sheetMetadata", "rdRichValue", "rdRichValueStructure")):
+        return {}
+    metadata = parse_member(package, parts["sheetMetadata"])
+    types = [t.get("name") for t in metadata.iterfind("{*}metadataTypes/{*}metadataType")]
+    blocks = {}
+    for future in metadata.iterfind("{*}futureMetadata"):
+        if future.get("name") == "XLRICHVALUE":
+            blocks = {i: int(b.get("i", "-1")) for i, b in enumerate(future.iter("{*}rvb"))}
+    structures = [[k.get("n") for k in s.iterfind("{*}k")] if s.get("t") == "_error" else None
+                  for s in parse_member(package, parts["rdRichValueStructure"]).iterfind("{*}s")]
+    values = list(parse_member(package, parts["rdRichValue"]).iterfind("{*}rv"))
+    errors = {}
+    for index, block in enumerate(metadata.iterfind("{*}valueMetadata/{*}bk"), start=1):
+        record = block.find("{*}rc")
+        if record is None or not (0 < int(record.get("t", "0")) <= len(types)):
+            continue
+        if types[int(record.get("t", "0")) - 1] != "XLRICHVALUE":
+            continue
+        rich = blocks.get(int(record.get("v", "-1")), -1)
+        if not 0 <= rich < len(values):
+            continue
+        value = values[rich]
+        structure = int(value.get("s", "-1"))
+        keys = structures[structure] if 0 <= structure < len(structures) else None
+        if keys is None or "errorType" not in keys:
+            continue
+        fields = [v.text or "" for v in value.iterfind("{*}v")]
+        number = fields[keys.index("errorType")] if keys.index("errorType") < len(fields) else ""
+        if number.strip().isdigit() and int(number) < len(RICH_ERROR_TYPES):
+            errors[str(index)] = RICH_ERROR_TYPES[int(number)]
+    return errors
+
+
 def iter_cells(sheet: etree._Element) -> Iterator[tuple[str, etree._Element]]:
     """(reference, <c>) of a worksheet, the reference worked out when ``r`` is left out."""
     row_number = 0
@@ -272,8 +317,9 @@ def child(element: etree._Element, name: str) -> etree._Element | None:
     return element.find("{*}" + name)
 
 
-def cached_value(cell: etree._Element, strings: list[str]) -> Cached | None:
-    """A cell's saved value typed by its ``t`` attribute; None when it has none."""
+def cached_value(cell: etree._Element, strings: list[str], errors: Mapping[str, str] | None = None) -> Cached | None:
+    """A cell's saved value typed by its ``t`` attribute; None when it has none. An error cell whose
+    ``vm`` names a rich error (``errors``: :func:`rich_errors`) is that error."""
     kind = cell.get("t", "n")
     if kind == "inlineStr":
         inline = child(cell, "is")
@@ -292,7 +338,7 @@ def cached_value(cell: etree._Element, strings: list[str]) -> Cached | None:
     if kind == "b":
         return Cached("bool", text.strip() in ("1", "true"))
     if kind == "e":
-        return Cached("error", text.strip())
+        return Cached("error", (errors or {}).get(cell.get("vm", ""), text.strip()))
     if kind == "d":
         return Cached("date", text.strip())
     if not text.strip():
@@ -338,13 +384,14 @@ def read_oracle(path: Path) -> list[OracleCell]:
     oracle = []
     with zipfile.ZipFile(path) as package:
         strings = shared_strings(package)
+        errors = rich_errors(package)
         for sheet_name, part in worksheet_parts(package):
             sheet = parse_member(package, part)
             arrays = array_members(sheet)
             cells = [(ref, cell, f) for ref, cell in iter_cells(sheet) if (f := child(cell, "f")) is not None]
             shared = {f.get("si", ""): f.text for _, _, f in cells if f.get("t") == "shared" and f.text}
             for reference, cell, formula in cells:
-                value = cached_value(cell, strings)
+                value = cached_value(cell, strings, errors)
                 if value is not None:
                     text = formula_text(reference, formula, shared, arrays)
                     oracle.append(OracleCell(sheet_name, reference, text, value))
@@ -356,9 +403,10 @@ def read_values(path: Path) -> Values:
     values: Values = {}
     with zipfile.ZipFile(path) as package:
         strings = shared_strings(package)
+        errors = rich_errors(package)
         for sheet_name, part in worksheet_parts(package):
             for reference, cell in iter_cells(parse_member(package, part)):
-                value = cached_value(cell, strings)
+                value = cached_value(cell, strings, errors)
                 if value is not None:
                     values[sheet_name.upper(), reference] = value
     return values

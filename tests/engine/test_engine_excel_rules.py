@@ -171,3 +171,44 @@ def test_aggregates_show_the_first_error_in_argument_order(tmp_path: Path, path:
     evaluated = evaluate(tmp_path, {"S": cells})
     codes = [value(evaluated, "S", f"C{r}").code for r in range(1, 6)]
     assert codes == ["#N/A", "#DIV/0!", "#N/A", "#DIV/0!", "#N/A"]
+
+
+# --- the Analysis ToolPak's functions and a reference to several cells ---------------------------
+
+def test_toolpak_functions_refuse_a_range_where_they_take_one_value(tmp_path: Path, path: str) -> None:
+    """EDATE, MROUND, YEARFRAC, HEX2DEC ... (once the Analysis ToolPak's) given a range of several
+    cells for one value, in an array formula, are #VALUE! in every cell (Excel's saved values of
+    {=MROUND(C45:G45,2)}); a unary plus makes the range an array they take (=MROUND(+A2:A9,2)), and
+    a function of Excel's own core (COS) computes each cell."""
+    from openpyxl.worksheet.formula import ArrayFormula
+
+    wb = openpyxl.Workbook()
+    ws = wb.active
+    for row, number in enumerate([1, 2, 3], start=1):
+        ws.cell(row, 1, number)
+    ws["B1"], ws["B2"] = 45000, 45031
+    ws["D1"] = ArrayFormula("D1:D3", "=MROUND(A1:A3,2)")
+    ws["E1"] = ArrayFormula("E1:E3", "=MROUND(+A1:A3,2)")
+    ws["F1"] = ArrayFormula("F1:F2", "=EDATE(B1:B2,1)")
+    ws["G1"] = ArrayFormula("G1:G3", "=FACTDOUBLE(+A1:A3)")
+    ws["H1"] = ArrayFormula("H1:H3", "=COS(A1:A3)")
+    ws["I1"] = ArrayFormula("I1", "=SUM(WORKDAY(B1,1,A1:A3))")  # holidays take a range
+    ws["J1"] = ArrayFormula("J1", "=GCD(A1:A3)")  # so do GCD's numbers
+    wb.save(tmp_path / "book.xlsx")
+    evaluated = evaluate_workbook(str(tmp_path / "book.xlsx"))
+    for cell in ("D1", "D2", "D3", "F1", "F2"):
+        assert value(evaluated, "Sheet", cell) == ExcelError("#VALUE!"), cell
+    assert [value(evaluated, "Sheet", f"E{r}") for r in (1, 2, 3)] == [2, 2, 4]
+    assert [value(evaluated, "Sheet", f"G{r}") for r in (1, 2, 3)] == [1, 2, 3]
+    assert value(evaluated, "Sheet", "H2") == pytest.approx(-0.4161468365471424)
+    assert value(evaluated, "Sheet", "I1") == 45001
+    assert value(evaluated, "Sheet", "J1") == 1
+
+
+def test_toolpak_range_in_an_ordinary_formula_is_intersected_first(tmp_path: Path, path: str) -> None:
+    """An ordinary formula intersects the range with its own row as for any function: MROUND(A1:A3,2)
+    in row 2 rounds A2; in row 5, outside the range, it is #VALUE!."""
+    evaluated = evaluate(tmp_path, {"Sheet": {"A1": 1, "A2": 3, "A3": 5, "C2": "=MROUND(A1:A3,2)",
+                                              "C5": "=MROUND(A1:A3,2)"}})
+    assert value(evaluated, "Sheet", "C2") == 4
+    assert value(evaluated, "Sheet", "C5") == ExcelError("#VALUE!")

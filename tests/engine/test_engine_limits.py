@@ -64,8 +64,8 @@ def test_a_formula_longer_than_excel_allows_is_that_cells_warning(tmp_path: Path
     values, warnings = _computed(tmp_path, {"A1": longest, "A2": longest + "+1", "A3": "=2*3"})
     assert values["A1"] == 4096.0 and values["A3"] == 6.0
     assert isinstance(values["A2"], NotComputed)
-    assert warnings == ["Sheet!A2: the formula is 8,193 characters long, more than the 8,192 Excel allows (Excel "
-                        "does not take such a formula, so it has no value of Excel's)"]
+    assert warnings == [("Sheet!A2: the formula is 8,193 characters long, more than the 8,192 Excel allows (Excel "
+                         "does not take such a formula, so it has no value of Excel's)")]
 
 
 def test_deep_formulas_within_excel_limits_are_computed(tmp_path: Path) -> None:

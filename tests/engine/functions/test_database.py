@@ -10,7 +10,6 @@ import openpyxl
 import pytest
 import schedula as sh
 from formulas.tokens.operand import XlError
-
 from function_books import assert_excel_value, recalculated
 
 from xlrating.engine import evaluate_workbook

@@ -84,7 +84,7 @@ def definition(text: str) -> Node:
 class _Lazy:
     """A LET value, computed when first used."""
 
-    __slots__ = ("node", "env", "value", "done")
+    __slots__ = ("done", "env", "node", "value")
 
     def __init__(self, node: Node, env: dict[str, Any]):
         self.node, self.env, self.value, self.done = node, env, None, False
@@ -138,7 +138,7 @@ def named(name: str, text: str) -> Any:
 class _Cell:
     """Where a LAMBDA is being evaluated: the cell computing, its workbook and its functions."""
 
-    __slots__ = ("position", "registry", "names")
+    __slots__ = ("names", "position", "registry")
 
     def __init__(self, position: Position):
         self.position = position

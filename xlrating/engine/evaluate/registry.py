@@ -128,10 +128,11 @@ class FunctionRegistry:
         """``registry().get(name)`` for a stored name (upper case), importing only what it needs: ours
         first, then the one module of ``formulas``' library that defines the name; None if neither does."""
         from .date_system import in_date_system
+        from .toolpak import references_refused
 
         found = self.engine_function(name)
         found = found if found is not None else self.library.function(name)
-        return None if found is None else in_date_system(name, found)
+        return None if found is None else references_refused(name, in_date_system(name, found))
 
     def _registry(self) -> dict[str, Any]:
         """``formulas``' built-in functions, corrected where they differ from Excel, plus ours under
@@ -140,10 +141,11 @@ class FunctionRegistry:
         from formulas.functions import get_functions
 
         from .date_system import in_date_system
+        from .toolpak import references_refused
 
         functions: dict[str, Any] = dict(get_functions())
         functions.update(self._engine_functions())
-        return {name: in_date_system(name, function) for name, function in functions.items()}
+        return {name: references_refused(name, in_date_system(name, function)) for name, function in functions.items()}
 
     def operator(self, name: str) -> Any | None:
         """The engine's own implementation of an operator: ``:`` spans its references through the

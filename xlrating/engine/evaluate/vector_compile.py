@@ -28,7 +28,6 @@ from .vector import (
     _COMPARE,
     DIV0,
     NA,
-    _Growing,
     Context,
     Program,
     Unsupported,
@@ -38,6 +37,7 @@ from .vector import (
     _blank_test,
     _compare,
     _const,
+    _Growing,
     _if,
     _iferror,
     _logical,
@@ -293,6 +293,10 @@ def _memoised(name: str, written: str, args: tuple[Node, ...], lookup: Callable[
         raise Unsupported("defined name")
     if any(isinstance(a, Const) and a.value is None for a in args):
         raise Unsupported("an omitted argument")
+    if name in SCALAR and any(isinstance(a, Ref) and not a.is_cell for a in args):
+        # a range where one value is taken: the cell path intersects it with the formula's row or
+        # column (a legacy formula) or refuses it (.toolpak)
+        raise Unsupported(f"{name} of a range")
     implementation = lookup(written)  # as EngineFunction.compile resolves it
     if implementation is None:
         implementation = lookup(name)

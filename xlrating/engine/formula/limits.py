@@ -36,14 +36,13 @@ def function_depth(formula: str) -> int:
                 depth += 1
                 deepest = max(deepest, depth)
         elif char == ")" and opened:
-            if opened.pop():
-                depth -= 1
+            depth -= 1 if opened.pop() else 0
     return deepest
 
 
 def beyond_excel(formula: str) -> str | None:
     """Why Excel would not take ``formula`` (text as stored, with or without its ``=``), or None."""
-    text = formula[1:] if formula.startswith("=") else formula
+    text = formula.removeprefix("=")
     if "(" in text and len(text) > 2 * MAX_NESTED_FUNCTIONS:  # a shorter formula cannot nest 65 levels
         depth = function_depth(text)
         if depth > MAX_NESTED_FUNCTIONS:

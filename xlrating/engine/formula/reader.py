@@ -33,11 +33,20 @@ def one_line(formula: str) -> str:
 _SIGNS = re.compile(r'("(?:[^"]|"")*")|(\'(?:[^\']|\'\')*\')|(?<=[=(,;<>&])(\s*)((?:[-+]\s*)+)')
 
 
+# an area reference (two cells, whole columns or rows, its sheet first), a name or call not following
+_AREA_AHEAD = re.compile(r"""(?:(?:'(?:[^']|'')+'|[A-Za-z_][\w.]*)!)?(?:\$?[A-Za-z]{1,3}\$?[0-9]{1,7}:\$?[A-Za-z]{1,3}\$?[0-9]{1,7}
+    |\$?[A-Za-z]{1,3}:\$?[A-Za-z]{1,3}|\$?[0-9]{1,7}:\$?[0-9]{1,7})(?![\w(!:])""", re.VERBOSE)
+
+
 def _signs(match: re.Match[str]) -> str:
     if match.group(1) or match.group(2):
         return match.group(0)
     count = match.group(4).count("-")
     if count == 0:
+        if _AREA_AHEAD.match(match.string, match.end()):
+            # a unary plus makes a reference to several cells the array of their values, which the
+            # functions that refuse such a reference take (=EDATE(+A2:A9,1): evaluate.toolpak)
+            return match.group(3) + "+"
         return match.group(3)  # a unary plus changes nothing in Excel (=+TRUE is TRUE)
     return match.group(3) + ("0+" if count % 2 == 0 else "-")
 

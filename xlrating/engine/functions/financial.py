@@ -89,9 +89,9 @@ from typing import Any
 
 import numpy as np
 import schedula as sh
+from formulas.errors import FoundError
 from formulas.functions import Array, convert2float, raise_errors, wrap_func, wrap_ufunc
 from formulas.functions.date import _int2date
-from formulas.errors import FoundError
 from formulas.functions.financial import _npf, mirr_args_parser, xdb, xddb, xxnpv
 from formulas.tokens.operand import Error, XlError
 

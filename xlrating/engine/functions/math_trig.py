@@ -49,8 +49,8 @@ from ..formula.values import is_omitted
 from ..read.plain_numbers import WHOLE, integer
 from ..read.rounding import excel_round
 from . import criteria
-from .dynamic_arrays import check_size
 from .arguments import as_objects, elementwise, number, quiet, scalar, text_number
+from .dynamic_arrays import check_size
 from .library import formulas_function
 from .lifting import pairwise
 from .number_lists import Rejected, numbers, single

@@ -29,7 +29,15 @@ from typing import Any
 import numpy as np
 import schedula as sh
 from formulas.errors import RangeValueError
-from formulas.functions import COMPILING, get_error, parse_ranges, replace_empty, wrap_func, wrap_impure_func, wrap_ufunc
+from formulas.functions import (
+    COMPILING,
+    get_error,
+    parse_ranges,
+    replace_empty,
+    wrap_func,
+    wrap_impure_func,
+    wrap_ufunc,
+)
 from formulas.functions import text as formulas_text
 from formulas.functions.date import _text2datetime
 from formulas.tokens.operand import Error, XlError

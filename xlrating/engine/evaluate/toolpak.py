@@ -1,0 +1,107 @@
+"""The functions that came from Excel's Analysis ToolPak refuse a reference to several cells where
+they take one value.
+
+EDATE, EOMONTH, YEARFRAC, WORKDAY, NETWORKDAYS, MROUND, QUOTIENT, the engineering and the securities
+functions ... were an add-in's before Excel 2007 took them in, and they still read a parameter that
+takes one value as a reference, not as an array: given a range of several cells there, in an array
+formula or a dynamic-array one, the whole result is #VALUE! (``=EDATE(A2:A10,1)`` is #VALUE!, where
+``=EDATE(+A2:A10,1)``, an array, gives a date for each row, and ``=COS(A2:A10)`` a cosine for each).
+Excel's saved values show it: ``{=MROUND(C45:G45,2)}`` over five cells, ``{=FACTDOUBLE(C31:Q31)}``,
+``{=HEX2DEC(C27:J27)}``, ``{=YEARFRAC(C27:E27,D27:F27,E27:G27)}`` are #VALUE! in every cell.
+
+An ordinary (legacy) formula intersects such a range with its own row or column first, as it does
+for every function (:mod:`.legacy_values`), and is left as it is here.
+
+:data:`SCALAR_PARAMETERS` names, per function, the positions of the parameters that take one value
+(None: all of them); the others take a range (GCD's numbers, XNPV's values and dates, WORKDAY's
+holidays, SERIESSUM's coefficients).
+"""
+
+from __future__ import annotations
+
+import functools
+from collections.abc import Callable
+from typing import Any
+
+from ..formula.function_names import builtin_name
+
+_ALL = None
+
+SCALAR_PARAMETERS: dict[str, tuple[int, ...] | None] = {
+    **dict.fromkeys((
+        "ACCRINT", "ACCRINTM", "AMORDEGRC", "AMORLINC", "BESSELI", "BESSELJ", "BESSELK", "BESSELY",
+        "BIN2DEC", "BIN2HEX", "BIN2OCT", "COMPLEX", "CONVERT", "COUPDAYBS", "COUPDAYS", "COUPDAYSNC",
+        "COUPNCD", "COUPNUM", "COUPPCD", "CUMIPMT", "CUMPRINC", "DEC2BIN", "DEC2HEX", "DEC2OCT", "DELTA",
+        "DISC", "DOLLARDE", "DOLLARFR", "DURATION", "EDATE", "EFFECT", "EOMONTH", "ERF", "ERFC",
+        "FACTDOUBLE", "GESTEP", "HEX2BIN", "HEX2DEC", "HEX2OCT", "IMABS", "IMAGINARY", "IMARGUMENT",
+        "IMCONJUGATE", "IMCOS", "IMDIV", "IMEXP", "IMLN", "IMLOG10", "IMLOG2", "IMPOWER", "IMREAL", "IMSIN",
+        "IMSQRT", "IMSUB", "INTRATE", "ISEVEN", "ISODD", "MDURATION", "MROUND", "NOMINAL", "OCT2BIN",
+        "OCT2DEC", "OCT2HEX", "ODDFPRICE", "ODDFYIELD", "ODDLPRICE", "ODDLYIELD", "PRICE", "PRICEDISC",
+        "PRICEMAT", "QUOTIENT", "RANDBETWEEN", "RECEIVED", "SQRTPI", "TBILLEQ", "TBILLPRICE",
+        "TBILLYIELD", "WEEKNUM", "YEARFRAC", "YIELD", "YIELDDISC", "YIELDMAT"), _ALL),
+    "FVSCHEDULE": (0,), "NETWORKDAYS": (0, 1), "WORKDAY": (0, 1), "SERIESSUM": (0, 1, 2),
+}
+
+
+def _several_cells(value: Any) -> bool:
+    """Whether ``value`` is a reference to more than one cell (or to several areas)."""
+    from formulas.ranges import Ranges
+
+    if not isinstance(value, Ranges) or not value.ranges:
+        return False
+    if len(value.ranges) > 1:
+        return True
+    area = value.ranges[0]
+    return int(area["r1"]) != int(area["r2"]) or int(area["n1"]) != int(area["n2"])
+
+
+def _legacy() -> bool:
+    from .position import CURRENT
+
+    position = CURRENT.get(None)
+    return position is not None and position.intersect
+
+
+def references_refused(name: str, implementation: Any) -> Any:
+    """``implementation`` of the Excel function ``name``, giving #VALUE! for a reference to several
+    cells in a parameter that takes one value (the implementation itself for other functions).
+    A function described as a dict (``formulas``' extra inputs first) is wrapped in its ``function``."""
+    plain = builtin_name(name)
+    if plain not in SCALAR_PARAMETERS:
+        return implementation
+    key = (plain, id(implementation))
+    known = _WRAPPERS.get(key)
+    if known is not None and known[0] is implementation:
+        return known[1]
+    if isinstance(implementation, dict):
+        extra = len(implementation.get("extra_inputs", ()))
+        wrapped: Any = {**implementation, "function": _wrapped(implementation["function"], SCALAR_PARAMETERS[plain],
+                                                               extra)}
+    else:
+        wrapped = _wrapped(implementation, SCALAR_PARAMETERS[plain], 0)
+    _WRAPPERS[key] = (implementation, wrapped)
+    return wrapped
+
+
+_WRAPPERS: dict[tuple[str, int], tuple[Any, Any]] = {}  # (name, id) -> (the implementation, its wrapper)
+
+
+def _wrapped(implementation: Callable[..., Any], positions: tuple[int, ...] | None,
+             extra: int) -> Callable[..., Any]:
+    if getattr(implementation, "references_refused", False):
+        return implementation
+
+    @functools.wraps(implementation)
+    def computed(*args: Any, **kwargs: Any) -> Any:
+        scalars = args[extra:] if positions is None else [args[extra + i] for i in positions if extra + i < len(args)]
+        if any(_several_cells(a) for a in scalars) and not _legacy():
+            from formulas.tokens.operand import Error
+
+            return Error.errors["#VALUE!"]
+        return implementation(*args, **kwargs)
+
+    computed.references_refused = True  # type: ignore[attr-defined]
+    return computed
+
+
+__all__ = ["SCALAR_PARAMETERS", "references_refused"]
