@@ -189,13 +189,42 @@ def _filled_down_blocks(sheet: Sheet, cells: SheetCells, start_id: int, sheets: 
     is one block too."""
     if cells.simple is None:
         return []
-    rows_array, cols_array, texts_in = cells.simple
+    texts, plan = _filled_down_plan(*cells.simple, sheets)
+    blocks: list[Block] = []
+    for col, row, last, i, found in plan:
+        block = Block(start_id + len(blocks), sheet, col, row, last, row, texts[i])
+        block.listed, block.base = texts, i
+        if found:
+            block.literals = found
+        blocks.append(block)
+    return blocks
+
+
+# (col, first row, last row, index of the first row's text, each row's literals or None)
+_Plan = tuple[list[str], list[tuple[int, int, int, int, list[tuple[float | str, ...]] | None]]]
+# The plans of the sheets seen last, by their formula cells: a batch of workbooks made from one
+# template finds each sheet's blocks once. Only sheets of a few formulas are kept (a big sheet's
+# texts are not held past its workbook).
+_PLANS: dict[tuple[bytes, bytes, tuple[str, ...], tuple[str, ...]], _Plan] = {}
+_PLANNED_CELLS = 20_000
+_PLANS_KEPT = 64
+
+
+def _filled_down_plan(rows_array: np.ndarray, cols_array: np.ndarray, texts_in: list[str],
+                      sheets: tuple[str, ...]) -> _Plan:
+    """The texts in column order and the blocks they make (:func:`_filled_down_blocks`)."""
+    key = None
+    if len(texts_in) <= _PLANNED_CELLS:
+        key = (rows_array.tobytes(), cols_array.tobytes(), tuple(texts_in), sheets)
+        known = _PLANS.get(key)
+        if known is not None:
+            return known
     order = np.lexsort((rows_array, cols_array))
     rows, cols = rows_array[order], cols_array[order]
     texts = list(map(texts_in.__getitem__, order.tolist()))
     # runs of consecutive rows within a column
     breaks = (np.flatnonzero((np.diff(cols) != 0) | (np.diff(rows) != 1)) + 1).tolist()
-    blocks: list[Block] = []
+    plan: list[tuple[int, int, int, int, list[tuple[float | str, ...]] | None]] = []
     for start, stop in zip([0, *breaks], [*breaks, len(texts)]):
         col, top = int(cols[start]), int(rows[start])
         i = start
@@ -210,13 +239,13 @@ def _filled_down_blocks(sheet: Sheet, cells: SheetCells, start_id: int, sheets: 
                     j = end
                 else:
                     found = []
-            block = Block(start_id + len(blocks), sheet, col, row, top + j - 1 - start, row, texts[i])
-            block.listed, block.base = texts, i
-            if found:
-                block.literals = found
-            blocks.append(block)
+            plan.append((col, row, top + j - 1 - start, i, found or None))
             i = j
-    return blocks
+    if key is not None:
+        if len(_PLANS) >= _PLANS_KEPT:
+            del _PLANS[next(iter(_PLANS))]
+        _PLANS[key] = (texts, plan)
+    return texts, plan
 
 
 def _parametrise(block: Block) -> None:

@@ -15,6 +15,8 @@ and the like are :mod:`contextvars`).
 from __future__ import annotations
 
 import contextvars
+import os
+import queue
 import sys
 import threading
 from collections.abc import Callable
@@ -49,7 +51,11 @@ def _leave() -> None:
 
 def with_deep_stack(function: Callable[..., T], *args: Any) -> T:
     """``function(*args)`` computed on a thread with a :data:`STACK_BYTES` stack and the recursion
-    limit raised to :data:`RECURSION_LIMIT`; what it returns, or the exception it raised."""
+    limit raised to :data:`RECURSION_LIMIT`; what it returns, or the exception it raised.
+
+    The thread is kept for the next evaluation (a batch of small workbooks would otherwise start
+    one per workbook, a fifth of a millisecond each); while it is busy (evaluations from several
+    threads at once), another starts for the call and ends with it."""
     context = contextvars.copy_context()
     outcome: dict[str, Any] = {}
 
@@ -61,19 +67,58 @@ def with_deep_stack(function: Callable[..., T], *args: Any) -> T:
 
     _enter()
     try:
-        with _lock:  # threading.stack_size is the process's: set only while this thread starts
-            previous = threading.stack_size(STACK_BYTES)
+        if _kept.idle.acquire(blocking=False):
             try:
-                thread = threading.Thread(target=body, name="xlrating-evaluate", daemon=True)
-                thread.start()
+                _kept.run(body)
             finally:
-                threading.stack_size(previous)
-        thread.join()
+                _kept.idle.release()
+        else:
+            _start(body).join()
     finally:
         _leave()
     if "error" in outcome:
         raise outcome["error"]
     return outcome["value"]  # type: ignore[no-any-return]
+
+
+def _start(target: Callable[[], None]) -> threading.Thread:
+    with _lock:  # threading.stack_size is the process's: set only while this thread starts
+        previous = threading.stack_size(STACK_BYTES)
+        try:
+            thread = threading.Thread(target=target, name="xlrating-evaluate", daemon=True)
+            thread.start()
+        finally:
+            threading.stack_size(previous)
+    return thread
+
+
+class _KeptThread:
+    """One deep-stack thread that runs one body at a time, started when first needed (again in a
+    process forked from one that had it: the fork has no such thread)."""
+
+    def __init__(self) -> None:
+        self.idle = threading.Lock()  # held by the caller whose body runs
+        self._tasks: queue.SimpleQueue[Callable[[], None]] = queue.SimpleQueue()
+        self._finished = threading.Event()
+        self._thread: threading.Thread | None = None
+        self._pid = 0
+
+    def run(self, body: Callable[[], None]) -> None:
+        if self._thread is None or self._pid != os.getpid() or not self._thread.is_alive():
+            self._tasks, self._finished = queue.SimpleQueue(), threading.Event()
+            self._thread, self._pid = _start(self._serve), os.getpid()
+        self._finished.clear()
+        self._tasks.put(body)
+        self._finished.wait()
+
+    def _serve(self) -> None:
+        tasks, finished = self._tasks, self._finished
+        while True:
+            tasks.get()()
+            finished.set()
+
+
+_kept = _KeptThread()
 
 
 __all__ = ["RECURSION_LIMIT", "STACK_BYTES", "with_deep_stack"]
