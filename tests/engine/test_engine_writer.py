@@ -425,3 +425,24 @@ def test_a_small_workbook_is_written_without_importing_orjson(tmp_path: Path, mo
     monkeypatch.delitem(sys.modules, "orjson", raising=False)
     convert_file(book, tmp_path / "out.xlsx")
     assert "orjson" not in sys.modules
+
+
+def test_parts_the_output_keeps_unchanged_are_the_sources_own(tmp_path: Path) -> None:
+    """Styles, theme, document properties and shared strings are copied as the source packed them
+    (deflated once, never inflated and packed again): the same bytes inside, the same CRC-32, and a
+    zip every reader takes; the workbook, its relationships and the sheets carry the new values."""
+    wb = openpyxl.Workbook()
+    ws = wb.active
+    ws["A1"], ws["A2"], ws["B1"] = 2, "text kept in the shared strings", "=A1*21"
+    ws["A1"].font = Font(bold=True)
+    wb.save(tmp_path / "in.xlsx")
+    convert_file(tmp_path / "in.xlsx", tmp_path / "out.xlsx")
+    with zipfile.ZipFile(tmp_path / "in.xlsx") as source, zipfile.ZipFile(tmp_path / "out.xlsx") as out:
+        assert out.testzip() is None  # every entry inflates to its CRC-32
+        kept = [i.filename for i in source.infolist() if i.filename.endswith(".xml") and "worksheets" not in
+                i.filename and i.filename not in ("xl/workbook.xml", "[Content_Types].xml")]
+        assert {"xl/styles.xml", "xl/theme/theme1.xml", "docProps/core.xml"} <= set(kept)
+        for name in kept:
+            assert out.read(name) == source.read(name), name
+            assert out.getinfo(name).CRC == source.getinfo(name).CRC
+    assert openpyxl.load_workbook(tmp_path / "out.xlsx", data_only=True).active["B1"].value == 42

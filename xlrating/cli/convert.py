@@ -110,7 +110,7 @@ MAX_WARNINGS_SHOWN = 20
 
 def _run_with_progress(work: list[Job], jobs: int, limits: Limits, quiet: bool,
                        run: Callable[..., list[Outcome]]) -> list[Outcome]:
-    if quiet or len(work) < 2:
+    if quiet or len(work) < 2 or not sys.stderr.isatty():  # a bar is for a person at a terminal, not a log
         return run(work, jobs, limits)
     from rich.console import Console
     from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn

@@ -74,7 +74,7 @@ class PackageCheck:
         if reason:
             raise Refused(reason)
         try:
-            self.archive = zipfile.ZipFile(io.BytesIO(data))
+            self.archive = _ScannedZip(io.BytesIO(data))
             infos = self.archive.infolist()
         except Exception as exc:  # noqa: BLE001 - zipfile raises BadZipFile, ValueError, OSError, struct.error ...
             raise Refused(f"corrupt or truncated .xlsx (the zip archive cannot be read: {exc})") from None
@@ -85,7 +85,7 @@ class PackageCheck:
             raise
         self.members = infos  # a name may appear twice in a hostile zip: each copy is scanned
         self.infos = {info.filename: info for info in infos}
-        self.scan = _Scan(limits)
+        self.scan = _Scan(limits, self.archive.scanned)
         self.report = self.scan.report
         self.report.parts = len(infos)
         self.report.has_macros = any(i.filename.lower().endswith("vbaproject.bin") for i in infos)
@@ -233,10 +233,47 @@ def _chunks(archive: zipfile.ZipFile, info: zipfile.ZipInfo, raw: bytes | None) 
             yield chunk
 
 
+# An XML part of at most this many bytes is kept unpacked once scanned, for its reader
+KEPT_BYTES = 256 * 1024
+
+
+class _ScannedZip(zipfile.ZipFile):
+    """The package's zip archive; ``read`` of a small XML part the scan has unpacked and checked
+    (CRC-32 included) gives those bytes instead of inflating the part again."""
+
+    def __init__(self, file: io.BytesIO):
+        super().__init__(file)
+        self.scanned: dict[str, bytes] = {}
+
+    def read(self, name: str | zipfile.ZipInfo, pwd: bytes | None = None) -> bytes:
+        if pwd is None and isinstance(name, str):
+            found = self.scanned.get(name)
+            if found is not None:
+                return found
+        return super().read(name, pwd)
+
+
 class _Scan(WorkbookScan):
-    """Streams every part once, counting bytes and, in XML parts, elements that matter."""
+    """Streams every part once, counting bytes and, in XML parts, elements that matter; keeps the
+    small XML parts it unpacked (``kept``: name -> bytes) when each name is in the package once."""
+
+    def __init__(self, limits: Limits, kept: dict[str, bytes] | None = None):
+        super().__init__(limits)
+        self.kept = kept if kept is not None else {}
+        self._names: set[str] = set()
 
     def read_part(self, archive: zipfile.ZipFile, info: zipfile.ZipInfo) -> None:
+        keep = info.filename.lower().endswith((".xml", ".rels")) and info.file_size <= KEPT_BYTES
+        twice = info.filename in self._names
+        self._names.add(info.filename)
+        if twice:
+            self.kept.pop(info.filename, None)  # a name twice in a hostile zip: its reader reads the zip
+        pieces: list[bytes] | None = [] if keep and not twice else None
+        self._read_part(archive, info, pieces)
+        if pieces is not None:
+            self.kept[info.filename] = b"".join(pieces)
+
+    def _read_part(self, archive: zipfile.ZipFile, info: zipfile.ZipInfo, pieces: list[bytes] | None) -> None:
         name = info.filename
         lower = name.lower()
         if name.endswith("/"):
@@ -254,6 +291,8 @@ class _Scan(WorkbookScan):
         try:
             with closing(_chunks(archive, info, raw)) as stream:
                 for chunk in stream:
+                    if pieces is not None:
+                        pieces.append(chunk)
                     self.report.unpacked_bytes += len(chunk)
                     if self.report.unpacked_bytes > self.limits.max_total_bytes:
                         raise Refused(f"the parts unpack to more than "

@@ -67,6 +67,9 @@ class Package:
     # under ``--now saved``; None when the package records none, and ``no_saved_at`` says why
     saved_at: dt.datetime | None = None
     no_saved_at: str = ""
+    # the small XML parts the package check unpacked and checked, by name, for a writer that copies
+    # them (edited or not) without inflating them again
+    scanned: dict[str, bytes] = field(default_factory=dict)
 
 
 @dataclass(frozen=True)
@@ -364,4 +367,5 @@ def _read(path: str, check: PackageCheck) -> Package:
         raise UnreadableWorkbook(path, f"damaged workbook package ({type(exc).__name__}: {exc})") from None
     saved = save_time(archive)
     return Package(path, sheets, names, workbook_part, check.data, _calc_settings(root), every_sheet, linked,
-                   _character_set(archive), tables, system, saved_at=saved.moment, no_saved_at=saved.missing)
+                   _character_set(archive), tables, system, saved_at=saved.moment, no_saved_at=saved.missing,
+                   scanned=getattr(archive, "scanned", {}))

@@ -14,6 +14,7 @@ CSV (one file per sheet) and JSON (one document) are written from the evaluated 
 
 from __future__ import annotations
 
+import copy
 import io
 import re
 import sys
@@ -101,13 +102,17 @@ def write_xlsx(evaluated: Evaluated, target: str | Path, *, values_only: bool = 
     drop_vba = values_only or str(target).lower().endswith(".xlsx")
     # a Strict Open XML workbook was read as the Transitional package it means: written Strict again
     out_class = _StrictWriter if evaluated.package.strict else ZipWriter
+    scanned = evaluated.package.scanned
     with zipfile.ZipFile(io.BytesIO(evaluated.package.data)) as source, out_class(target) as out:
         for info in source.infolist():
             name = info.filename
             if name.endswith("calcChain.xml") or (drop_vba and name.lower().endswith("vbaproject.bin")):
                 continue
             sheet = parts.get(name)
-            data = source.read(name) if sheet is None or sheet.xml is None else b""
+            if sheet is None and out_class is ZipWriter and _kept_as_is(name, evaluated.package.workbook_part, info):
+                out.copy(info, _deflated(source, info))  # no need to inflate and deflate it again
+                continue
+            data = (scanned.get(name) or source.read(name)) if sheet is None or sheet.xml is None else b""
             if sheet is not None:
                 edit = SheetEdit(evaluated, sheet.name, values_only)
                 xml = excel_function_names(sheet.xml if sheet.xml is not None else data.decode("utf-8"))
@@ -129,6 +134,22 @@ def write_xlsx(evaluated: Evaluated, target: str | Path, *, values_only: bool = 
                     text = text.replace(MACRO_MAIN, XLSX_MAIN)
                 data = text.encode("utf-8")
             out.write(info, data)
+
+
+def _kept_as_is(name: str, workbook_part: str, info: zipfile.ZipInfo) -> bool:
+    """Whether a part (not a worksheet) goes to the output unchanged and can be copied deflated as
+    it is: every part but the workbook, the content types and the relationships, which are edited."""
+    return (info.compress_type == zipfile.ZIP_DEFLATED and not info.flag_bits & 1 and name != workbook_part
+            and name != "[Content_Types].xml" and not name.endswith(".rels"))
+
+
+def _deflated(source: zipfile.ZipFile, info: zipfile.ZipInfo) -> bytes:
+    """The DEFLATE data of an entry as the source holds it (read as a stored entry of that size,
+    which checks its local header; the package check has inflated it and checked its CRC-32)."""
+    stored = copy.copy(info)
+    stored.compress_type, stored.file_size, stored.CRC = zipfile.ZIP_STORED, info.compress_size, None
+    with source.open(stored) as stream:
+        return stream.read()
 
 
 class _StrictWriter(ZipWriter):

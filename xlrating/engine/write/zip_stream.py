@@ -193,6 +193,14 @@ class ZipWriter:
         self.file.write(entry.local_header())
         self.file.write(packed)
 
+    def copy(self, info: zipfile.ZipInfo, packed: bytes) -> None:
+        """An entry of a source package copied as it is: ``packed``, its DEFLATE data, with the
+        CRC-32 and size ``info`` (the source's entry, already checked) declares."""
+        entry = self._entry(info, max(info.file_size, len(packed)) >= _SIZE_LIMIT)
+        entry.size, entry.compressed, entry.crc = info.file_size, len(packed), info.CRC
+        self.file.write(entry.local_header())
+        self.file.write(packed)
+
     def stream(self, info: zipfile.ZipInfo, expected_size: int) -> EntryStream:
         """An entry whose data comes in pieces (:meth:`EntryStream.write`, then ``close``); it gets a
         ZIP64 header where ``expected_size`` (what the data is made from) leaves less than twice
