@@ -158,3 +158,18 @@ def test_a_failure_leaves_a_file_put_in_the_targets_place_alone(tmp_path: Path) 
         path.write_bytes(b"someone else's")
         raise RuntimeError
     assert path.read_bytes() == b"someone else's"
+
+
+def test_a_package_written_over_a_larger_file_ends_where_it_ends(tmp_path: Path) -> None:
+    """Written over an existing file (a workbook converted again), the package is exactly its own
+    bytes: nothing of the longer file it replaced is left past its end."""
+    target = tmp_path / "out.xlsx"
+    target.write_bytes(b"an older, longer output " * 4096)
+    info = zipfile.ZipInfo("xl/part.xml", date_time=(2024, 1, 2, 3, 4, 6))
+    with ZipWriter(target) as out:
+        out.write(info, b"<part>fresh</part>")
+    with zipfile.ZipFile(target) as package:
+        assert package.testzip() is None
+        assert package.read("xl/part.xml") == b"<part>fresh</part>"
+    assert b"older" not in target.read_bytes()
+    assert target.stat().st_size < 200
