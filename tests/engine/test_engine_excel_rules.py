@@ -6,6 +6,7 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
+import numpy as np
 import openpyxl
 import pytest
 from openpyxl.utils.cell import column_index_from_string, coordinate_from_string
@@ -212,3 +213,28 @@ def test_toolpak_range_in_an_ordinary_formula_is_intersected_first(tmp_path: Pat
                                               "C5": "=MROUND(A1:A3,2)"}})
     assert value(evaluated, "Sheet", "C2") == 4
     assert value(evaluated, "Sheet", "C5") == ExcelError("#VALUE!")
+
+
+def test_rounding_a_column_at_once_equals_rounding_each_number() -> None:
+    """round_many's shortcut (binary arithmetic where the scaled number is clearly away from a half,
+    or from a whole for ROUNDUP/ROUNDDOWN) gives exactly what rounding each number's 15 digits in
+    decimal gives, the halves that are not halves in binary included (1.005, 2.675, 4.35)."""
+    import math
+
+    from hypothesis import given, settings
+    from hypothesis import strategies as st
+
+    from xlrating.engine.read.rounding import MODES, round_many
+
+    tricky = [1.005, 2.675, 4.35, -2.5, 1234.5, 0.1 + 0.2, 0.285, 1.001, 1.009, -0.001, 5e-324, 1e300, 0.0]
+    numbers = st.one_of(st.sampled_from(tricky), st.floats(allow_nan=False, allow_infinity=False),
+                        st.integers(-10**9, 10**9).map(lambda n: n / 1000), st.integers(-10**6, 10**6).map(lambda n: n + 0.5))
+
+    @settings(max_examples=300, deadline=None)
+    @given(st.lists(numbers, min_size=1, max_size=40), st.integers(-25, 25), st.sampled_from(sorted(MODES)))
+    def check(values: list[float], digits: int, name: str) -> None:
+        at_once = round_many(np.array(values), digits, MODES[name]).tolist()
+        one_by_one = [excel_round(v, digits, MODES[name]) for v in values]
+        assert [(x, math.copysign(1, x)) for x in at_once] == [(x, math.copysign(1, x)) for x in one_by_one]
+
+    check()

@@ -36,6 +36,43 @@ def excel_round(number: float, digits: float, mode: str = ROUND_HALF_UP) -> floa
     return float(shown.quantize(Decimal(1).scaleb(-places), rounding=mode)) + 0.0  # no -0.0
 
 
+# Below this magnitude of ``number * 10**digits`` the scaled number and its integer part are exact
+# enough in binary for the shortcut of :func:`round_many` (far from the 2**53 where integers end)
+_SCALED_LIMIT = 1e15
+# A scaled number within this much (relative) of where the rounding changes (a half for ROUND, a
+# whole for ROUNDUP and ROUNDDOWN) is rounded in decimal: the 15 digits Excel shows may lie on the
+# other side (1.005 is shown 1.005 but held as 1.00499999999999989...)
+_MARGIN = 1e-9
+
+
 def round_many(numbers: np.ndarray, digits: float, mode: str = ROUND_HALF_UP) -> np.ndarray:
-    """:func:`excel_round` over an array (Python per element: rounding is in decimal)."""
-    return np.fromiter((excel_round(x, digits, mode) for x in numbers.tolist()), np.float64, len(numbers))
+    """:func:`excel_round` over an array, equal to it element by element.
+
+    Where the number scaled by ``10**digits`` is clearly away from where its rounding changes, the
+    decimal rounding of its 15 digits and the binary rounding of the scaled double agree on the
+    integer, and that integer over ``10**digits`` is then the double nearest the decimal result
+    (both exact, one correctly rounded division); only the other numbers (near a half, huge,
+    infinite) are rounded in decimal one by one."""
+    places = max(int(digits), _SMALLEST) if math.isfinite(digits) else _SMALLEST
+    values = np.asarray(numbers, dtype=np.float64)
+    if not len(values) or abs(places) > 22:
+        return np.fromiter((excel_round(x, digits, mode) for x in values.tolist()), np.float64, len(values))
+    scale = 10.0 ** abs(places)
+    with np.errstate(all="ignore"):
+        scaled = np.abs(values) * scale if places >= 0 else np.abs(values) / scale
+        whole = np.floor(scaled)
+        part = scaled - whole
+        edge = 0.5 if mode == ROUND_HALF_UP else 0.0
+        distance = np.abs(part - edge) if edge else np.minimum(part, 1.0 - part)
+        sure = np.isfinite(scaled) & (scaled < _SCALED_LIMIT) & (distance > _MARGIN * np.maximum(scaled, 1.0))
+        if mode == ROUND_HALF_UP:
+            integer = whole + (part > 0.5)
+        elif mode == ROUND_UP:
+            integer = whole + (part > 0.0)
+        else:
+            integer = whole
+        result = np.copysign(integer / scale if places >= 0 else integer * scale, values) + 0.0
+    result[values == 0] = values[values == 0]
+    for i in np.flatnonzero(~sure & (values != 0)).tolist():
+        result[i] = excel_round(float(values[i]), digits, mode)
+    return result
