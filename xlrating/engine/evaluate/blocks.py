@@ -248,15 +248,15 @@ def _filled_down_plan(rows_array: np.ndarray, cols_array: np.ndarray, texts_in: 
     return texts, plan
 
 
-def _parametrise(block: Block) -> None:
+def _parametrise(block: Block, tree: Node | None = None) -> None:
     """The literals that change from row to row made :class:`Param` nodes of the block's tree, with
-    their values per row."""
+    their values per row (``tree``: that tree, already made)."""
     assert block.literals is not None and block.tree is not None
     first = block.literals[0]
-    varying = {i for i in range(len(first)) if any(row[i] != first[i] for row in block.literals)}
+    varying = _varying(block)
     if not varying:
         return
-    block.tree = with_params(block.tree, varying)
+    block.tree = tree if tree is not None else with_params(block.tree, varying)
     block.params = {i: np.array([row[i] for row in block.literals], dtype=object if isinstance(first[i], str)
                                 else np.float64) for i in varying}
 
@@ -306,14 +306,27 @@ def build_blocks(sheet: Sheet, cells: SheetCells, names: dict[str, str], start_i
         elif text is None and not follower:
             current.problem = "a shared formula without its master cell"
 
+    names_key = tuple(sorted(names.items()))
     for block in blocks:
         if block.problem:
             continue
         if not block.source:
             block.problem = "a formula cell without formula text"
             continue
+        derived = _DERIVED.get((block.source, sheets, names_key, _varying(block)))
+        if derived is not None:  # a formula seen in an earlier workbook (a batch of one template)
+            block.problem, block.tree, extent = derived
+            if block.problem:
+                continue
+            if block.literals:
+                _parametrise(block, block.tree)
+            block.spill = block.array_ref or extent
+            block.spill = (min(block.spill[0], MAX_ROW), min(block.spill[1], MAX_COL))
+            block.regions = _regions(block)
+            continue
         block.problem = beyond_excel(block.source)  # a formula Excel would not take has no value of Excel's
         if block.problem:
+            _derive(block, sheets, names_key, None)
             continue
         try:
             block.tree = _resolve_names(parse(spread_areas(block.source, sheets)), names)
@@ -327,7 +340,33 @@ def build_blocks(sheet: Sheet, cells: SheetCells, names: dict[str, str], start_i
             continue
         if block.literals:
             _parametrise(block)
-        block.spill = block.array_ref or _extent(block.tree)
+        extent = _extent(block.tree)
+        _derive(block, sheets, names_key, extent)
+        block.spill = block.array_ref or extent
         block.spill = (min(block.spill[0], MAX_ROW), min(block.spill[1], MAX_COL))
         block.regions = _regions(block)
     return blocks
+
+
+# What a formula text makes, whatever the workbook: why it cannot be computed, or its tree (names
+# resolved, the literals that change from row to row made parameters) and the largest array it
+# may return; by (text, the workbook's sheets, the names it sees, which literals change). Trees
+# are immutable and hold no values, so one serves every workbook with that formula.
+_DERIVED: dict[tuple[Any, ...], tuple[str | None, Node | None, tuple[int, int]]] = {}
+_DERIVED_KEPT = 4096
+
+
+def _varying(block: Block) -> frozenset[int] | None:
+    """The positions of the block's literals that change from row to row (None: no literals)."""
+    if not block.literals:
+        return None
+    first = block.literals[0]
+    return frozenset(i for i in range(len(first)) if any(row[i] != first[i] for row in block.literals))
+
+
+def _derive(block: Block, sheets: tuple[str, ...], names_key: tuple[tuple[str, str], ...],
+            extent: tuple[int, int] | None) -> None:
+    """Keep what the block's text made (:data:`_DERIVED`)."""
+    if len(_DERIVED) >= _DERIVED_KEPT:
+        del _DERIVED[next(iter(_DERIVED))]
+    _DERIVED[(block.source, sheets, names_key, _varying(block))] = (block.problem, block.tree, extent or (1, 1))
