@@ -70,6 +70,8 @@ class Package:
     # the small XML parts the package check unpacked and checked, by name, for a writer that copies
     # them (edited or not) without inflating them again
     scanned: dict[str, bytes] = field(default_factory=dict)
+    # the zip entries of ``data`` as the package check read its directory (empty: not known)
+    members: list[zipfile.ZipInfo] = field(default_factory=list)
 
 
 @dataclass(frozen=True)
@@ -368,4 +370,4 @@ def _read(path: str, check: PackageCheck) -> Package:
     saved = save_time(archive)
     return Package(path, sheets, names, workbook_part, check.data, _calc_settings(root), every_sheet, linked,
                    _character_set(archive), tables, system, saved_at=saved.moment, no_saved_at=saved.missing,
-                   scanned=getattr(archive, "scanned", {}))
+                   scanned=getattr(archive, "scanned", {}), members=list(check.members))

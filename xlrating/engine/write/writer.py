@@ -17,13 +17,14 @@ from __future__ import annotations
 import copy
 import io
 import re
+import struct
 import sys
 import threading
 import zipfile
 from collections.abc import Iterator
 from pathlib import Path
 from queue import Queue
-from typing import Any
+from typing import Any, Self
 
 from ..evaluate.model import Evaluated
 from ..read.strict import to_strict
@@ -102,17 +103,16 @@ def write_xlsx(evaluated: Evaluated, target: str | Path, *, values_only: bool = 
     drop_vba = values_only or str(target).lower().endswith(".xlsx")
     # a Strict Open XML workbook was read as the Transitional package it means: written Strict again
     out_class = _StrictWriter if evaluated.package.strict else ZipWriter
-    scanned = evaluated.package.scanned
-    with zipfile.ZipFile(io.BytesIO(evaluated.package.data)) as source, out_class(target) as out:
+    with _Source(evaluated.package) as source, out_class(target) as out:
         for info in source.infolist():
             name = info.filename
             if name.endswith("calcChain.xml") or (drop_vba and name.lower().endswith("vbaproject.bin")):
                 continue
             sheet = parts.get(name)
             if sheet is None and out_class is ZipWriter and _kept_as_is(name, evaluated.package.workbook_part, info):
-                out.copy(info, _deflated(source, info))  # no need to inflate and deflate it again
+                out.copy(info, source.deflated(info))  # no need to inflate and deflate it again
                 continue
-            data = (scanned.get(name) or source.read(name)) if sheet is None or sheet.xml is None else b""
+            data = source.read(name) if sheet is None or sheet.xml is None else b""
             if sheet is not None:
                 edit = SheetEdit(evaluated, sheet.name, values_only)
                 xml = excel_function_names(sheet.xml if sheet.xml is not None else data.decode("utf-8"))
@@ -143,13 +143,54 @@ def _kept_as_is(name: str, workbook_part: str, info: zipfile.ZipInfo) -> bool:
             and name != "[Content_Types].xml" and not name.endswith(".rels"))
 
 
-def _deflated(source: zipfile.ZipFile, info: zipfile.ZipInfo) -> bytes:
-    """The DEFLATE data of an entry as the source holds it (read as a stored entry of that size,
-    which checks its local header; the package check has inflated it and checked its CRC-32)."""
-    stored = copy.copy(info)
-    stored.compress_type, stored.file_size, stored.CRC = zipfile.ZIP_STORED, info.compress_size, None
-    with source.open(stored) as stream:
-        return stream.read()
+_LOCAL_HEADER = struct.Struct("<IHHHHHIIIHH")  # a zip entry's local header (APPNOTE 4.3.7)
+
+
+class _Source:
+    """The parts of the package read: the small XML ones the package check kept unpacked, the
+    others from its bytes; the entries as the check listed them. A zip archive of the bytes is
+    opened only for what that does not give (a part not kept, a local header out of place)."""
+
+    def __init__(self, package: Any):
+        self._data, self._scanned, self._members = package.data, package.scanned, package.members
+        self._archive: zipfile.ZipFile | None = None
+
+    def __enter__(self) -> Self:
+        return self
+
+    def __exit__(self, *_: object) -> None:
+        if self._archive is not None:
+            self._archive.close()
+
+    def _zip(self) -> zipfile.ZipFile:
+        if self._archive is None:
+            self._archive = zipfile.ZipFile(io.BytesIO(self._data))
+        return self._archive
+
+    def infolist(self) -> list[zipfile.ZipInfo]:
+        return self._members or self._zip().infolist()
+
+    def read(self, name: str) -> bytes:
+        kept = self._scanned.get(name)
+        return kept if kept is not None else self._zip().read(name)
+
+    def deflated(self, info: zipfile.ZipInfo) -> bytes:
+        """The DEFLATE data of an entry as the package holds it (the package check has inflated it
+        and checked its CRC-32): after its local header, when that header is where the directory
+        says and names the entry; else read through zipfile as a stored entry of that size."""
+        at = info.header_offset
+        if at + _LOCAL_HEADER.size <= len(self._data):
+            fields = _LOCAL_HEADER.unpack_from(self._data, at)
+            start = at + _LOCAL_HEADER.size + fields[9] + fields[10]
+            named = self._data[at + _LOCAL_HEADER.size:at + _LOCAL_HEADER.size + fields[9]]
+            if fields[0] == 0x04034B50 and named == info.orig_filename.encode("utf-8" if info.flag_bits & 0x800
+                                                                              else "cp437", "replace") \
+                    and start + info.compress_size <= len(self._data):
+                return self._data[start:start + info.compress_size]
+        stored = copy.copy(info)
+        stored.compress_type, stored.file_size, stored.CRC = zipfile.ZIP_STORED, info.compress_size, None
+        with self._zip().open(stored) as stream:
+            return stream.read()
 
 
 class _StrictWriter(ZipWriter):
