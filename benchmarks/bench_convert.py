@@ -42,7 +42,10 @@ and ``--jobs 2`` against IronCalc's ``load_from_xlsx`` / ``evaluate`` / ``save_t
 same files in a Python loop in one process, and one of those workbooks alone each way; the runs of
 the engines interleaved (a round runs each once), best of ``--runs`` (targets: ``--jobs 1`` at
 most 1.5x IronCalc, ``--jobs 2`` faster than ``--jobs 1``, one workbook at most 0.15 s);
-``--only-small-batch``: that alone.
+``--only-small-batch``: that alone. ``--instructions`` (with either): ours and IronCalc's loop under
+valgrind's callgrind on 1 and on 41 of those workbooks, the instructions of start-up with the first
+workbook and per further workbook, and the ratio per workbook (a count the machine's noise does not
+move, blind to time spent waiting on the file system).
 """
 
 from __future__ import annotations
@@ -535,6 +538,48 @@ def bench_small_batch(work: Path, runs: int, count: int = 200) -> None:
         print(f"values, ours vs IronCalc: {cells:,} formula cells compared, {differ} differ")
 
 
+def callgrind_instructions(command: list[str]) -> int | None:
+    """The instructions ``command`` ran, counted by valgrind's callgrind (the same count for the
+    same program and input whatever else the machine does); None when it fails."""
+    done = subprocess.run(["valgrind", "--tool=callgrind", "--callgrind-out-file=/dev/null", *command],
+                          capture_output=True, text=True, check=False)
+    found = re.search(r"Collected : (\d+)", done.stderr)
+    return int(found.group(1)) if done.returncode == 0 and found else None
+
+
+def bench_small_batch_instructions(work: Path, count: int = 41) -> None:
+    """Ours (--jobs 1) and IronCalc's loop under callgrind, on 1 and on ``count`` small workbooks:
+    the instructions per further workbook and those of start-up with the first, and their ratio.
+    A count, not a time: the same on a noisy machine, but blind to waiting (file system, memory)."""
+    if not shutil.which("valgrind"):
+        print("\ninstructions: skipped, valgrind is not installed")
+        return
+    py = sys.executable
+    folder = work / "batch_instructions"
+    folder.mkdir()
+    books = [str(folder / f"book{i:04d}.xlsx") for i in range(count)]
+    for i, book in enumerate(books):
+        build_batch_workbook(Path(book), i)
+    engines = {"xlrating convert --jobs 1": lambda files, out: [py, "-m", "xlrating", "convert", "-q", *files,
+                                                                "-o", str(out)]}
+    if installed("ironcalc"):
+        engines["IronCalc 0.9.1 in a Python loop"] = lambda files, out: [py, "-c", IRONCALC_LOOP_SCRIPT, str(out), *files]
+    print(f"\ninstructions (valgrind callgrind) for 1 and {count} small workbooks")
+    print(f"{'engine':<36} {'start-up + first, M':>20} {'per further workbook, M':>24}")
+    per: dict[str, float] = {}
+    for name, command in engines.items():
+        one = callgrind_instructions(command(books[:1], work / f"instr1_{len(per)}"))
+        many = callgrind_instructions(command(books, work / f"instr{count}_{len(per)}"))
+        if one is None or many is None:
+            print(f"{name:<36} failed under valgrind")
+            continue
+        per[name] = (many - one) / (count - 1)
+        print(f"{name:<36} {one / 1e6:>20.0f} {per[name] / 1e6:>24.2f}")
+    if len(per) == 2:
+        ours, theirs = per.values()
+        print(f"ours/IronCalc, instructions per workbook: {ours / theirs:.2f}")
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--rows", type=int, default=10_000, help="rows of 5 formula cells (default 10,000 = 50k)")
@@ -548,6 +593,8 @@ def main() -> None:
     parser.add_argument("--small-batch", action="store_true", help="also 200 small workbooks: ours --jobs 1 and 2 "
                         "against IronCalc in a Python loop, interleaved, and one of them alone")
     parser.add_argument("--only-small-batch", action="store_true", help="only the 200 small workbooks")
+    parser.add_argument("--instructions", action="store_true", help="with the small workbooks: ours and IronCalc "
+                        "under valgrind's callgrind, instructions per workbook and at start-up")
     args = parser.parse_args()
     if args.only_small_batch:
         args.only_small = True
@@ -576,6 +623,8 @@ def main() -> None:
             bench_small(work, args.runs, args.baseline)
         if args.small_batch or args.only_small_batch:
             bench_small_batch(work, args.runs)
+            if args.instructions:
+                bench_small_batch_instructions(work)
     finally:
         shutil.rmtree(work, ignore_errors=True)
 
