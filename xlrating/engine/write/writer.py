@@ -47,13 +47,11 @@ _ALONE = 1 << 16
 def _write_streamed(out: ZipWriter, info: zipfile.ZipInfo, pieces: Iterator[str], size_hint: int) -> None:
     """Write the part ``info`` from text pieces while they are being made: a thread feeds the zip
     entry, whose checksum and compression run without the GIL, so deflating overlaps building the
-    next piece. A part of less than :data:`_ALONE` characters is written in this thread: starting a
-    thread and handing it the pieces costs more than the overlap saves (a folder of small workbooks)."""
-    if size_hint < _ALONE:
-        stream = out.stream(info, size_hint)
-        for piece in pieces:
-            stream.write(piece.encode("utf-8"))
-        stream.close()
+    next piece. A part of less than :data:`_ALONE` characters is joined and deflated at once in this
+    thread: starting a thread and handing it the pieces costs more than the overlap saves, and its
+    header is then right as first written (no seek back to fill it in: a folder of small workbooks)."""
+    if size_hint < _ALONE:  # whole, then deflated at once: its header is right as first written
+        out.write(info, "".join(pieces).encode("utf-8"))
         return
     queue: Queue[bytes | None] = Queue(maxsize=2)
     failed: list[BaseException] = []
