@@ -135,18 +135,18 @@ class EntryStream:
         entry.crc = isal_zlib.crc32(data, entry.crc)
         packed = self._deflate.compress(data)
         entry.compressed += len(packed)
-        self._writer.file.write(packed)
+        self._writer.put(packed)
 
     def close(self) -> None:
         """The rest of the DEFLATE stream, then the entry's header rewritten with its CRC and sizes."""
-        entry, file = self._entry, self._writer.file
+        entry, writer, file = self._entry, self._writer, self._writer.file
         packed = self._deflate.flush()
         entry.compressed += len(packed)
-        file.write(packed)
+        writer.put(packed)
         if not entry.zip64 and max(entry.size, entry.compressed) >= _SIZE_LIMIT:
             raise ValueError(f"{entry.name.decode()}: {entry.size} bytes, more than its zip header without "
                              "ZIP64 can hold")
-        end = file.tell()
+        end = writer.at
         file.seek(entry.offset)
         file.write(entry.local_header())
         file.seek(end)
@@ -165,6 +165,7 @@ class ZipWriter:
         descriptor = os.open(target, os.O_WRONLY | os.O_CREAT, 0o666)
         self.file: BinaryIO = os.fdopen(descriptor, "wb")  # closed by close() or abort()
         self._made = os.fstat(descriptor)
+        self.at = 0  # bytes written so far, where the next entry starts (no lseek to ask the file)
         self.entries: list[_Entry] = []
         self.streaming = False
 
@@ -185,7 +186,7 @@ class ZipWriter:
     def _entry(self, info: zipfile.ZipInfo, zip64: bool) -> _Entry:
         if self.streaming:
             raise ValueError("an entry is still being streamed")
-        entry = _Entry(info, self.file.tell(), zip64)
+        entry = _Entry(info, self.at, zip64)
         self.entries.append(entry)
         return entry
 
@@ -194,23 +195,28 @@ class ZipWriter:
         packed = isal_zlib.compress(data, 1, -15)
         entry = self._entry(info, max(len(data), len(packed)) >= _SIZE_LIMIT)
         entry.size, entry.compressed, entry.crc = len(data), len(packed), isal_zlib.crc32(data)
-        self.file.write(entry.local_header())
-        self.file.write(packed)
+        self.put(entry.local_header())
+        self.put(packed)
+
+    def put(self, data: bytes) -> None:
+        """Write ``data`` at the end of what is written."""
+        self.file.write(data)
+        self.at += len(data)
 
     def copy(self, info: zipfile.ZipInfo, packed: bytes) -> None:
         """An entry of a source package copied as it is: ``packed``, its DEFLATE data, with the
         CRC-32 and size ``info`` (the source's entry, already checked) declares."""
         entry = self._entry(info, max(info.file_size, len(packed)) >= _SIZE_LIMIT)
         entry.size, entry.compressed, entry.crc = info.file_size, len(packed), info.CRC
-        self.file.write(entry.local_header())
-        self.file.write(packed)
+        self.put(entry.local_header())
+        self.put(packed)
 
     def stream(self, info: zipfile.ZipInfo, expected_size: int) -> EntryStream:
         """An entry whose data comes in pieces (:meth:`EntryStream.write`, then ``close``); it gets a
         ZIP64 header where ``expected_size`` (what the data is made from) leaves less than twice
         that room under the 32-bit limit."""
         entry = self._entry(info, expected_size >= _SIZE_LIMIT // 2)
-        self.file.write(entry.local_header())
+        self.put(entry.local_header())
         self.streaming = True
         return EntryStream(self, entry)
 
@@ -220,19 +226,19 @@ class ZipWriter:
         if self.streaming:
             raise ValueError("an entry is still being streamed")
         file = self.file
-        start = file.tell()
-        file.write(b"".join(entry.central_header() for entry in self.entries))
-        end = file.tell()
+        start = self.at
+        self.put(b"".join(entry.central_header() for entry in self.entries))
+        end = self.at
         count, size = len(self.entries), end - start
         if count >= _COUNT_LIMIT or size >= _SIZE_LIMIT or start >= _SIZE_LIMIT:
-            file.write(_END64.pack(0x06064B50, _END64.size - 12, _VERSION64, _VERSION64, 0, 0, count, count, size,
+            self.put(_END64.pack(0x06064B50, _END64.size - 12, _VERSION64, _VERSION64, 0, 0, count, count, size,
                                    start))
-            file.write(_LOCATOR64.pack(0x07064B50, 0, end, 1))
+            self.put(_LOCATOR64.pack(0x07064B50, 0, end, 1))
             count = count if count < _COUNT_LIMIT else 0xFFFF
             size, start = (value if value < _SIZE_LIMIT else 0xFFFFFFFF for value in (size, start))
-        file.write(_END.pack(0x06054B50, 0, 0, count, count, size, start, 0))
+        self.put(_END.pack(0x06054B50, 0, 0, count, count, size, start, 0))
         if stat.S_ISREG(self._made.st_mode):
-            file.truncate()  # what was there before past the new end
+            file.truncate(self.at)  # what was there before past the new end
         file.close()
 
     def abort(self) -> None:
