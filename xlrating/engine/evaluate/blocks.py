@@ -206,7 +206,7 @@ _Plan = tuple[list[str], list[tuple[int, int, int, int, list[tuple[float | str, 
 # template finds each sheet's blocks once. Only sheets of a few formulas are kept (a big sheet's
 # texts are not held past its workbook).
 _PLANS: dict[tuple[bytes, bytes, tuple[str, ...], tuple[str, ...]], _Plan] = {}
-_PLANNED_CELLS = 20_000
+_PLANNED_CELLS = 2_000  # at most 64 x 2,000 texts held: a few MB in a process that runs for days
 _PLANS_KEPT = 64
 
 
