@@ -48,7 +48,7 @@ from xlrating.sheets.part_scan import (
     dtd_reason,
 )
 
-__all__ = ["PackageCheck", "PackageReport", "Refused", "SheetExtent", "check_package"]
+__all__ = ["PackageCheck", "PackageReport", "Refused", "SheetExtent", "check_package", "packed_bytes"]
 
 CHUNK = 64 * 1024
 
@@ -208,11 +208,8 @@ def _inflated(archive: zipfile.ZipFile, info: zipfile.ZipInfo) -> bytes | None:
     checked the entry's local header as for any read."""
     from isal import isal_zlib
 
-    stored = copy.copy(info)
-    stored.compress_type, stored.file_size, stored.CRC = zipfile.ZIP_STORED, info.compress_size, None
     try:
-        with archive.open(stored) as stream:
-            compressed = stream.read()
+        compressed = packed_bytes(archive, info)
         inflater = isal_zlib.decompressobj(-15)
         data = inflater.decompress(compressed, info.file_size)
     except Exception:  # noqa: BLE001 - isal's error on a damaged stream, BadZipFile on a bad header
@@ -220,6 +217,15 @@ def _inflated(archive: zipfile.ZipFile, info: zipfile.ZipInfo) -> bytes | None:
     if len(data) != info.file_size or isal_zlib.crc32(data) != info.CRC:
         return None  # shorter or longer than declared, or not what was packed
     return data
+
+
+def packed_bytes(archive: zipfile.ZipFile, info: zipfile.ZipInfo) -> bytes:
+    """An entry's data as the zip holds it, still compressed: read as a stored entry of its
+    compressed size, so zipfile checks its local header as for any read (not its CRC-32)."""
+    stored = copy.copy(info)
+    stored.compress_type, stored.file_size, stored.CRC = zipfile.ZIP_STORED, info.compress_size, None
+    with archive.open(stored) as stream:
+        return stream.read()
 
 
 def _chunks(archive: zipfile.ZipFile, info: zipfile.ZipInfo, raw: bytes | None) -> Generator[bytes, None, None]:

@@ -248,17 +248,13 @@ def _filled_down_plan(rows_array: np.ndarray, cols_array: np.ndarray, texts_in: 
     return texts, plan
 
 
-def _parametrise(block: Block, tree: Node | None = None) -> None:
-    """The literals that change from row to row made :class:`Param` nodes of the block's tree, with
-    their values per row (``tree``: that tree, already made)."""
-    assert block.literals is not None and block.tree is not None
+def _params(block: Block, varying: frozenset[int]) -> dict[int, np.ndarray]:
+    """The values per row of the block's literals that change from row to row (its tree's
+    :class:`Param` nodes)."""
+    assert block.literals is not None
     first = block.literals[0]
-    varying = _varying(block)
-    if not varying:
-        return
-    block.tree = tree if tree is not None else with_params(block.tree, varying)
-    block.params = {i: np.array([row[i] for row in block.literals], dtype=object if isinstance(first[i], str)
-                                else np.float64) for i in varying}
+    return {i: np.array([row[i] for row in block.literals], dtype=object if isinstance(first[i], str)
+                        else np.float64) for i in varying}
 
 
 def build_blocks(sheet: Sheet, cells: SheetCells, names: dict[str, str], start_id: int,
@@ -313,35 +309,21 @@ def build_blocks(sheet: Sheet, cells: SheetCells, names: dict[str, str], start_i
         if not block.source:
             block.problem = "a formula cell without formula text"
             continue
-        derived = _DERIVED.get((block.source, sheets, names_key, _varying(block)))
-        if derived is not None:  # a formula seen in an earlier workbook (a batch of one template)
-            block.problem, block.tree, extent = derived
-            if block.problem:
+        varying = _varying(block)
+        key = (block.source, sheets, names_key, varying)
+        derived = _DERIVED.get(key)  # a formula seen in an earlier workbook (a batch of one template)
+        if derived is None:
+            derived = _derived(block, names, registry, sheets, varying)
+            if derived is None:  # read by formulas cell by cell, or refused: as this workbook found it
                 continue
-            if block.literals:
-                _parametrise(block, block.tree)
-            block.spill = block.array_ref or extent
-            block.spill = (min(block.spill[0], MAX_ROW), min(block.spill[1], MAX_COL))
-            block.regions = _regions(block)
-            continue
-        block.problem = beyond_excel(block.source)  # a formula Excel would not take has no value of Excel's
+            if len(_DERIVED) >= _DERIVED_KEPT:
+                del _DERIVED[next(iter(_DERIVED))]
+            _DERIVED[key] = derived
+        block.problem, block.tree, extent = derived
         if block.problem:
-            _derive(block, sheets, names_key, None)
             continue
-        try:
-            block.tree = _resolve_names(parse(spread_areas(block.source, sheets)), names)
-        except ExternalReference as exc:
-            block.problem = str(exc)
-            continue
-        except FormulaSyntaxError as exc:
-            why = _formulas_cannot_read(block, names, registry, sheets)  # formulas itself may still manage (LET, LAMBDA ...)
-            if why is not None:  # what stopped formulas (a function it computed while compiling), else the syntax
-                block.problem = str(exc) if why.startswith("cannot parse") else why
-            continue
-        if block.literals:
-            _parametrise(block)
-        extent = _extent(block.tree)
-        _derive(block, sheets, names_key, extent)
+        if varying:
+            block.params = _params(block, varying)
         block.spill = block.array_ref or extent
         block.spill = (min(block.spill[0], MAX_ROW), min(block.spill[1], MAX_COL))
         block.regions = _regions(block)
@@ -364,9 +346,23 @@ def _varying(block: Block) -> frozenset[int] | None:
     return frozenset(i for i in range(len(first)) if any(row[i] != first[i] for row in block.literals))
 
 
-def _derive(block: Block, sheets: tuple[str, ...], names_key: tuple[tuple[str, str], ...],
-            extent: tuple[int, int] | None) -> None:
-    """Keep what the block's text made (:data:`_DERIVED`)."""
-    if len(_DERIVED) >= _DERIVED_KEPT:
-        del _DERIVED[next(iter(_DERIVED))]
-    _DERIVED[(block.source, sheets, names_key, _varying(block))] = (block.problem, block.tree, extent or (1, 1))
+def _derived(block: Block, names: dict[str, str], registry: FunctionRegistry, sheets: tuple[str, ...],
+             varying: frozenset[int] | None) -> tuple[str | None, Node | None, tuple[int, int]] | None:
+    """What the block's text makes (:data:`_DERIVED`); None, with the block's problem or regions
+    set, for a text our reader cannot take (an external reference, or one ``formulas`` reads)."""
+    problem = beyond_excel(block.source)  # a formula Excel would not take has no value of Excel's
+    if problem:
+        return problem, None, (1, 1)
+    try:
+        tree = _resolve_names(parse(spread_areas(block.source, sheets)), names)
+    except ExternalReference as exc:
+        block.problem = str(exc)
+        return None
+    except FormulaSyntaxError as exc:
+        why = _formulas_cannot_read(block, names, registry, sheets)  # formulas itself may still manage (LET, LAMBDA ...)
+        if why is not None:  # what stopped formulas (a function it computed while compiling), else the syntax
+            block.problem = str(exc) if why.startswith("cannot parse") else why
+        return None
+    if varying:
+        tree = with_params(tree, set(varying))
+    return None, tree, _extent(tree)

@@ -23,6 +23,7 @@ import numpy as np
 
 from ..formula.function_names import builtin_name
 from ..read.date_system import offset
+from .wrappers import wrapped_once
 
 # Function -> (the positions of its date arguments, whether its result is a date)
 DATE_ARGUMENTS: dict[str, tuple[tuple[int, ...], bool]] = {
@@ -94,24 +95,12 @@ def _back(value: Any, days: int, error: str) -> Any:
 
 def in_date_system(name: str, implementation: Any) -> Any:
     """``implementation`` of the Excel function ``name`` computing in the workbook's date system
-    (as it is for a function of no dates, or the implementation itself when already wrapped).
-    ``formulas`` describes a function that needs more than its arguments (TODAY, NOW: whether the
-    formula is being compiled) as a dict of its ``function`` and these ``extra_inputs``, passed first."""
+    (as it is for a function of no dates, or the implementation itself when already wrapped)."""
     plain = builtin_name(name)
     found = DATE_ARGUMENTS.get(plain)
     if found is None:
         return implementation
-    key = (plain, id(implementation))  # one wrapper per implementation: the registry's names agree
-    known = _WRAPPERS.get(key)
-    if known is not None and known[0] is implementation:
-        return known[1]
-    if isinstance(implementation, dict):
-        extra = len(implementation.get("extra_inputs", ()))
-        wrapped: Any = {**implementation, "function": _wrapped(name, implementation["function"], found, extra)}
-    else:
-        wrapped = _wrapped(name, implementation, found, 0)
-    _WRAPPERS[key] = (implementation, wrapped)
-    return wrapped
+    return wrapped_once(_WRAPPERS, plain, implementation, lambda function, extra: _wrapped(name, function, found, extra))
 
 
 _WRAPPERS: dict[tuple[str, int], tuple[Any, Any]] = {}  # (name, id) -> (the implementation, its wrapper)

@@ -127,12 +127,9 @@ class FunctionRegistry:
     def _lookup(self, name: str) -> Any | None:
         """``registry().get(name)`` for a stored name (upper case), importing only what it needs: ours
         first, then the one module of ``formulas``' library that defines the name; None if neither does."""
-        from .date_system import in_date_system
-        from .toolpak import references_refused
-
         found = self.engine_function(name)
         found = found if found is not None else self.library.function(name)
-        return None if found is None else references_refused(name, in_date_system(name, found))
+        return None if found is None else as_excel_computes(name, found)
 
     def _registry(self) -> dict[str, Any]:
         """``formulas``' built-in functions, corrected where they differ from Excel, plus ours under
@@ -140,12 +137,9 @@ class FunctionRegistry:
         (``get_functions()``): the engine resolves one name at a time with :meth:`lookup` instead."""
         from formulas.functions import get_functions
 
-        from .date_system import in_date_system
-        from .toolpak import references_refused
-
         functions: dict[str, Any] = dict(get_functions())
         functions.update(self._engine_functions())
-        return {name: references_refused(name, in_date_system(name, function)) for name, function in functions.items()}
+        return {name: as_excel_computes(name, function) for name, function in functions.items()}
 
     def operator(self, name: str) -> Any | None:
         """The engine's own implementation of an operator: ``:`` spans its references through the
@@ -171,6 +165,16 @@ class FunctionRegistry:
         if our_function(upper) is not None or builtin_name(upper) in VECTOR_BUILTINS:
             return True
         return self.lookup(upper) is not None or self.lookup(builtin_name(upper)) is not None
+
+
+def as_excel_computes(name: str, implementation: Any) -> Any:
+    """An implementation of the function ``name`` with the rules every function of its kind follows
+    in Excel: dates in the workbook's date system (:mod:`.date_system`), a reference to several cells
+    refused where the Analysis ToolPak's functions take one value (:mod:`.toolpak`)."""
+    from .date_system import in_date_system
+    from .toolpak import references_refused
+
+    return references_refused(name, in_date_system(name, implementation))
 
 
 # Built-ins the vectorised path implements itself; knowing them needs no import of formulas' library.

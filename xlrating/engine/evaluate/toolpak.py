@@ -24,6 +24,7 @@ from collections.abc import Callable
 from typing import Any
 
 from ..formula.function_names import builtin_name
+from .wrappers import wrapped_once
 
 _ALL = None
 
@@ -64,23 +65,12 @@ def _legacy() -> bool:
 
 def references_refused(name: str, implementation: Any) -> Any:
     """``implementation`` of the Excel function ``name``, giving #VALUE! for a reference to several
-    cells in a parameter that takes one value (the implementation itself for other functions).
-    A function described as a dict (``formulas``' extra inputs first) is wrapped in its ``function``."""
+    cells in a parameter that takes one value (the implementation itself for other functions)."""
     plain = builtin_name(name)
     if plain not in SCALAR_PARAMETERS:
         return implementation
-    key = (plain, id(implementation))
-    known = _WRAPPERS.get(key)
-    if known is not None and known[0] is implementation:
-        return known[1]
-    if isinstance(implementation, dict):
-        extra = len(implementation.get("extra_inputs", ()))
-        wrapped: Any = {**implementation, "function": _wrapped(implementation["function"], SCALAR_PARAMETERS[plain],
-                                                               extra)}
-    else:
-        wrapped = _wrapped(implementation, SCALAR_PARAMETERS[plain], 0)
-    _WRAPPERS[key] = (implementation, wrapped)
-    return wrapped
+    positions = SCALAR_PARAMETERS[plain]
+    return wrapped_once(_WRAPPERS, plain, implementation, lambda function, extra: _wrapped(function, positions, extra))
 
 
 _WRAPPERS: dict[tuple[str, int], tuple[Any, Any]] = {}  # (name, id) -> (the implementation, its wrapper)

@@ -14,7 +14,6 @@ CSV (one file per sheet) and JSON (one document) are written from the evaluated 
 
 from __future__ import annotations
 
-import copy
 import io
 import re
 import struct
@@ -25,6 +24,8 @@ from collections.abc import Iterator
 from pathlib import Path
 from queue import Queue
 from typing import Any, Self
+
+from xlrating.sheets.package_guard import packed_bytes
 
 from ..evaluate.model import Evaluated
 from ..read.strict import to_strict
@@ -185,10 +186,7 @@ class _Source:
                                                                               else "cp437", "replace") \
                     and start + info.compress_size <= len(self._data):
                 return self._data[start:start + info.compress_size]
-        stored = copy.copy(info)
-        stored.compress_type, stored.file_size, stored.CRC = zipfile.ZIP_STORED, info.compress_size, None
-        with self._zip().open(stored) as stream:
-            return stream.read()
+        return packed_bytes(self._zip(), info)
 
 
 class _StrictWriter(ZipWriter):
