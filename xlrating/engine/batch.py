@@ -12,12 +12,15 @@ import dataclasses
 import datetime as dt
 import glob
 import os
+import threading
 import time
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 
 from xlrating.sheets.limits import Limits, env_name
+
+from .evaluate.stack import with_deep_stack
 
 WORKBOOK_SUFFIXES = (".xlsx", ".xlsm")
 OUTPUT_SUFFIXES = {".xlsx": "xlsx", ".xlsm": "xlsx", ".csv": "csv", ".json": "json"}
@@ -149,28 +152,78 @@ def convert_one(job: Job, limits: Limits | None = None) -> Outcome:
 
 def run(jobs: list[Job], workers: int, limits: Limits | None = None,
         progress: Callable[[Outcome], None] | None = None) -> list[Outcome]:
-    """Convert every job, ``workers`` at a time; outcomes in the order of ``jobs``."""
+    """Convert every job, ``workers`` at a time; outcomes in the order of ``jobs``.
+
+    In one process the whole batch runs on one deep-stack thread (:mod:`.evaluate.stack`), not one
+    hand-over to it per workbook; interrupted (Ctrl-C), it ends the workbook it is on and stops."""
     outcomes: dict[int, Outcome] = {}
-    for index, outcome in _outcomes(jobs, workers, limits):
+
+    def take(index: int, outcome: Outcome) -> None:
         outcomes[index] = outcome
         if progress is not None:
             progress(outcome)
+
+    if workers <= 1 or len(jobs) <= 1:
+        stop = threading.Event()
+        with_deep_stack(_in_turn, jobs, limits, take, stop, stop=stop)
+    else:
+        _spread(jobs, workers, limits, take)
     return [outcomes[i] for i in range(len(jobs))]
 
 
-def _outcomes(jobs: list[Job], workers: int, limits: Limits | None) -> Iterator[tuple[int, Outcome]]:
-    if workers <= 1 or len(jobs) <= 1:
-        for index, job in enumerate(jobs):
-            yield index, convert_one(job, limits)
-        return
+def _in_turn(jobs: list[Job], limits: Limits | None, take: Callable[[int, Outcome], None],
+             stop: threading.Event | None = None) -> None:
+    for index, job in enumerate(jobs):
+        if stop is not None and stop.is_set():
+            return
+        take(index, convert_one(job, limits))
+
+
+def _convert_many(jobs: list[Job], limits: Limits | None) -> list[Outcome]:
+    """A worker's share: its jobs in turn on its deep-stack thread."""
+    done: list[Outcome] = []
+    with_deep_stack(_in_turn, jobs, limits, lambda _, outcome: done.append(outcome))
+    return done
+
+
+# A worker's share of a batch: consecutive workbooks of at most this many bytes together, and at
+# most CHUNK_JOBS of them (fewer when the batch is short, so that every worker gets several shares
+# and none waits long for the last); a larger workbook goes alone. A share costs a hand-over to
+# the worker and back, a fraction of a millisecond, which a small workbook would otherwise pay each.
+CHUNK_BYTES = 1 << 20
+CHUNK_JOBS = 16
+
+
+def shares(jobs: list[Job], workers: int) -> list[list[int]]:
+    """The indices of ``jobs`` in the shares handed to ``workers`` worker processes."""
+    most = max(1, min(CHUNK_JOBS, -(-len(jobs) // (workers * 8))))
+    groups: list[list[int]] = []
+    size = 0
+    for index, job in enumerate(jobs):
+        try:
+            bytes_ = job.source.stat().st_size
+        except OSError:
+            bytes_ = 0  # its failure is its own outcome
+        if not groups or len(groups[-1]) >= most or size + bytes_ > CHUNK_BYTES:
+            groups.append([])
+            size = 0
+        groups[-1].append(index)
+        size += bytes_
+    return groups
+
+
+def _spread(jobs: list[Job], workers: int, limits: Limits | None, take: Callable[[int, Outcome], None]) -> None:
     from concurrent.futures import ProcessPoolExecutor, as_completed  # only with several workers
 
-    with ProcessPoolExecutor(max_workers=min(workers, len(jobs))) as pool:
-        futures = {pool.submit(convert_one, job, limits): i for i, job in enumerate(jobs)}
+    groups = shares(jobs, workers)
+    with ProcessPoolExecutor(max_workers=min(workers, len(groups))) as pool:
+        futures = {pool.submit(_convert_many, [jobs[i] for i in group], limits): group for group in groups}
         for future in as_completed(futures):
-            index = futures[future]
+            group = futures[future]
             try:
-                yield index, future.result()
+                done = future.result()
             except Exception as exc:  # noqa: BLE001 - a worker that died (out of memory, killed)
-                yield index, Outcome(jobs[index], False, f"{jobs[index].source}: the worker process failed "
-                                                         f"({type(exc).__name__}: {exc})", 0.0)
+                done = [Outcome(jobs[index], False, f"{jobs[index].source}: the worker process failed "
+                                                    f"({type(exc).__name__}: {exc})", 0.0) for index in group]
+            for index, outcome in zip(group, done, strict=True):
+                take(index, outcome)

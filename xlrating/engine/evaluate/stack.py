@@ -17,6 +17,7 @@ from __future__ import annotations
 import contextvars
 import os
 import queue
+import signal
 import sys
 import threading
 from collections.abc import Callable
@@ -49,31 +50,41 @@ def _leave() -> None:
             sys.setrecursionlimit(_saved_limit)
 
 
-def with_deep_stack(function: Callable[..., T], *args: Any) -> T:
+def with_deep_stack(function: Callable[..., T], *args: Any, stop: threading.Event | None = None) -> T:
     """``function(*args)`` computed on a thread with a :data:`STACK_BYTES` stack and the recursion
-    limit raised to :data:`RECURSION_LIMIT`; what it returns, or the exception it raised.
+    limit raised to :data:`RECURSION_LIMIT`; what it returns, or the exception it raised. Called
+    on such a thread already (a batch that runs whole on one), it is ``function(*args)``.
 
     The thread is kept for the next evaluation (a batch of small workbooks would otherwise start
     one per workbook, a fifth of a millisecond each); while it is busy (evaluations from several
-    threads at once), another starts for the call and ends with it."""
+    threads at once), another starts for the call and ends with it.
+
+    ``stop``: for a long ``function`` that looks at it between its steps. Interrupted while it
+    waits (Ctrl-C), the caller sets ``stop``, waits for ``function`` to end its step, and raises
+    the interruption: nothing is left half-done behind it."""
+    if getattr(_here, "deep", False):
+        return function(*args)
     context = contextvars.copy_context()
     outcome: dict[str, Any] = {}
 
     def body() -> None:
+        _here.deep = True
         try:
             outcome["value"] = context.run(function, *args)
         except BaseException as exc:  # noqa: BLE001 - handed to the caller's thread as it is
             outcome["error"] = exc
+        finally:
+            _here.deep = False
 
     _enter()
     try:
         if _kept.idle.acquire(blocking=False):
             try:
-                _kept.run(body)
+                _kept.run(body, stop)
             finally:
                 _kept.idle.release()
         else:
-            _start(body).join()
+            _wait(_start(body).join, stop)
     finally:
         _leave()
     if "error" in outcome:
@@ -81,11 +92,36 @@ def with_deep_stack(function: Callable[..., T], *args: Any) -> T:
     return outcome["value"]  # type: ignore[no-any-return]
 
 
+def _wait(wait: Callable[[], Any], stop: threading.Event | None) -> None:
+    """``wait()`` for a body; interrupted, with ``stop`` given: set it, wait again, then raise."""
+    try:
+        wait()
+    except BaseException:
+        if stop is None:
+            raise
+        stop.set()
+        wait()
+        raise
+
+
+# Signals a user or a service sends to stop or steer the process. The deep-stack thread (and the
+# threads it starts) block them, so the kernel hands them to the waiting main thread, whose wait
+# they interrupt: delivered to this thread instead, Python would act on them only once the body
+# ended (Ctrl-C honoured after the whole batch).
+_STEERING = {getattr(signal, name) for name in ("SIGINT", "SIGTERM", "SIGHUP", "SIGQUIT", "SIGALRM", "SIGUSR1",
+                                                "SIGUSR2") if hasattr(signal, name)}
+
+
 def _start(target: Callable[[], None]) -> threading.Thread:
+    def steered_elsewhere() -> None:
+        if hasattr(signal, "pthread_sigmask"):  # POSIX
+            signal.pthread_sigmask(signal.SIG_BLOCK, _STEERING)
+        target()
+
     with _lock:  # threading.stack_size is the process's: set only while this thread starts
         previous = threading.stack_size(STACK_BYTES)
         try:
-            thread = threading.Thread(target=target, name="xlrating-evaluate", daemon=True)
+            thread = threading.Thread(target=steered_elsewhere, name="xlrating-evaluate", daemon=True)
             thread.start()
         finally:
             threading.stack_size(previous)
@@ -103,13 +139,13 @@ class _KeptThread:
         self._thread: threading.Thread | None = None
         self._pid = 0
 
-    def run(self, body: Callable[[], None]) -> None:
+    def run(self, body: Callable[[], None], stop: threading.Event | None = None) -> None:
         if self._thread is None or self._pid != os.getpid() or not self._thread.is_alive():
             self._tasks, self._finished = queue.SimpleQueue(), threading.Event()
             self._thread, self._pid = _start(self._serve), os.getpid()
         self._finished.clear()
         self._tasks.put(body)
-        self._finished.wait()
+        _wait(self._finished.wait, stop)
 
     def _serve(self) -> None:
         tasks, finished = self._tasks, self._finished
@@ -119,6 +155,7 @@ class _KeptThread:
 
 
 _kept = _KeptThread()
+_here = threading.local()  # .deep: this thread runs a body on a deep stack
 
 
 __all__ = ["RECURSION_LIMIT", "STACK_BYTES", "with_deep_stack"]
