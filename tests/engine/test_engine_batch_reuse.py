@@ -64,3 +64,27 @@ def test_a_failed_evaluation_leaves_the_next_one_unharmed(tmp_path: Path) -> Non
         raise AssertionError("the error was not handed back")
     evaluated = evaluate_workbook(str(_book(tmp_path / "a.xlsx", [5])))
     assert _column(evaluated, 2, range(2, 3)) == [5.35]
+
+
+def test_the_next_workbook_of_a_template_compiles_none_of_its_formulas_again(tmp_path: Path,
+                                                                              monkeypatch) -> None:  # type: ignore[no-untyped-def]
+    from xlrating.engine.evaluate import model
+
+    compiled = []
+
+    def counted(tree, lookup):  # type: ignore[no-untyped-def]
+        compiled.append(tree)
+        return original(tree, lookup)
+
+    original = model.compile_tree
+    monkeypatch.setattr(model, "compile_tree", counted)
+    monkeypatch.setattr(model, "_PROGRAMS", {})
+    first = evaluate_workbook(str(_book(tmp_path / "a.xlsx", [10, 20, 30])))
+    made = len(compiled)
+    assert made >= 4  # ROUND, SUM, IF, DATE: one program per shape
+    second = evaluate_workbook(str(_book(tmp_path / "b.xlsx", [1, 2, 40, 50], mac_1904=True)))
+    assert len(compiled) == made
+    assert _column(first, 2, range(2, 5)) == [10.7, 21.4, 32.1]
+    assert _column(second, 2, range(2, 6)) == [1.07, 2.14, 42.8, 53.5]
+    assert _column(second, 5, range(2, 4)) == [43830, 43830]  # the program's DATE in the second's own system
+    assert _column(second, 4, range(2, 6)) == ["small", "small", "big", "big"]

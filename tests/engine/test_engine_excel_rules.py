@@ -26,6 +26,8 @@ def path(request: pytest.FixtureRequest, monkeypatch: pytest.MonkeyPatch) -> str
             raise Unsupported("test: everything cell by cell")
 
         monkeypatch.setattr("xlrating.engine.evaluate.model.compile_tree", refuse)
+
+        monkeypatch.setattr("xlrating.engine.evaluate.model._PROGRAMS", {})  # none of the programs made before
     return str(request.param)
 
 

@@ -85,6 +85,8 @@ def test_literals_changing_by_row_give_the_cell_by_cell_values(tmp_path: Path,
         raise Unsupported("test: everything cell by cell")
 
     monkeypatch.setattr("xlrating.engine.evaluate.model.compile_tree", refuse)
+
+    monkeypatch.setattr("xlrating.engine.evaluate.model._PROGRAMS", {})  # none of the programs made before
     cell_by_cell, _ = _values(path)
     assert {k: (v, cell_by_cell[k]) for k, v in vectorised.items() if v != cell_by_cell[k]} == {}
 

@@ -47,6 +47,8 @@ def test_running_windows_are_the_cell_by_cell_values(tmp_path: Path, monkeypatch
         raise Unsupported("test: everything cell by cell")
 
     monkeypatch.setattr("xlrating.engine.evaluate.model.compile_tree", refuse)
+
+    monkeypatch.setattr("xlrating.engine.evaluate.model._PROGRAMS", {})  # none of the programs made before
     cell_by_cell, cell_stats = _values(path)
     assert cell_stats["vector"] == 0
     assert {k: (v, cell_by_cell[k]) for k, v in vectorised.items() if v != cell_by_cell[k]} == {}

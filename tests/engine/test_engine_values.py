@@ -34,6 +34,8 @@ def test_fast_path_and_cell_by_cell_path_agree(tmp_path: Path, monkeypatch: pyte
         raise Unsupported("test: everything cell by cell")
 
     monkeypatch.setattr("xlrating.engine.evaluate.model.compile_tree", refuse)
+
+    monkeypatch.setattr("xlrating.engine.evaluate.model._PROGRAMS", {})  # none of the programs made before
     assert differences(fast, engine_values(book)) == {}
 
 
@@ -307,6 +309,8 @@ def test_guarded_template_formulas_take_the_fast_path_and_agree_with_the_cell_pa
         raise Unsupported("test: everything cell by cell")
 
     monkeypatch.setattr("xlrating.engine.evaluate.model.compile_tree", refuse)
+
+    monkeypatch.setattr("xlrating.engine.evaluate.model._PROGRAMS", {})  # none of the programs made before
     assert differences(fast, engine_values(book)) == {}
 
 
@@ -387,6 +391,8 @@ def test_a_column_of_flags_is_read_as_booleans_on_the_fast_path(tmp_path: Path, 
         raise Unsupported("test: everything cell by cell")
 
     monkeypatch.setattr("xlrating.engine.evaluate.model.compile_tree", refuse)
+
+    monkeypatch.setattr("xlrating.engine.evaluate.model._PROGRAMS", {})  # none of the programs made before
     assert differences(fast, engine_values(tmp_path / "flags.xlsx")) == {}
 
 

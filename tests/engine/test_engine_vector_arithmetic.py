@@ -29,6 +29,8 @@ def _cell_by_cell(monkeypatch: pytest.MonkeyPatch) -> None:
 
     monkeypatch.setattr("xlrating.engine.evaluate.model.compile_tree", refuse)
 
+    monkeypatch.setattr("xlrating.engine.evaluate.model._PROGRAMS", {})  # none of the programs made before
+
 
 def _power_book(path: Path, rows: int = 200) -> Path:
     rng = random.Random(8)

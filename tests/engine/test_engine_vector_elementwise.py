@@ -50,6 +50,7 @@ def test_a_column_at_a_time_gives_what_cell_by_cell_gives(tmp_path: Path, seed: 
     path = _book(tmp_path / "dates.xlsx", seed)
     vectorised = _values(path)
     monkeypatch.setattr(vector_compile, "ELEMENTWISE", {})  # every such formula cell by cell
+    monkeypatch.setattr("xlrating.engine.evaluate.model._PROGRAMS", {})  # none of the programs made before
     cell_by_cell = _values(path)
     differing = {k: (vectorised[k], cell_by_cell[k]) for k in vectorised if repr(vectorised[k]) != repr(cell_by_cell[k])}
     assert differing == {}
@@ -93,5 +94,6 @@ def test_date_follows_excels_rules_in_both_paths(tmp_path: Path, monkeypatch: py
     book.save(tmp_path / "date.xlsx")
     for elementwise in (vector_compile.ELEMENTWISE, {}):  # a column at a time, then cell by cell
         monkeypatch.setattr(vector_compile, "ELEMENTWISE", elementwise)
+        monkeypatch.setattr("xlrating.engine.evaluate.model._PROGRAMS", {})  # none of the programs made before
         value = evaluate_workbook(str(tmp_path / "date.xlsx")).grid.order[0].get(1, 4)
         assert (value if isinstance(value, float) else value.code) == expected

@@ -87,6 +87,7 @@ def test_a_column_at_a_time_gives_what_cell_by_cell_gives(tmp_path: Path, seed: 
     path, rows = _book(tmp_path / "lookups.xlsx", seed)
     vectorised, stats, warnings = _values(path, rows)
     monkeypatch.setattr(vector_compile, "MEMOISED", frozenset())  # every such formula cell by cell
+    monkeypatch.setattr("xlrating.engine.evaluate.model._PROGRAMS", {})  # none of the programs made before
     cell_by_cell, cell_stats, cell_warnings = _values(path, rows)
     differing = {k: (vectorised[k], cell_by_cell[k]) for k in vectorised if vectorised[k] != cell_by_cell[k]}
     assert differing == {}

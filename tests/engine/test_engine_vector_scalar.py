@@ -57,6 +57,7 @@ def test_a_column_at_a_time_gives_what_cell_by_cell_gives(tmp_path: Path, monkey
     path, rows = _book(tmp_path / "scalars.xlsx")
     vectorised, stats, warnings = _values(path, rows)
     monkeypatch.setattr(vector_compile, "SCALAR", frozenset())  # every such formula cell by cell
+    monkeypatch.setattr("xlrating.engine.evaluate.model._PROGRAMS", {})  # none of the programs made before
     cell_by_cell, cell_stats, cell_warnings = _values(path, rows)
     differing = {k: (vectorised[k], cell_by_cell[k]) for k in vectorised if vectorised[k] != cell_by_cell[k]}
     assert differing == {}
@@ -84,6 +85,8 @@ def test_a_filled_down_column_is_one_call_per_distinct_row(tmp_path: Path, monke
         return found(*args)
 
     monkeypatch.setattr(REGISTRY, "lookup", lambda name: counted if name == "ROMAN" else None)
+
+    monkeypatch.setattr("xlrating.engine.evaluate.model._PROGRAMS", {})  # none of the programs made before
     evaluated = evaluate_workbook(str(tmp_path / "roman.xlsx"))
     values = evaluated.grid.order[0]
     assert [values.get(r, 3) for r in (2, 3, 4, 5, 6)] == ["III", "IV", "V", "I", "II"]

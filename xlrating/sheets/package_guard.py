@@ -31,6 +31,7 @@ from __future__ import annotations
 
 import copy
 import io
+import struct
 import zipfile
 from collections.abc import Callable, Generator
 from contextlib import closing
@@ -48,7 +49,7 @@ from xlrating.sheets.part_scan import (
     dtd_reason,
 )
 
-__all__ = ["PackageCheck", "PackageReport", "Refused", "SheetExtent", "check_package", "packed_bytes"]
+__all__ = ["PackageCheck", "PackageReport", "Refused", "SheetExtent", "check_package", "packed_bytes", "packed_in"]
 
 CHUNK = 64 * 1024
 
@@ -74,7 +75,7 @@ class PackageCheck:
         if reason:
             raise Refused(reason)
         try:
-            self.archive = _ScannedZip(io.BytesIO(data))
+            self.archive = _ScannedZip(data)
             infos = self.archive.infolist()
         except Exception as exc:  # noqa: BLE001 - zipfile raises BadZipFile, ValueError, OSError, struct.error ...
             raise Refused(f"corrupt or truncated .xlsx (the zip archive cannot be read: {exc})") from None
@@ -220,12 +221,37 @@ def _inflated(archive: zipfile.ZipFile, info: zipfile.ZipInfo) -> bytes | None:
 
 
 def packed_bytes(archive: zipfile.ZipFile, info: zipfile.ZipInfo) -> bytes:
-    """An entry's data as the zip holds it, still compressed: read as a stored entry of its
-    compressed size, so zipfile checks its local header as for any read (not its CRC-32)."""
+    """An entry's data as the zip holds it, still compressed (not its CRC-32 checked): straight
+    from the bytes of a checked package (:func:`packed_in`), else read through zipfile as a stored
+    entry of its compressed size, so zipfile checks its local header as for any read."""
+    data = getattr(archive, "data", None)
+    found = packed_in(data, info) if data is not None else None
+    if found is not None:
+        return found
     stored = copy.copy(info)
     stored.compress_type, stored.file_size, stored.CRC = zipfile.ZIP_STORED, info.compress_size, None
     with archive.open(stored) as stream:
         return stream.read()
+
+
+_LOCAL_HEADER = struct.Struct("<IHHHHHIIIHH")  # a zip entry's local header (APPNOTE 4.3.7)
+
+
+def packed_in(data: bytes, info: zipfile.ZipInfo) -> bytes | None:
+    """An entry's compressed data in ``data``, the bytes of its zip: after its local header, when
+    that header is where the directory says, names the entry and is followed by the whole of it;
+    else None (read it through zipfile, which names the damage)."""
+    at = info.header_offset
+    if at < 0 or at + _LOCAL_HEADER.size > len(data) or info.flag_bits & 0x61:  # encrypted, patched
+        return None
+    fields = _LOCAL_HEADER.unpack_from(data, at)
+    named_at = at + _LOCAL_HEADER.size
+    start = named_at + fields[9] + fields[10]
+    name = info.orig_filename.encode("utf-8" if fields[3] & 0x800 else "cp437", "replace")
+    if fields[0] != 0x04034B50 or data[named_at:named_at + fields[9]] != name \
+            or start + info.compress_size > len(data):
+        return None
+    return data[start:start + info.compress_size]
 
 
 def _chunks(archive: zipfile.ZipFile, info: zipfile.ZipInfo, raw: bytes | None) -> Generator[bytes, None, None]:
@@ -247,8 +273,9 @@ class _ScannedZip(zipfile.ZipFile):
     """The package's zip archive; ``read`` of a small XML part the scan has unpacked and checked
     (CRC-32 included) gives those bytes instead of inflating the part again."""
 
-    def __init__(self, file: io.BytesIO):
-        super().__init__(file)
+    def __init__(self, data: bytes):
+        super().__init__(io.BytesIO(data))
+        self.data = data  # for packed_bytes: an entry's bytes without a stream
         self.scanned: dict[str, bytes] = {}
 
     def read(self, name: str | zipfile.ZipInfo, pwd: bytes | None = None) -> bytes:
@@ -294,6 +321,8 @@ class _Scan(WorkbookScan):
             refusal = part_refusal.proven_refusal(self, name, raw) if raw is not None else None
             if refusal is not None:
                 raise refusal
+        elif info.file_size <= CHUNK and info.compress_type == zipfile.ZIP_DEFLATED and not info.flag_bits & 1:
+            raw = _inflated(archive, info)  # a small part whole at once, not through a stream of one chunk
         try:
             with closing(_chunks(archive, info, raw)) as stream:
                 for chunk in stream:

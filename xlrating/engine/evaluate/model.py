@@ -170,6 +170,14 @@ def _evaluate(package: Package, registry: FunctionRegistry, limits: Limits) -> E
     return result
 
 
+# The program of each tree (None: not vectorised), made once per process: the blocks of one formula
+# text share one tree (:data:`.blocks._DERIVED`), so a batch of one template compiles each of its
+# shapes once. Programs keep nothing of a run (their memos are per run). Keyed by the tree's
+# identity, the tree kept alive in the entry.
+_PROGRAMS: dict[int, tuple[Any, FunctionRegistry, Any]] = {}
+_PROGRAMS_KEPT = 4096
+
+
 class _Evaluator:
     def __init__(self, result: Evaluated, names: dict[str | None, dict[str, str]], registry: FunctionRegistry,
                  seconds: float):
@@ -278,10 +286,18 @@ class _Evaluator:
     def _compile(self, block: Block) -> None:
         if block.program is not None or block.tree is None or block.array_ref is not None or block.problem:
             return
+        tree, registry = block.tree, self.registry
+        kept = _PROGRAMS.get(id(tree))
+        if kept is not None and kept[0] is tree and kept[1] is registry:
+            block.program = kept[2]
+            return
         try:
-            block.program = compile_tree(block.tree, self.registry.lookup)
+            block.program = compile_tree(tree, registry.lookup)
         except Unsupported:
             block.program = None
+        if len(_PROGRAMS) >= _PROGRAMS_KEPT:
+            del _PROGRAMS[next(iter(_PROGRAMS))]
+        _PROGRAMS[id(tree)] = (tree, registry, block.program)
 
     def _rows(self, block: Block, rows: np.ndarray) -> None:
         self.current = block.where(int(rows[0]))

@@ -187,9 +187,9 @@ def _elementwise(name: str, args: tuple[Node, ...], compile_node: Callable[[Node
         raise Unsupported(f"{name} arguments")
     value_of = NUMERIC[name]
     parts = [compile_node(a) for a in args]
-    memo: dict[tuple[float, ...], tuple[float, int]] = {}
 
     def run(ctx: Context) -> Vec:
+        memo: dict[tuple[float, ...], tuple[float, int]] = {}  # of this run: DATE counts in its workbook's system
         vecs = [_numeric(ctx, part(ctx)) for part in parts]
         num = np.zeros(ctx.n)
         err = np.zeros(ctx.n, dtype=np.int8)
@@ -406,7 +406,6 @@ def _ours(fn: ExcelFunction, args: tuple[Node, ...], compile_node: Callable[[Nod
             raise Unsupported("a range argument (the result spills)")
         else:
             parts.append(compile_node(arg))
-    memo: dict[tuple[Any, ...], Any] = {}
     kernel = KERNELS.get((fn.name, len(parts))) if all(callable(p) for p in parts) else None
 
     def run(ctx: Context) -> Vec:
@@ -458,8 +457,9 @@ def _ours(fn: ExcelFunction, args: tuple[Node, ...], compile_node: Callable[[Nod
             columns.append(values)
         num = np.zeros(ctx.n) if done is None else done[0].copy()
         err = np.zeros(ctx.n, dtype=np.int8)
-        # TRUE == 1.0 as a dict key: memoise only when no argument is boolean
-        cache = memo if not any(isinstance(c[0], bool) for c in columns if c) else {}
+        # one memo per run: a date means a day of its own workbook's system, and a column is either
+        # boolean or not in one run (as dict keys TRUE == 1.0)
+        cache: dict[tuple[Any, ...], Any] = {}
         rows = np.flatnonzero(todo).tolist()  # the rows the kernel left (often few)
         if not columns:
             keys: Any = [()] * len(rows)

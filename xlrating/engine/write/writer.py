@@ -16,7 +16,6 @@ from __future__ import annotations
 
 import io
 import re
-import struct
 import sys
 import threading
 import zipfile
@@ -25,7 +24,7 @@ from pathlib import Path
 from queue import Queue
 from typing import Any, Self
 
-from xlrating.sheets.package_guard import packed_bytes
+from xlrating.sheets.package_guard import packed_bytes, packed_in
 
 from ..evaluate.model import Evaluated
 from ..read.strict import to_strict
@@ -142,7 +141,6 @@ def _kept_as_is(name: str, workbook_part: str, info: zipfile.ZipInfo) -> bool:
             and name != "[Content_Types].xml" and not name.endswith(".rels"))
 
 
-_LOCAL_HEADER = struct.Struct("<IHHHHHIIIHH")  # a zip entry's local header (APPNOTE 4.3.7)
 
 
 class _Source:
@@ -175,18 +173,9 @@ class _Source:
 
     def deflated(self, info: zipfile.ZipInfo) -> bytes:
         """The DEFLATE data of an entry as the package holds it (the package check has inflated it
-        and checked its CRC-32): after its local header, when that header is where the directory
-        says and names the entry; else read through zipfile as a stored entry of that size."""
-        at = info.header_offset
-        if at + _LOCAL_HEADER.size <= len(self._data):
-            fields = _LOCAL_HEADER.unpack_from(self._data, at)
-            start = at + _LOCAL_HEADER.size + fields[9] + fields[10]
-            named = self._data[at + _LOCAL_HEADER.size:at + _LOCAL_HEADER.size + fields[9]]
-            if fields[0] == 0x04034B50 and named == info.orig_filename.encode("utf-8" if info.flag_bits & 0x800
-                                                                              else "cp437", "replace") \
-                    and start + info.compress_size <= len(self._data):
-                return self._data[start:start + info.compress_size]
-        return packed_bytes(self._zip(), info)
+        and checked its CRC-32)."""
+        found = packed_in(self._data, info)
+        return found if found is not None else packed_bytes(self._zip(), info)
 
 
 class _StrictWriter(ZipWriter):

@@ -237,7 +237,7 @@ class ZipWriter:
             count = count if count < _COUNT_LIMIT else 0xFFFF
             size, start = (value if value < _SIZE_LIMIT else 0xFFFFFFFF for value in (size, start))
         self.put(_END.pack(0x06054B50, 0, 0, count, count, size, start, 0))
-        if stat.S_ISREG(self._made.st_mode):
+        if stat.S_ISREG(self._made.st_mode) and self._made.st_size > self.at:
             file.truncate(self.at)  # what was there before past the new end
         file.close()
 
