@@ -125,20 +125,27 @@ def write_xlsx(evaluated: Evaluated, target: str | Path, *, values_only: bool = 
                 data = _calculation_on_load(data, bool(evaluated.not_computed))
             elif name == "[Content_Types].xml" or name.endswith(".rels"):
                 text = data.decode("utf-8")
-                text = re.sub(r"<(\w+:)?(Override|Relationship)\b[^>]*calcChain[^>]*/>", "", text)
+                edited = re.sub(r"<(\w+:)?(Override|Relationship)\b[^>]*calcChain[^>]*/>", "", text)
                 if drop_vba:
-                    text = re.sub(r"<(\w+:)?(Override|Relationship|Default)\b[^>]*vbaProject[^>]*/>", "", text)
-                    text = re.sub(r'<(\w+:)?Default\b[^>]*Extension="bin"[^>]*/>', "", text)
-                    text = text.replace(MACRO_MAIN, XLSX_MAIN)
-                data = text.encode("utf-8")
+                    edited = re.sub(r"<(\w+:)?(Override|Relationship|Default)\b[^>]*vbaProject[^>]*/>", "", edited)
+                    edited = re.sub(r'<(\w+:)?Default\b[^>]*Extension="bin"[^>]*/>', "", edited)
+                    edited = edited.replace(MACRO_MAIN, XLSX_MAIN)
+                if edited == text and out_class is ZipWriter and _deflated(info):
+                    out.copy(info, source.deflated(info))  # nothing to take out: copied as it is
+                    continue
+                data = edited.encode("utf-8")
             out.write(info, data)
 
 
 def _kept_as_is(name: str, workbook_part: str, info: zipfile.ZipInfo) -> bool:
     """Whether a part (not a worksheet) goes to the output unchanged and can be copied deflated as
-    it is: every part but the workbook, the content types and the relationships, which are edited."""
-    return (info.compress_type == zipfile.ZIP_DEFLATED and not info.flag_bits & 1 and name != workbook_part
-            and name != "[Content_Types].xml" and not name.endswith(".rels"))
+    it is: every part but the workbook, the content types and the relationships, which are edited
+    (and copied so too when the edit changes nothing)."""
+    return _deflated(info) and name != workbook_part and name != "[Content_Types].xml" and not name.endswith(".rels")
+
+
+def _deflated(info: zipfile.ZipInfo) -> bool:
+    return info.compress_type == zipfile.ZIP_DEFLATED and not info.flag_bits & 1
 
 
 
