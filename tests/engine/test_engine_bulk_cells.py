@@ -82,7 +82,7 @@ def test_the_bulk_reader_reads_every_layout_as_the_cell_by_cell_reader(seed: int
     text = _random_sheet(random.Random(seed), 60)
     bulk_read, bulk = _read("bulk", text)
     fast_read, fast = _read("fast", text)
-    assert bulk_read and fast_read and bulk.bulk
+    assert bulk_read and fast_read and bulk.bulk and fast.bulk  # both see the layout the writer's bulk path takes
     assert _cells(bulk) == _cells(fast)
     assert (bulk.min_row, bulk.max_row, bulk.max_col) == (fast.min_row, fast.max_row, fast.max_col)
     formula_rows, formula_cols, _ = bulk.simple if bulk.simple is not None else (np.zeros(0), np.zeros(0), [])
@@ -122,6 +122,22 @@ def test_one_cell_in_another_layout_leaves_the_sheet_to_the_general_readers(odd_
         read, sheet = _read("bulk", text, checking)
         assert not read
         assert sheet.numbers is sheet.simple is sheet.texts is None and not sheet.bulk and not sheet.max_row
+
+
+@pytest.mark.parametrize("odd_formula", [
+    '<c r="C1" t="str"><f>A1</f><v>x</v></c>',  # typed: the writer's bulk path would type it again
+    '<c r="C1" s="2" cm="1"><f>A1</f><v>1</v></c>',  # another attribute
+    '<c r="C1"><f t="shared" ref="C1:C9" si="0">A1</f><v>1</v></c>',
+    '<c r="C1"><f>A1</f><v>1</v><extLst/></c>',  # more after the value
+    '<c r="C1"><f>A1</f><is><t>1</t></is></c>',
+])
+def test_the_per_cell_reader_claims_the_bulk_layout_only_for_plain_formula_cells(odd_formula: str) -> None:
+    plain = '<c r="A1"><v>1</v></c><c r="B1" s="4"><f>A1+1</f><v>2</v></c><c r="D1"><f>A1</f><v/></c>'
+    read, sheet = _read("fast", f"<worksheet><sheetData><row r=\"1\">{plain}</row></sheetData></worksheet>")
+    assert read and sheet.bulk
+    read, sheet = _read("fast", f"<worksheet><sheetData><row r=\"1\">{plain}{odd_formula}</row></sheetData>"
+                                "</worksheet>")
+    assert read and not sheet.bulk
 
 
 def test_a_number_that_is_not_finite_is_left_to_the_package_scan_when_checking() -> None:

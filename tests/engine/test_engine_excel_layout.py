@@ -127,3 +127,27 @@ def test_a_large_sheet_read_in_pieces_gives_every_cell_once(tmp_path: Path, monk
         assert sheet.get(40, 1) == flag
         read = evaluated.package.sheets[0]
         assert len(read.values) + (len(read.texts[2]) if read.texts is not None else 0) == 39 + (flag is not None)
+
+
+@pytest.mark.parametrize("layout", ["plain", "typed", "shared", "mixed"])
+def test_a_small_sheet_of_any_formula_layout_is_written_back_with_its_values(tmp_path: Path, layout: str) -> None:
+    """A sheet of a few cells is read cell by cell; the writer still rewrites each formula cell
+    right, whether its cells are laid out as the bulk reader's or otherwise."""
+    import openpyxl
+
+    from xlrating.engine import convert_file
+
+    cells = {"plain": '<c r="B{r}"><f>A{r}*2</f><v>0</v></c><c r="C{r}"><f>IF(A{r}&gt;2,"hi","lo")</f></c>',
+             "typed": '<c r="B{r}"><f>A{r}*2</f><v>0</v></c><c r="C{r}" t="str"><f>IF(A{r}&gt;2,"hi","lo")</f>'
+                      '<v>old</v></c>',
+             "shared": '<c r="B{r}"><f>A{r}*2</f><v>0</v></c><c r="C{r}"><f t="shared" si="0"/></c>',
+             "mixed": '<c r="B{r}" t="e"><f>A{r}*2</f><v>#N/A</v></c><c r="C{r}" t="str"><f>IF(A{r}&gt;2,"hi","lo")'
+                      '</f><v></v></c>'}[layout]
+    rows = "".join(f'<row r="{r}"><c r="A{r}"><v>{r}</v></c>{cells.format(r=r)}</row>' for r in range(1, 5))
+    rows = rows.replace('<c r="C1"><f t="shared" si="0"/>', '<c r="C1"><f t="shared" ref="C1:C4" si="0">'
+                                                            'IF(A1&gt;2,"hi","lo")</f>')
+    book = excel_like_book(tmp_path / "small.xlsx", rows)
+    convert_file(book, tmp_path / "out.xlsx")
+    sheet = openpyxl.load_workbook(tmp_path / "out.xlsx", data_only=True)["Ratings"]
+    assert [[sheet.cell(r, c).value for c in (2, 3)] for r in range(1, 5)] == [
+        [2, "lo"], [4, "lo"], [6, "hi"], [8, "hi"]]

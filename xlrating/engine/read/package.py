@@ -255,27 +255,34 @@ def _read_strict(path: str, check: PackageCheck, limits: Limits) -> Package:
 _ALONE = 1 << 16
 
 
-class _Alongside(threading.Thread):
+class _Alongside:
     """``function(argument)`` in a thread of its own (for an argument of :data:`_ALONE` bytes or
     more); :meth:`result` waits for it, or calls it then."""
 
     def __init__(self, function: Callable[[bytes], bool], argument: bytes):
-        super().__init__(daemon=True)
         self._call = (function, argument)
         self._result = False
+        self._thread: threading.Thread | None = None
         if len(argument) >= _ALONE:
-            self.start()
+            self._thread = threading.Thread(target=self._run, daemon=True)
+            self._thread.start()
 
-    def run(self) -> None:
+    def _run(self) -> None:
         function, argument = self._call
         self._result = function(argument)
 
     def result(self) -> bool:
-        if self.ident is None:
-            self.run()
+        if self._thread is None:
+            self._run()
         else:
-            self.join()
+            self._thread.join()
         return self._result
+
+
+# Bytes of a worksheet below which its cells are read with the per-cell expression first: the
+# array operations of the bulk reader cost a quarter of a millisecond whatever the sheet's size,
+# which a sheet of a few hundred cells never earns back
+SMALL_SHEET = 8 * 1024
 
 
 def _read_checked(check: PackageCheck, sheet: SheetCells, strings: list[str]) -> None:
@@ -289,7 +296,8 @@ def _read_checked(check: PackageCheck, sheet: SheetCells, strings: list[str]) ->
             wellformed = _Alongside(part_quick.wellformed, raw)  # libxml2 runs without the GIL
             try:
                 text = raw.decode("utf-8")
-                read = read_sheet_bulk(raw, text, sheet, strings, True) or read_sheet_fast(text, sheet, strings, True)
+                read = (len(raw) < SMALL_SHEET and read_sheet_fast(text, sheet, strings, True)
+                        or read_sheet_bulk(raw, text, sheet, strings, True) or read_sheet_fast(text, sheet, strings, True))
             except (ValueError, IndexError, KeyError):
                 read = False
             if wellformed.result() and read and part_quick.after_read(

@@ -60,8 +60,9 @@ class SheetCells:
     max_row: int = 0
     max_col: int = 0
     min_row: int = 0  # the lowest row a cell names (0 only for a damaged cell: rows count from 1)
-    # read by :func:`_read_sheet_bulk` from ``xml``: every cell in one of its four layouts, so the
-    # formula cells are exactly ``simple``, in document order, each ``<c r=".." s=".."><f>..</f>..</c>``
+    # read from ``xml`` by :func:`read_sheet_bulk` (every cell in one of its four layouts) or by
+    # :func:`read_sheet_fast` (which checks this of the formula cells): the formula cells are exactly
+    # ``simple``, in document order, each ``<c r=".." s=".."><f>..</f>[<v>..</v>]</c>``
     bulk: bool = False
     # the workbook's date system, for the ISO 8601 dates of cells of type "d" (:mod:`.date_system`)
     date_system: int = SYSTEM_1900
@@ -271,6 +272,7 @@ def read_sheet_fast(text: str, sheet: SheetCells, strings: list[str], checking: 
         return False
     columns: dict[str, int] = {}
     values, formulas = sheet.values, sheet.formulas
+    plain = False  # every formula cell as in the bulk layout (see SheetCells.bulk)
     max_row = max_col = 0
     min_row = 1 << 31
     if cells:
@@ -302,6 +304,7 @@ def read_sheet_fast(text: str, sheet: SheetCells, strings: list[str], checking: 
             texts = ["=" + b[3:b.find("</f>")] for _, _, _, b in simple]
             texts = [unescape_xml(t) if "&" in t else t for t in texts]
             sheet.simple = (rows, cols, texts)
+            plain = all(_PLAIN_START.fullmatch(a) and _PLAIN_END.fullmatch(b, b.find("</f>")) for _, _, a, b in simple)
             max_row, max_col = max(max_row, int(rows.max())), max(max_col, int(cols.max()))
             min_row = min(min_row, int(rows.min()))
             cells = list(compress(cells, (not o for o in ordinary)))
@@ -358,8 +361,14 @@ def read_sheet_fast(text: str, sheet: SheetCells, strings: list[str], checking: 
         else:
             values.append((row, col, unescape_xml(raw)))
     sheet.max_row, sheet.max_col, sheet.min_row = max_row, max_col, min(min_row, max_row)
+    sheet.bulk = plain and not formulas
     return True
 
+
+# A formula cell as the bulk layout has it: a start tag of its reference and at most a style, and
+# after the formula's text its old value (or none) and its end
+_PLAIN_START = re.compile(r' s="[0-9]+"|')
+_PLAIN_END = re.compile(r"</f>(?:<v>[^<]*</v>|<v/>)?")
 
 _CELL_TYPES = frozenset({None, "n", "s", "str", "inlineStr", "b", "e", "d"})  # ECMA-376 ST_CellType
 

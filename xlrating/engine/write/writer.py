@@ -124,9 +124,10 @@ def write_xlsx(evaluated: Evaluated, target: str | Path, *, values_only: bool = 
             elif name == evaluated.package.workbook_part:
                 data = _calculation_on_load(data, bool(evaluated.not_computed))
             elif name == "[Content_Types].xml" or name.endswith(".rels"):
-                text = data.decode("utf-8")
-                edited = re.sub(r"<(\w+:)?(Override|Relationship)\b[^>]*calcChain[^>]*/>", "", text)
-                if drop_vba:
+                text = edited = data.decode("utf-8")
+                if "calcChain" in text:
+                    edited = re.sub(r"<(\w+:)?(Override|Relationship)\b[^>]*calcChain[^>]*/>", "", edited)
+                if drop_vba and ("vbaProject" in text or "bin" in text or MACRO_MAIN in text):
                     edited = re.sub(r"<(\w+:)?(Override|Relationship|Default)\b[^>]*vbaProject[^>]*/>", "", edited)
                     edited = re.sub(r'<(\w+:)?Default\b[^>]*Extension="bin"[^>]*/>', "", edited)
                     edited = edited.replace(MACRO_MAIN, XLSX_MAIN)
