@@ -277,6 +277,7 @@ class _ScannedZip(zipfile.ZipFile):
         super().__init__(io.BytesIO(data))
         self.data = data  # for packed_bytes: an entry's bytes without a stream
         self.scanned: dict[str, bytes] = {}
+        self.roots: dict[str, object] = {}  # the trees its readers parse of its parts, each parsed once
 
     def read(self, name: str | zipfile.ZipInfo, pwd: bytes | None = None) -> bytes:
         if pwd is None and isinstance(name, str):

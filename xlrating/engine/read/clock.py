@@ -27,9 +27,10 @@ import zipfile
 from collections.abc import Iterator
 from contextvars import ContextVar
 from dataclasses import dataclass
-from typing import Any
 
 from lxml import etree
+
+from . import xml_parts
 
 SAVED = "saved"  # --now saved: the workbook's own save time
 NOW_FORM = "DATE[THH:MM[:SS]] (2026-07-23, 2026-07-23T14:30, 2026-07-23T14:30:05) or saved"
@@ -110,19 +111,18 @@ def parse_w3cdtf(text: str) -> dt.datetime | None:
 def _core_part(archive: zipfile.ZipFile) -> str | None:
     """The core properties part the package's relationships name (docProps/core.xml when they
     name none and the package has one)."""
-    names = set(archive.namelist())
-    if "_rels/.rels" in names:
+    if xml_parts.has(archive, "_rels/.rels"):
         try:
-            rels = etree.fromstring(archive.read("_rels/.rels"), _parser())
+            rels = xml_parts.root(archive, "_rels/.rels")
         except (etree.LxmlError, zipfile.BadZipFile, KeyError, ValueError, OSError):
             rels = None
         for rel in rels.iter(f"{{{PKG_REL}}}Relationship") if rels is not None else ():
             if rel.get("Type", "").endswith("/metadata/core-properties"):
                 target = str(rel.get("Target", ""))
                 part = target.lstrip("/") if target.startswith("/") else posixpath.normpath(target)
-                if part in names:
+                if xml_parts.has(archive, part):
                     return part
-    return CORE_PROPERTIES if CORE_PROPERTIES in names else None
+    return CORE_PROPERTIES if xml_parts.has(archive, CORE_PROPERTIES) else None
 
 
 def save_time(archive: zipfile.ZipFile) -> SaveTime:
@@ -133,7 +133,7 @@ def save_time(archive: zipfile.ZipFile) -> SaveTime:
     if part is None:
         return SaveTime(None, "the package has no core properties part (docProps/core.xml)")
     try:
-        root = etree.fromstring(archive.read(part), _parser())
+        root = xml_parts.root(archive, part)
     except (etree.LxmlError, zipfile.BadZipFile, KeyError, ValueError, OSError):
         return SaveTime(None, f"its core properties ({part}) cannot be read")
     element = root.find(f"{{{DCTERMS}}}modified")
@@ -143,10 +143,6 @@ def save_time(archive: zipfile.ZipFile) -> SaveTime:
     if moment is None:
         return SaveTime(None, f"its dcterms:modified {element.text.strip()!r} is no W3CDTF date and time")
     return SaveTime(moment)
-
-
-def _parser() -> Any:
-    return etree.XMLParser(resolve_entities=False, no_network=True, huge_tree=False, remove_comments=True)
 
 
 # --- the clock of the workbook being computed --------------------------------------------------

@@ -20,6 +20,8 @@ from lxml import etree
 
 from xlrating.excel_errors import ExcelError
 
+from . import xml_parts
+
 MAIN = "http://schemas.openxmlformats.org/spreadsheetml/2006/main"
 REL = "http://schemas.openxmlformats.org/officeDocument/2006/relationships"
 PKG_REL = "http://schemas.openxmlformats.org/package/2006/relationships"
@@ -38,10 +40,6 @@ def local_name(book: int, sheet: str) -> str:
     """The grid's name for sheet ``sheet`` of external workbook ``book`` (a name with a character
     Excel sheet names cannot hold, so it never meets a real sheet)."""
     return f"ext{book}\u00b7{sheet}"
-
-
-def _parser() -> Any:
-    return etree.XMLParser(resolve_entities=False, no_network=True, huge_tree=False, remove_comments=True)
 
 
 def _position(ref: str) -> tuple[int, int]:
@@ -77,7 +75,7 @@ def read_links(archive: zipfile.ZipFile, workbook: Any, workbook_rels: dict[str,
         if part not in names:
             continue
         try:
-            root = etree.fromstring(archive.read(part), _parser())
+            root = xml_parts.root(archive, part)
         except etree.XMLSyntaxError:
             continue
         titles = [n.get("val", "") for n in root.iter(f"{{{MAIN}}}sheetName")]

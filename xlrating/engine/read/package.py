@@ -25,6 +25,7 @@ from xlrating.sheets.package_guard import PackageCheck, Refused
 from xlrating.sheets.safe_open import UnreadableWorkbook, open_package
 
 from . import strict as strict_xml
+from . import xml_parts
 from .character_set import WINDOWS, of_application
 from .clock import save_time
 from .date_system import SYSTEM_1900, of_workbook
@@ -108,7 +109,7 @@ def _character_set(archive: zipfile.ZipFile) -> str:
     docProps/app.xml (:func:`.character_set.of_application`). Windows' when the part is missing,
     names another producer or none, or cannot be read: it never stops the workbook from being read.
     (The part was checked with every other by the package gate before this reads it.)"""
-    if APP_PROPERTIES not in archive.namelist():
+    if not xml_parts.has(archive, APP_PROPERTIES):
         return WINDOWS
     try:
         root = _xml(archive, APP_PROPERTIES)
@@ -118,18 +119,14 @@ def _character_set(archive: zipfile.ZipFile) -> str:
     return of_application(application.text if application is not None else None)
 
 
-def _parser() -> Any:
-    return etree.XMLParser(resolve_entities=False, no_network=True, huge_tree=False, remove_comments=True)
-
-
 def _xml(archive: zipfile.ZipFile, part: str) -> Any:
-    return etree.fromstring(archive.read(part), _parser())
+    return xml_parts.root(archive, part)
 
 
 def _rels(archive: zipfile.ZipFile, part: str) -> dict[str, str]:
     folder, name = posixpath.split(part)
     rels_part = posixpath.join(folder, "_rels", name + ".rels")
-    if rels_part not in archive.namelist():
+    if not xml_parts.has(archive, rels_part):
         return {}
     targets = {}
     for rel in _xml(archive, rels_part).iter(f"{{{PKG_REL}}}Relationship"):
@@ -152,7 +149,7 @@ def _shared_strings(check: PackageCheck, workbook_part: str) -> list[str]:
     archive = check.archive
     rels = _rels(archive, workbook_part)
     parts = [t for t in rels.values() if t.endswith("sharedStrings.xml")]
-    if not parts or parts[0] not in archive.namelist():
+    if not parts or not xml_parts.has(archive, parts[0]):
         return []
     part = parts[0]
     if part in check.deferred:
@@ -182,7 +179,7 @@ def _checked_strings(raw: bytes, max_text_chars: int) -> Any | None:
     if part_quick.utf8_body(raw, b"sst") is None:
         return None
     try:
-        root = etree.fromstring(raw, _parser())
+        root = etree.fromstring(raw, xml_parts.parser())
     except Exception:  # noqa: BLE001 - XMLSyntaxError and the like: the scan names what is wrong
         return None
     if any(len(t.text or "") > max_text_chars for t in root.iter(_T)):
@@ -326,7 +323,7 @@ def _sheet_text(raw: bytes) -> tuple[str, bytes]:
     try:
         return raw.decode("utf-8"), raw
     except UnicodeDecodeError:
-        text = str(etree.tostring(etree.fromstring(raw, _parser()), encoding="unicode"))
+        text = str(etree.tostring(etree.fromstring(raw, xml_parts.parser()), encoding="unicode"))
         return text, text.encode("utf-8")
 
 

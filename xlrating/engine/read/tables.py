@@ -43,6 +43,8 @@ from typing import Any
 
 from lxml import etree
 
+from . import xml_parts
+
 __all__ = ["Table", "quote_sheet", "read_tables", "resolve_structured", "table_at"]
 
 _TABLE_REL = "/table"
@@ -105,10 +107,6 @@ class Table:
 
 # --- reading the package --------------------------------------------------------------------------
 
-def _parser() -> Any:
-    return etree.XMLParser(resolve_entities=False, no_network=True, huge_tree=False, remove_comments=True)
-
-
 def _local(tag: Any) -> str:
     return etree.QName(tag).localname if isinstance(tag, str) else ""
 
@@ -118,7 +116,7 @@ def _sheet_rels(archive: zipfile.ZipFile, part: str) -> list[tuple[str, str]]:
     folder, name = posixpath.split(part)
     rels_part = posixpath.join(folder, "_rels", name + ".rels")
     try:
-        root = etree.fromstring(archive.read(rels_part), _parser())
+        root = xml_parts.root(archive, rels_part)
     except (KeyError, etree.XMLSyntaxError, ValueError):
         return []
     found = []
@@ -162,7 +160,7 @@ def _count(value: str | None, default: int) -> int:
 
 def _read_table(archive: zipfile.ZipFile, part: str, sheet: str) -> Table | None:
     try:
-        root = etree.fromstring(archive.read(part), _parser())
+        root = xml_parts.root(archive, part)
     except (KeyError, etree.XMLSyntaxError, ValueError):
         return None
     if _local(root.tag) != "table":
