@@ -272,7 +272,7 @@ def read_sheet_fast(text: str, sheet: SheetCells, strings: list[str], checking: 
         return False
     columns: dict[str, int] = {}
     values, formulas = sheet.values, sheet.formulas
-    plain = False  # every formula cell as in the bulk layout (see SheetCells.bulk)
+    bulk_layout = False  # every formula cell as in the bulk layout (see SheetCells.bulk)
     max_row = max_col = 0
     min_row = 1 << 31
     if cells:
@@ -284,10 +284,10 @@ def read_sheet_fast(text: str, sheet: SheetCells, strings: list[str], checking: 
             letters_of = [c[0] for c in numeric]
             for letters in set(letters_of):
                 columns[letters] = cell_position(letters + "1")[1]
-            rows = np.array([c[1] for c in numeric]).astype(np.int64)
-            cols = np.fromiter((columns[x] for x in letters_of), dtype=np.int64, count=len(numeric))
+            rows = np.fromiter(map(int, [c[1] for c in numeric]), dtype=np.int64, count=len(numeric))
+            cols = np.fromiter(map(columns.__getitem__, letters_of), dtype=np.int64, count=len(numeric))
             min_row = int(rows.min())
-            nums = np.array([c[3][3:-4] for c in numeric]).astype(np.float64)
+            nums = np.fromiter(map(float, [c[3][3:-4] for c in numeric]), dtype=np.float64, count=len(numeric))
             if checking and not np.isfinite(nums).all():
                 raise ValueError("a number that is not finite")
             sheet.numbers = (rows, cols, nums)
@@ -299,12 +299,14 @@ def read_sheet_fast(text: str, sheet: SheetCells, strings: list[str], checking: 
             letters_of = [c[0] for c in simple]
             for letters in set(letters_of) - columns.keys():
                 columns[letters] = cell_position(letters + "1")[1]
-            rows = np.array([c[1] for c in simple]).astype(np.int64)
-            cols = np.fromiter((columns[x] for x in letters_of), dtype=np.int64, count=len(simple))
+            rows = np.fromiter(map(int, [c[1] for c in simple]), dtype=np.int64, count=len(simple))
+            cols = np.fromiter(map(columns.__getitem__, letters_of), dtype=np.int64, count=len(simple))
             texts = ["=" + b[3:b.find("</f>")] for _, _, _, b in simple]
             texts = [unescape_xml(t) if "&" in t else t for t in texts]
             sheet.simple = (rows, cols, texts)
-            plain = all(_PLAIN_START.fullmatch(a) and _PLAIN_END.fullmatch(b, b.find("</f>")) for _, _, a, b in simple)
+            # judged on the distinct start tags and ends, which a filled-down column repeats
+            bulk_layout = (all(_PLAIN_START.fullmatch(a) for a in {c[2] for c in simple})
+                           and all(_PLAIN_END.fullmatch(end) for end in {b[b.find("</f>"):] for _, _, _, b in simple}))
             max_row, max_col = max(max_row, int(rows.max())), max(max_col, int(cols.max()))
             min_row = min(min_row, int(rows.min()))
             cells = list(compress(cells, (not o for o in ordinary)))
@@ -361,7 +363,7 @@ def read_sheet_fast(text: str, sheet: SheetCells, strings: list[str], checking: 
         else:
             values.append((row, col, unescape_xml(raw)))
     sheet.max_row, sheet.max_col, sheet.min_row = max_row, max_col, min(min_row, max_row)
-    sheet.bulk = plain and not formulas
+    sheet.bulk = bulk_layout and not formulas
     return True
 
 
