@@ -97,3 +97,32 @@ def test_date_follows_excels_rules_in_both_paths(tmp_path: Path, monkeypatch: py
         monkeypatch.setattr("xlrating.engine.evaluate.model._PROGRAMS", {})  # none of the programs made before
         value = evaluate_workbook(str(tmp_path / "date.xlsx")).grid.order[0].get(1, 4)
         assert (value if isinstance(value, float) else value.code) == expected
+
+
+def test_a_column_of_dates_at_once_is_each_rows_date_in_either_date_system() -> None:
+    """The DATE of many rows at once (vector_builtins.dates) against the DATE of one row, on whole
+    and fractional arguments around every edge and far past them (where doubles are no longer
+    whole numbers), in the 1900 and the 1904 date systems."""
+    import numpy as np
+    from hypothesis import given, settings
+    from hypothesis import strategies as st
+
+    from xlrating.engine.evaluate.vector_builtins import _date, dates
+    from xlrating.engine.read.date_system import SYSTEM_1900, SYSTEM_1904, using
+
+    edges = [-1e300, -2.0 ** 53, -1e6, -400, -13, -12, -11, -1, -0.5, 0, 0.5, 1, 11, 12, 13, 28, 29, 30, 31, 59, 60,
+             61, 366, 1461, 1462, 1899, 1899.9, 1900, 1904, 2024, 9999, 10000, 2.0 ** 52, 2.0 ** 53, 1e300]
+    argument = st.one_of(st.sampled_from(edges), st.floats(-20000, 20000), st.integers(-20000, 20000).map(float))
+
+    @settings(max_examples=300, deadline=None)
+    @given(st.lists(st.tuples(argument, argument, argument), min_size=1, max_size=40),
+           st.sampled_from([SYSTEM_1900, SYSTEM_1904]))
+    def check(rows: list[tuple[float, float, float]], system: int) -> None:
+        with using(system):
+            num, err = dates(*(np.array(column) for column in zip(*rows)))
+            for i, row in enumerate(rows):
+                want = _date(*row)
+                assert (err[i] != 0, 0.0 if err[i] else num[i]) == ((True, 0.0) if isinstance(want, str) else
+                                                                   (False, want)), row
+
+    check()

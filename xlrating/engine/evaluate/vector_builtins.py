@@ -63,10 +63,44 @@ def _date(year: float, month: float, day: float) -> float | str:
     return found
 
 
+_BEFORE_MONTH = np.array(plain_numbers.DAYS_BEFORE_MONTH, dtype=np.float64)
+
+
+def dates(year: np.ndarray, month: np.ndarray, day: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """DATE of many rows at once (numbers and error indexes), each row what :func:`_date` gives
+    it, in the date system of the workbook being computed. In doubles: below 2**52 every step is
+    exact, and a row with an argument beyond is #NUM! whichever way it is counted (the caller
+    gives the rows with an argument that is not finite to the row-by-row path)."""
+    with np.errstate(all="ignore"):
+        y, m, d = np.floor(year), np.floor(month), np.floor(day)
+        bad = ~((y >= 0) & (y < 10000))
+        y = np.where(y < 1900, y + 1900, y)
+        y, m = y + np.floor_divide(m - 1, 12), np.mod(m - 1, 12) + 1
+        bad |= ~((y > 0) & (y <= 10000))
+        y = np.where(bad, 1900, y)
+        m = np.where(bad, 1, m)
+        before = y - 1
+        leap = (np.mod(y, 4) == 0) & ((np.mod(y, 100) != 0) | (np.mod(y, 400) == 0))
+        first = (365 * before + np.floor_divide(before, 4) - np.floor_divide(before, 100) + np.floor_divide(before, 400)
+                 + _BEFORE_MONTH[m.astype(np.int64) - 1] + (leap & (m > 2)) + 1)
+        serial = first - plain_numbers.SERIAL_ZERO + (first >= plain_numbers.MARCH_1900) + d - 1
+        bad |= ~((serial >= 0) & (serial <= plain_numbers.LAST_SERIAL))
+        days = offset()
+        if days:
+            bad |= serial < days
+            serial = serial - days
+    err = np.where(bad, np.int8(NUM), np.int8(0)).astype(np.int8)
+    return np.where(bad, 0.0, serial), err
+
+
 # Excel name -> its implementation on plain numbers (text, TRUE/FALSE and empty cells go cell by cell)
 NUMERIC: dict[str, Callable[..., Result]] = {
     "DATE": _checked(_date), "MOD": _checked(plain_numbers.mod), "INT": _checked(plain_numbers.integer),
     "YEAR": _part(0), "MONTH": _part(1), "DAY": _part(2)}
+
+
+# Excel name -> the same computed for many rows at once (numbers and error indexes)
+COLUMNS: dict[str, Callable[..., tuple[np.ndarray, np.ndarray]]] = {"DATE": dates}
 
 
 # --- over a fixed range -------------------------------------------------------------------------

@@ -53,7 +53,7 @@ from .vector import (
     growing,
     is_text,
 )
-from .vector_builtins import NUMERIC, fixed_range
+from .vector_builtins import COLUMNS, NUMERIC, fixed_range
 
 if TYPE_CHECKING:
     from xlrating.functions import ExcelFunction
@@ -185,7 +185,7 @@ ELEMENTWISE = {"DATE": 3, "YEAR": 1, "MONTH": 1, "DAY": 1, "MOD": 2, "INT": 1}
 def _elementwise(name: str, args: tuple[Node, ...], compile_node: Callable[[Node], Program]) -> Program:
     if len(args) != ELEMENTWISE[name] or any(isinstance(a, Const) and a.value is None for a in args):
         raise Unsupported(f"{name} arguments")
-    value_of = NUMERIC[name]
+    value_of, kernel = NUMERIC[name], COLUMNS.get(name)
     parts = [compile_node(a) for a in args]
 
     def run(ctx: Context) -> Vec:
@@ -208,8 +208,14 @@ def _elementwise(name: str, args: tuple[Node, ...], compile_node: Callable[[Node
                 failed = todo & (v.err != 0)
                 err[failed] = v.err[failed]
                 todo &= ~failed
+        rows = np.flatnonzero(todo)
+        if kernel is not None and len(rows):  # every finite row at once; the others as each row goes
+            arguments = [v.num[rows] for v in vecs]
+            finite = np.logical_and.reduce([np.isfinite(a) for a in arguments])
+            num[rows[finite]], err[rows[finite]] = (found[finite] for found in kernel(*arguments))
+            rows = rows[~finite]
         columns = [v.num.tolist() for v in vecs]
-        for row in np.flatnonzero(todo).tolist():
+        for row in rows.tolist():
             key = tuple(column[row] for column in columns)
             if key not in memo:
                 memo[key] = value_of(*key)

@@ -13,16 +13,16 @@ import math
 
 LAST_SERIAL = 2958465  # 31 December 9999
 WHOLE = 2.0 ** 52  # from here on every double is a whole number
-_SERIAL_ZERO = datetime.date(1899, 12, 31).toordinal()  # serial 0, shown as 0 January 1900
-_MARCH_1900 = datetime.date(1900, 3, 1).toordinal()  # serial 61: Excel counts a 29 February 1900 (60)
-_DAYS_BEFORE_MONTH = (0, 31, 59, 90, 120, 151, 181, 212, 243, 273, 304, 334)
+SERIAL_ZERO = datetime.date(1899, 12, 31).toordinal()  # serial 0, shown as 0 January 1900
+MARCH_1900 = datetime.date(1900, 3, 1).toordinal()  # serial 61: Excel counts a 29 February 1900 (60)
+DAYS_BEFORE_MONTH = (0, 31, 59, 90, 120, 151, 181, 212, 243, 273, 304, 334)
 
 
 def _first_of_month(year: int, month: int) -> int:
     """The proleptic Gregorian ordinal of the first day of a month (any year, not only 1..9999)."""
     before = year - 1
     leap = year % 4 == 0 and (year % 100 != 0 or year % 400 == 0)
-    return (365 * before + before // 4 - before // 100 + before // 400 + _DAYS_BEFORE_MONTH[month - 1]
+    return (365 * before + before // 4 - before // 100 + before // 400 + DAYS_BEFORE_MONTH[month - 1]
             + (leap and month > 2) + 1)
 
 
@@ -41,7 +41,7 @@ def date(year: float, month: float, day: float) -> float | str:
     if not 0 < y <= 10000:
         return "#NUM!"
     first = _first_of_month(y, m)
-    serial = first - _SERIAL_ZERO + (first >= _MARCH_1900) + d - 1
+    serial = first - SERIAL_ZERO + (first >= MARCH_1900) + d - 1
     return float(serial) if 0 <= serial <= LAST_SERIAL else "#NUM!"
 
 
@@ -55,7 +55,7 @@ def date_parts(serial: float) -> tuple[int, int, int] | None:
         return 1900, 1, 0
     if whole == 60:
         return 1900, 2, 29
-    found = datetime.date.fromordinal(_SERIAL_ZERO + whole - (whole > 60))
+    found = datetime.date.fromordinal(SERIAL_ZERO + whole - (whole > 60))
     return found.year, found.month, found.day
 
 
