@@ -182,6 +182,11 @@ def _abs(args: tuple[Node, ...], compile_node: Callable[[Node], Program]) -> Pro
 ELEMENTWISE = {"DATE": 3, "YEAR": 1, "MONTH": 1, "DAY": 1, "MOD": 2, "INT": 1}
 
 
+# Rows from which an elementwise function with a column kernel (.vector_builtins.COLUMNS) computes
+# them at once: its few dozen array operations cost what about 30 rows one by one do
+_AT_ONCE = 32
+
+
 def _elementwise(name: str, args: tuple[Node, ...], compile_node: Callable[[Node], Program]) -> Program:
     if len(args) != ELEMENTWISE[name] or any(isinstance(a, Const) and a.value is None for a in args):
         raise Unsupported(f"{name} arguments")
@@ -209,7 +214,7 @@ def _elementwise(name: str, args: tuple[Node, ...], compile_node: Callable[[Node
                 err[failed] = v.err[failed]
                 todo &= ~failed
         rows = np.flatnonzero(todo)
-        if kernel is not None and len(rows):  # every finite row at once; the others as each row goes
+        if kernel is not None and len(rows) >= _AT_ONCE:  # every finite row at once; the others row by row
             arguments = [v.num[rows] for v in vecs]
             finite = np.logical_and.reduce([np.isfinite(a) for a in arguments])
             num[rows[finite]], err[rows[finite]] = (found[finite] for found in kernel(*arguments))
