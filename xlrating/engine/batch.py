@@ -133,7 +133,8 @@ def convert_one(job: Job, limits: Limits | None = None) -> Outcome:
     warnings: list[str] = []
     notes: list[str] = []
     try:
-        job.target.parent.mkdir(parents=True, exist_ok=True)
+        if not os.path.isdir(job.target.parent):  # one stat, not a refused mkdir, for a folder made before
+            job.target.parent.mkdir(parents=True, exist_ok=True)
         written = convert_file(job.source, job.target, fmt=job.fmt, values_only=job.values_only, limits=limits,
                                warnings=warnings, now=job.now, notes=notes)
         return Outcome(job, True, "", time.perf_counter() - start, tuple(written), tuple(warnings), tuple(notes))

@@ -321,6 +321,11 @@ class _Evaluator:
             block.program = None
             self._rows(block, rows)
             return
+        if not ctx.defer.any():  # every row computed (the rule): stored as they are
+            self._store(block, rows, vec.num, vec.err, vec.is_bool, vec.text, vec.empty)
+            self.done[block.id][rows - block.first] = True
+            self.result.stats["vector"] += len(rows)
+            return
         done = ~ctx.defer
         self._store(block, rows[done], vec.num[done], None if vec.err is None else vec.err[done], vec.is_bool,
                     None if vec.text is None else vec.text[done], None if vec.empty is None else vec.empty[done])
@@ -354,8 +359,9 @@ class _Evaluator:
             column.num[rows[texts]] = 0.0
             for row, value in zip(rows[texts].tolist(), text[texts].tolist()):
                 column.other[row] = value
-        overflow = (column.kind[rows] == NUMBER) & ~np.isfinite(column.num[rows])
-        if overflow.any():  # Excel has no infinity or NaN: a result past its range is #NUM!
+        overflow = ~np.isfinite(num)
+        if overflow.any() and (overflow := overflow & (column.kind[rows] == NUMBER)).any():
+            # Excel has no infinity or NaN: a result past its range is #NUM!
             err = np.zeros(len(rows), dtype=np.int8) if err is None else err.copy()
             err[overflow & (err == 0)] = ERROR_INDEX_NUM
         if err is not None and err.any():
