@@ -26,7 +26,8 @@ from xlrating.engine import convert_file
 convert_file(sys.argv[1], sys.argv[2])
 convert_file(sys.argv[1], sys.argv[3], fmt="json")
 heavy = ("scipy", "openpyxl", "pandas", "statsmodels", "formulas.functions.stat", "formulas.functions.comp",
-         "xlrating.functions", "xlrating.core.dci", "xlrating.core.dippouch", "xlrating.core.mers", "numpy.ma")
+         "xlrating.functions", "xlrating.core.dci", "xlrating.core.dippouch", "xlrating.core.mers", "numpy.ma",
+         "xlrating.engine.read.tables", "xlrating.engine.read.external")  # no table, no link: not their readers
 print(sorted(name for name in heavy if name in sys.modules))
 """
 

@@ -37,7 +37,6 @@ from ..formula.tree import Call, walk
 from ..read import clock
 from ..read.character_set import CHARACTER_SET
 from ..read.date_system import using
-from ..read.external import local_name
 from ..read.grid import (
     BOOL,
     ERROR,
@@ -154,6 +153,8 @@ def _evaluate(package: Package, registry: FunctionRegistry, limits: Limits) -> E
         if cells.texts is not None:
             sheet.set_texts(*cells.texts)
         sheet.set_many(cells.values)
+    if package.linked:
+        from ..read.external import local_name
     for link in package.linked:  # what Excel cached of other workbooks, under names no sheet has
         sheet = grid.add(local_name(link.book, link.name), max((row for row, _ in link.cells), default=1))
         sheet.set_many([(row, col, value) for (row, col), value in link.cells.items()])

@@ -15,7 +15,7 @@ import threading
 import zipfile
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from lxml import etree
 
@@ -29,7 +29,6 @@ from . import xml_parts
 from .character_set import WINDOWS, of_application
 from .clock import save_time
 from .date_system import SYSTEM_1900, of_workbook
-from .external import LinkedSheet, read_links, rewrite
 from .names import qualified_names, visible_names
 from .sheet_cells import (
     MAIN,
@@ -39,7 +38,10 @@ from .sheet_cells import (
     read_sheet_bulk,
     read_sheet_fast,
 )
-from .tables import Table, read_tables, resolve_structured
+
+if TYPE_CHECKING:
+    from .external import LinkedSheet
+    from .tables import Table
 
 REL = "http://schemas.openxmlformats.org/officeDocument/2006/relationships"
 PKG_REL = "http://schemas.openxmlformats.org/package/2006/relationships"
@@ -199,9 +201,22 @@ def _map_texts(sheet: SheetCells, change: Callable[[str, int, int], str], marker
                 texts[i] = change(text, int(rows[i]), int(cols[i]))
 
 
+def _tables(archive: zipfile.ZipFile, sheets: list[SheetCells]) -> list[Table]:
+    """The workbook's tables (:mod:`.tables`, loaded only for a workbook whose sheets have
+    relationships, where a table can be)."""
+    if not any(xml_parts.has(archive, posixpath.join(posixpath.dirname(sheet.part), "_rels",
+                                                     posixpath.basename(sheet.part) + ".rels")) for sheet in sheets):
+        return []
+    from .tables import read_tables
+
+    return read_tables(archive, {sheet.part: sheet.name for sheet in sheets})
+
+
 def _resolve_structured_references(sheet: SheetCells, tables: list[Table]) -> None:
     """Structured references (``Table1[Col]``, ``[@Qty]``) rewritten as the A1 references they
     stand for in each formula's cell, so the rest of the engine sees ordinary references."""
+    from .tables import resolve_structured
+
     _map_texts(sheet, lambda text, row, col: resolve_structured(text, sheet.name, row, col, tables))
 
 
@@ -354,11 +369,15 @@ def _read(path: str, check: PackageCheck) -> Package:
             names[(element.get("name", "").upper(), scope)] = element.text or ""
         for sheet in sheets:
             _read_checked(check, sheet, strings)
-        tables = read_tables(archive, {sheet.part: sheet.name for sheet in sheets})
+        tables = _tables(archive, sheets)
         if tables:
             for sheet in sheets:
                 _resolve_structured_references(sheet, tables)
-        linked = read_links(archive, root, rels)
+        linked = []
+        if root.find(f"{{{MAIN}}}externalReferences") is not None:  # links to other workbooks (rare)
+            from .external import read_links, rewrite
+
+            linked = read_links(archive, root, rels)
         if linked:
             cached = {(link.book, link.name.upper()) for link in linked}
             for sheet in sheets:
