@@ -287,6 +287,17 @@ class _ScannedZip(zipfile.ZipFile):
         return super().read(name, pwd)
 
 
+# Parts scanned before in this process that told the scan nothing but how many records they hold
+# (content types, package relationships, styles, themes, properties: a batch of one template has
+# the same ones in every workbook), by name, checksum, sizes and compression, with the limits they
+# were scanned under: their packed bytes, their records and their bytes. A part of the same key
+# and the same packed bytes unpacks to the same bytes, which the same scan would pass again, so it
+# is counted, not scanned again. At most _SEEN_KEPT of at most _SEEN_BYTES each.
+_SEEN: dict[tuple[str, int, int, int, Limits], tuple[bytes, int, bytes]] = {}
+_SEEN_KEPT = 64
+_SEEN_BYTES = 64 * 1024
+
+
 class _Scan(WorkbookScan):
     """Streams every part once, counting bytes and, in XML parts, elements that matter; keeps the
     small XML parts it unpacked (``kept``: name -> bytes) when each name is in the package once."""
@@ -302,16 +313,48 @@ class _Scan(WorkbookScan):
         self._names.add(info.filename)
         if twice:
             self.kept.pop(info.filename, None)  # a name twice in a hostile zip: its reader reads the zip
+        elif keep and self._seen_before(archive, info):
+            return
         pieces: list[bytes] | None = [] if keep and not twice else None
-        self._read_part(archive, info, pieces)
+        records = self.records
+        xml = self._read_part(archive, info, pieces)
         if pieces is not None:
-            self.kept[info.filename] = b"".join(pieces)
+            data = self.kept[info.filename] = b"".join(pieces)
+            if xml is not None and not xml.telling and len(data) <= _SEEN_BYTES:
+                self._remember(archive, info, data, self.records - records)
 
-    def _read_part(self, archive: zipfile.ZipFile, info: zipfile.ZipInfo, pieces: list[bytes] | None) -> None:
+    def _seen_before(self, archive: zipfile.ZipFile, info: zipfile.ZipInfo) -> bool:
+        """Whether the part is one scanned before (:data:`_SEEN`): then its records and bytes are
+        counted as its scan counted them and its bytes kept, unless a limit would be reached, where
+        the scan itself runs to say so."""
+        entry = _SEEN.get((info.filename, info.CRC, info.file_size, info.compress_type, self.limits))
+        data = getattr(archive, "data", None)
+        if entry is None or data is None or packed_in(data, info) != entry[0]:
+            return False
+        _, records, unpacked = entry
+        if (self.records + records > self.limits.max_records
+                or self.report.unpacked_bytes + len(unpacked) > self.limits.max_total_bytes):
+            return False
+        self.records += records
+        self.report.unpacked_bytes += len(unpacked)
+        self.kept[info.filename] = unpacked
+        return True
+
+    def _remember(self, archive: zipfile.ZipFile, info: zipfile.ZipInfo, unpacked: bytes, records: int) -> None:
+        data = getattr(archive, "data", None)
+        packed = packed_in(data, info) if data is not None else None
+        if packed is None:
+            return
+        if len(_SEEN) >= _SEEN_KEPT:
+            del _SEEN[next(iter(_SEEN))]
+        _SEEN[(info.filename, info.CRC, info.file_size, info.compress_type, self.limits)] = (packed, records, unpacked)
+
+    def _read_part(self, archive: zipfile.ZipFile, info: zipfile.ZipInfo,
+                   pieces: list[bytes] | None) -> PartParser | None:
         name = info.filename
         lower = name.lower()
         if name.endswith("/"):
-            return
+            return None
         xml = PartParser(self, name) if lower.endswith((".xml", ".rels")) else None
         dtd_probe = lower.endswith(".vml")  # VML is often not well-formed XML; only look for a DTD
         tail = b""
@@ -347,3 +390,4 @@ class _Scan(WorkbookScan):
             raise
         except Exception as exc:  # noqa: BLE001 - zlib.error, BadZipFile (bad CRC), EOFError on a cut stream
             raise Refused(f"corrupt part {name} in the zip archive ({type(exc).__name__}: {exc})") from None
+        return xml

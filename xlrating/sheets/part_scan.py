@@ -126,6 +126,7 @@ class PartParser:
         self.cell_type = "n"
         self.cell_ref = ""
         self.value: list[str] | None = None  # the text of the <v> being read, if any
+        self.telling = True  # until its root is known
 
     def feed(self, chunk: bytes) -> None:
         self._parse(chunk, False)
@@ -164,6 +165,10 @@ class PartParser:
     def _root(self, name: str, attrs: dict[str, str]) -> None:
         root = _local(name)
         self.record_kinds = _RECORDS.get(root, frozenset())
+        # a part whose scan tells the package's scan more than a count of its records (cells, strings,
+        # sheet names, sheet extents): see package_guard's _SEEN
+        self.telling = root in ("worksheet", "comments", "sst", "workbook") or (
+            root == "Relationships" and self.part.endswith("_rels/workbook.xml.rels"))
         if root == "worksheet":
             self.sheet = SheetExtent(self.scan.sheet_parts.get(self.part, ""), self.part)
             self.scan.report.sheets.append(self.sheet)
