@@ -300,7 +300,7 @@ class _Growing:
             return added
         out = np.empty(len(total))
         for k, start in enumerate(starts.tolist()):
-            running = np.cumsum(np.r_[start, self.values])[1:]
+            running = np.cumsum(np.concatenate(([start], self.values)))[1:]
             rows = inverse.reshape(-1) == k
             out[rows] = np.where(self.ends[rows] > 0, running[np.maximum(self.ends[rows] - 1, 0)], start)
         return out
@@ -334,7 +334,7 @@ def _add_in_order(total: np.ndarray, area: _Area) -> np.ndarray:
         return added
     # one range for every row: once per distinct running total (usually one: nothing before it)
     starts, inverse = np.unique(total, return_inverse=True)
-    ends = np.array([np.cumsum(np.r_[start, values[0]])[-1] for start in starts.tolist()])
+    ends = np.array([np.cumsum(np.concatenate(([start], values[0])))[-1] for start in starts.tolist()])
     summed: np.ndarray = ends[inverse]
     return summed
 

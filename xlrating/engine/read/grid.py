@@ -131,11 +131,9 @@ class Sheet:
         if not len(rows):
             return
         self.ensure_rows(int(rows.max()))
-        order = np.argsort(cols, kind="stable")
-        rows, cols, values = rows[order], cols[order], values[order]
-        starts = np.flatnonzero(np.r_[True, cols[1:] != cols[:-1]])
-        ends = np.r_[starts[1:], len(cols)]
-        for start, end in zip(starts.tolist(), ends.tolist()):
+        order, rows, cols, runs = _by_column(rows, cols)
+        values = values[order]
+        for start, end in runs:
             column = self.column(int(cols[start]))
             column.grow(self.size)
             column.num[rows[start:end]] = values[start:end]
@@ -146,12 +144,9 @@ class Sheet:
         if not len(rows):
             return
         self.ensure_rows(int(rows.max()))
-        order = np.argsort(cols, kind="stable")
-        rows, cols = rows[order], cols[order]
+        order, rows, cols, runs = _by_column(rows, cols)
         ordered = list(map(texts.__getitem__, order.tolist()))
-        starts = np.flatnonzero(np.r_[True, cols[1:] != cols[:-1]])
-        ends = np.r_[starts[1:], len(cols)]
-        for start, end in zip(starts.tolist(), ends.tolist()):
+        for start, end in runs:
             column = self.column(int(cols[start]))
             column.grow(self.size)
             column.kind[rows[start:end]] = TEXT
@@ -189,6 +184,15 @@ class Sheet:
     def block(self, r1: int, c1: int, r2: int, c2: int) -> list[list[Any]]:
         """Values of a rectangle as a list of rows (clipped to the used area, padded with None)."""
         return [[self.get(r, c) for c in range(c1, c2 + 1)] for r in range(r1, r2 + 1)]
+
+
+def _by_column(rows: np.ndarray, cols: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray, list[tuple[int, int]]]:
+    """Cells sorted by column, stably: the order, the rows and columns so sorted, and each
+    column's run (start, end) in them."""
+    order = np.argsort(cols, kind="stable")
+    rows, cols = rows[order], cols[order]
+    edges = (np.flatnonzero(cols[1:] != cols[:-1]) + 1).tolist()
+    return order, rows, cols, list(zip([0, *edges], [*edges, len(cols)], strict=True))
 
 
 class Grid:
