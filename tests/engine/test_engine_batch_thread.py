@@ -89,7 +89,8 @@ def test_shares_give_the_outcomes_of_every_workbook_in_order(tmp_path: Path) -> 
 
 
 @pytest.mark.skipif(os.name != "posix", reason="SIGINT to a child process")
-def test_ctrl_c_stops_the_batch_after_the_workbook_it_is_on(tmp_path: Path) -> None:
+@pytest.mark.parametrize("jobs", ["1", "2"])
+def test_ctrl_c_stops_the_batch_after_the_workbook_it_is_on(tmp_path: Path, jobs: str) -> None:
     (tmp_path / "in").mkdir()
     rows = 3000
     for i in range(40):
@@ -100,11 +101,12 @@ def test_ctrl_c_stops_the_batch_after_the_workbook_it_is_on(tmp_path: Path) -> N
         wb.save(tmp_path / "in" / f"b{i:02d}.xlsx")
     out = tmp_path / "out"
     child = subprocess.Popen([sys.executable, "-m", "xlrating", "convert", "-q", str(tmp_path / "in"), "-o",
-                              str(out)], stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+                              str(out), "--jobs", jobs], stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                             start_new_session=True)  # its own group: the signal goes to it and its workers
     deadline = time.monotonic() + 60
     while not (out.exists() and any(out.iterdir())) and time.monotonic() < deadline and child.poll() is None:
         time.sleep(0.01)
-    child.send_signal(signal.SIGINT)
+    os.killpg(child.pid, signal.SIGINT)  # as Ctrl-C at a terminal: every process of the command
     child.communicate(timeout=60)
     assert child.returncode != 0
     written = sorted(out.iterdir())

@@ -181,9 +181,10 @@ def _in_turn(jobs: list[Job], limits: Limits | None, take: Callable[[int, Outcom
 
 
 def _convert_many(jobs: list[Job], limits: Limits | None) -> list[Outcome]:
-    """A worker's share: its jobs in turn on its deep-stack thread."""
+    """A worker's share: its jobs in turn on its deep-stack thread (interrupted, after the one it is on)."""
     done: list[Outcome] = []
-    with_deep_stack(_in_turn, jobs, limits, lambda _, outcome: done.append(outcome))
+    stop = threading.Event()
+    with_deep_stack(_in_turn, jobs, limits, lambda _, outcome: done.append(outcome), stop, stop=stop)
     return done
 
 
