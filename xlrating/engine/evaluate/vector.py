@@ -145,10 +145,16 @@ def _read_cell(ctx: Context, ref: Ref) -> Vec:
             return Vec(column.num[row:row + 1].copy())
     src_rows = ref.r1 + ctx.shift if ref.rel_r1 else np.full(ctx.n, ref.r1)
     inside = src_rows < len(column.kind)
-    clipped = np.where(inside, src_rows, 0)
-    kinds = np.where(inside, column.kind[clipped], EMPTY)
+    if inside.all():  # the rule: every row read inside the column
+        clipped = src_rows
+        kinds = column.kind[clipped]
+    else:
+        clipped = np.where(inside, src_rows, 0)
+        kinds = np.where(inside, column.kind[clipped], EMPTY)
     num = np.where(kinds == NUMBER, column.num[clipped], 0.0)
-    empty = kinds == EMPTY
+    empty: np.ndarray | None = kinds == EMPTY
+    if not empty.any():  # type: ignore[union-attr]
+        empty = None
     err = None
     text = None
     is_bool = False

@@ -219,12 +219,12 @@ def _elementwise(name: str, args: tuple[Node, ...], compile_node: Callable[[Node
             finite = np.logical_and.reduce([np.isfinite(a) for a in arguments])
             num[rows[finite]], err[rows[finite]] = (found[finite] for found in kernel(*arguments))
             rows = rows[~finite]
-        columns = [v.num.tolist() for v in vecs]
-        for row in rows.tolist():
-            key = tuple(column[row] for column in columns)
-            if key not in memo:
-                memo[key] = value_of(*key)
-            num[row], err[row] = memo[key]
+        if len(rows):
+            picked = rows.tolist()
+            keys = zip(*([column[i] for i in picked] for column in (v.num.tolist() for v in vecs)))
+            found = [memo[key] if key in memo else memo.setdefault(key, value_of(*key)) for key in keys]
+            num[rows] = [value for value, _ in found]
+            err[rows] = [code for _, code in found]
         return Vec(num, err if err.any() else None)
     return run
 
