@@ -164,13 +164,15 @@ class Sheet:
         for col, cells in by_column.items():
             column = self.column(col)
             column.grow(self.size)
-            rows = np.fromiter((row for row, _ in cells), dtype=np.int64, count=len(cells))
-            kinds = np.fromiter((kind_of(v) for _, v in cells), dtype=np.int8, count=len(cells))
-            column.kind[rows] = kinds
-            numbers = kinds == NUMBER
-            if numbers.any():
-                column.num[rows[numbers]] = [v for (_, v), n in zip(cells, numbers.tolist()) if n]
-            column.other.update((row, v) for (row, v), n in zip(cells, numbers.tolist()) if not n and v is not None)
+            kinds_of = list(map(kind_of, [v for _, v in cells]))
+            rows = np.array([row for row, _ in cells], dtype=np.int64)
+            column.kind[rows] = kinds_of
+            if NUMBER in kinds_of:
+                numbers = [kind == NUMBER for kind in kinds_of]
+                column.num[rows[numbers]] = [v for (_, v), n in zip(cells, numbers) if n]
+                column.other.update((row, v) for (row, v), n in zip(cells, numbers) if not n and v is not None)
+            else:
+                column.other.update((row, v) for row, v in cells if v is not None)
 
     def used_part(self, r1: int, c1: int, r2: int, c2: int) -> tuple[int, int]:
         """The last row and column of an area as far as it is read: whole columns (rows) only down
