@@ -33,6 +33,7 @@ import functools
 import itertools
 import re
 from dataclasses import dataclass
+from pyexpat import XML_PARAM_ENTITY_PARSING_NEVER, ExpatError, ParserCreate
 from typing import TYPE_CHECKING, Any
 
 from xlrating.sheets.part_scan import SheetExtent, WorkbookScan
@@ -400,9 +401,23 @@ def _column(letters: bytes) -> int:
     return index
 
 
+# Bytes of a part from which libxml2 checks it (in a thread of the caller's, without the GIL);
+# below, expat, the package scan's own parser, whose parser costs less to set up
+_LIBXML2_BYTES = 1 << 16
+
+
 def wellformed(raw: bytes) -> bool:
-    """Whether ``raw`` is well-formed XML, checked by libxml2 without a call into Python (and
-    without the GIL, so a reader can run it in a thread while it reads the part)."""
+    """Whether ``raw`` is well-formed XML (namespaces included), checked without a call into Python:
+    by expat for a small part, by libxml2 for a larger one (without the GIL, so a reader can run it
+    in a thread while it reads the part)."""
+    if len(raw) < _LIBXML2_BYTES:
+        parser = ParserCreate(namespace_separator="}")
+        parser.SetParamEntityParsing(XML_PARAM_ENTITY_PARSING_NEVER)
+        try:
+            parser.Parse(raw, True)
+        except ExpatError:
+            return False
+        return True
     from lxml import etree
 
     parser: Any = etree.XMLParser(target=_Wellformed(), resolve_entities=False, no_network=True, huge_tree=True)

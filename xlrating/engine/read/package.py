@@ -305,7 +305,7 @@ def _read_checked(check: PackageCheck, sheet: SheetCells, strings: list[str]) ->
     if raw is not None:
         facts = part_quick.before_read(check.scan, sheet.part, raw)
         if facts is not None:
-            wellformed = _Alongside(part_quick.wellformed, raw)  # libxml2 runs without the GIL
+            wellformed = _Alongside(part_quick.wellformed, raw)  # libxml2 (a large part) runs without the GIL
             try:
                 text = raw.decode("utf-8")
                 read = (len(raw) < SMALL_SHEET and read_sheet_fast(text, sheet, strings, True)
