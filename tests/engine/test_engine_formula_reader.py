@@ -171,3 +171,24 @@ def test_a_rating_workbook_converts_without_loading_formulas(tmp_path: Path) -> 
 def test_a_call_before_a_colon_is_written_after_the_cell(written: str, read: str) -> None:
     # the same area either way; formulas' tokenizer read ":A1" after a parenthesis as a reference
     assert normalise(written) == read
+
+
+def test_character_data_is_unescaped_as_xml_defines_its_references() -> None:
+    """Every text of entity fragments comes out as the one expression over every reference reads it:
+    named and numeric references, an escaped ampersand before a name (``&amp;lt;`` stays ``&lt;``),
+    unknown names and lone ampersands left as they are."""
+    from hypothesis import given, settings
+    from hypothesis import strategies as st
+
+    from xlrating.engine.read import formula_xml
+
+    pieces = st.sampled_from(["&lt;", "&gt;", "&amp;", "&quot;", "&apos;", "&#65;", "&#x42;", "&foo;", "&", ";",
+                              "lt", "amp;", "a", "<", "é", "&#", "&amp;lt;"])
+
+    @settings(max_examples=400, deadline=None)
+    @given(st.lists(pieces, max_size=12).map("".join))
+    def check(text: str) -> None:
+        assert formula_xml.unescape_xml(text) == formula_xml._REFERENCE.sub(formula_xml._referenced, text)
+
+    check()
+    assert formula_xml.unescape_xml('IF(E2&gt;100,"big","a&amp;lt;b")') == 'IF(E2>100,"big","a&lt;b")'

@@ -27,7 +27,13 @@ def unescape_xml(text: str) -> str:
     """The character data of an XML element as written (``&lt;``, ``&#128;``) as its characters.
     Unlike ``html.unescape``, a character reference is the character of that number (``&#128;`` is
     U+0080, not HTML's euro sign); anything else is left as it is."""
-    return _REFERENCE.sub(_referenced, text) if "&" in text else text
+    if "&" not in text:
+        return text
+    if "&#" in text:
+        return _REFERENCE.sub(_referenced, text)
+    # only named references: replaced in turn, "&amp;" last so that "&amp;lt;" stays "&lt;"
+    return (text.replace("&lt;", "<").replace("&gt;", ">").replace("&quot;", '"').replace("&apos;", "'")
+            .replace("&amp;", "&"))
 
 
 _FORMULA_ELEMENT = re.compile(r"(<(?:\w+:)?f(?:\s[^>]*)?>)([^<]*)(</(?:\w+:)?f>)")

@@ -18,6 +18,7 @@ import re
 import zipfile
 from dataclasses import dataclass, field
 from itertools import chain, compress
+from operator import not_
 from typing import Any
 
 import numpy as np
@@ -292,24 +293,26 @@ def read_sheet_fast(text: str, sheet: SheetCells, strings: list[str], checking: 
                 raise ValueError("a number that is not finite")
             sheet.numbers = (rows, cols, nums)
             max_row, max_col = int(rows.max()), int(cols.max())
-        cells = list(compress(cells, (not p for p in plain)))
-        ordinary = [b[:3] == "<f>" and b.find("</f>") > 3 for _, _, _, b in cells]
+        cells = list(compress(cells, map(not_, plain)))
+        closes = [b.find("</f>") if b[:3] == "<f>" else -1 for _, _, _, b in cells]  # where an <f>'s text ends
+        ordinary = [close > 3 for close in closes]
         simple = list(compress(cells, ordinary))
         if simple:
+            closes = list(compress(closes, ordinary))
             letters_of = [c[0] for c in simple]
             for letters in set(letters_of) - columns.keys():
                 columns[letters] = cell_position(letters + "1")[1]
             rows = np.fromiter(map(int, [c[1] for c in simple]), dtype=np.int64, count=len(simple))
             cols = np.fromiter(map(columns.__getitem__, letters_of), dtype=np.int64, count=len(simple))
-            texts = ["=" + b[3:b.find("</f>")] for _, _, _, b in simple]
+            texts = ["=" + c[3][3:close] for c, close in zip(simple, closes)]
             texts = [unescape_xml(t) if "&" in t else t for t in texts]
             sheet.simple = (rows, cols, texts)
             # judged on the distinct start tags and ends, which a filled-down column repeats
             bulk_layout = (all(_PLAIN_START.fullmatch(a) for a in {c[2] for c in simple})
-                           and all(_PLAIN_END.fullmatch(end) for end in {b[b.find("</f>"):] for _, _, _, b in simple}))
+                           and all(_PLAIN_END.fullmatch(end) for end in {c[3][close:] for c, close in zip(simple, closes)}))
             max_row, max_col = max(max_row, int(rows.max())), max(max_col, int(cols.max()))
             min_row = min(min_row, int(rows.min()))
-            cells = list(compress(cells, (not o for o in ordinary)))
+            cells = list(compress(cells, map(not_, ordinary)))
     for letters, digits, attrs, body in cells:
         col = columns.get(letters)
         if col is None:
