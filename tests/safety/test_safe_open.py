@@ -115,6 +115,34 @@ def test_the_file_is_read_once_so_it_cannot_change_between_checks_and_parse(tmp_
     assert isinstance(calls[0], io.BytesIO)
 
 
+@pytest.mark.parametrize("limit", [10_000_000, 1000])
+def test_a_file_that_grows_after_its_size_was_taken_is_read_whole_or_refused_at_the_limit(
+        tmp_path: Path, limit: int, monkeypatch: pytest.MonkeyPatch) -> None:
+    import os
+
+    from xlrating.sheets import safe_open
+
+    data = results_workbook()
+    path = tmp_path / "growing.xlsx"
+    path.write_bytes(data)
+    real = os.stat
+
+    def smaller(file, *args, **kwargs):  # type: ignore[no-untyped-def]
+        found = real(file, *args, **kwargs)
+        if str(file) != str(path):
+            return found
+        fields = list(found)
+        fields[6] = 100  # st_size: as it was before the writer went on
+        return os.stat_result(fields)
+
+    monkeypatch.setattr(safe_open.os, "stat", smaller)
+    if limit > len(data):
+        assert safe_open._read_file(path, Limits(max_file_bytes=limit)) == data
+    else:
+        with pytest.raises(UnreadableWorkbook, match="more than 1,000 bytes"):
+            safe_open._read_file(path, Limits(max_file_bytes=limit))
+
+
 def test_reading_turns_a_damaged_cell_met_while_streaming_into_unreadable_workbook(tmp_path: Path) -> None:
     # Rich text with a font size that is not a number: well-formed, within every limit, and only
     # parsed when a read-only sheet is iterated -- after load_workbook has returned.

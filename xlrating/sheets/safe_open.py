@@ -164,8 +164,12 @@ def _read_file(file: str | os.PathLike[str], limits: Limits) -> bytes:
         raise UnreadableWorkbook(file, f"the file has {info.st_size:,} bytes, over the limit "
                                        f"{describe('max_file_bytes', limits.max_file_bytes)}")
     try:
-        with open(file, "rb") as handle:
-            data = handle.read(limits.max_file_bytes + 1)
+        with open(file, "rb", buffering=0) as handle:
+            # what stat counted and one byte more (a read of the limit would take that much memory
+            # first, hundreds of megabytes for convert's limits); a file that grew is read on, to the limit
+            data = handle.read(info.st_size + 1)
+            if len(data) > info.st_size:
+                data += handle.read(limits.max_file_bytes + 1 - len(data))
     except OSError as exc:
         raise UnreadableWorkbook(file, f"cannot be read ({exc.strerror or exc})") from None
     if len(data) > limits.max_file_bytes:  # grew after stat
