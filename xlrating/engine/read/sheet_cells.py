@@ -313,6 +313,19 @@ def read_sheet_fast(text: str, sheet: SheetCells, strings: list[str], checking: 
             max_row, max_col = max(max_row, int(rows.max())), max(max_col, int(cols.max()))
             min_row = min(min_row, int(rows.min()))
             cells = list(compress(cells, map(not_, ordinary)))
+        # inline strings of one plain text (the layout of generated sheets), without an expression each
+        inline = [a.endswith(' t="inlineStr"') and b[:7] == "<is><t>" and b[-9:] == "</t></is>" and b.count("<") == 4
+                  for _, _, a, b in cells]
+        if any(inline):
+            found = list(compress(cells, inline))
+            for letters in {c[0] for c in found} - columns.keys():
+                columns[letters] = cell_position(letters + "1")[1]
+            rows_of = [int(c[1]) for c in found]
+            values.extend(zip(rows_of, [columns[c[0]] for c in found],
+                              [ooxml_text(unescape_xml(c[3][7:-9])) for c in found]))
+            max_row, min_row = max(max_row, max(rows_of)), min(min_row, min(rows_of))
+            max_col = max(max_col, max(columns[c[0]] for c in found))
+            cells = list(compress(cells, map(not_, inline)))
     for letters, digits, attrs, body in cells:
         col = columns.get(letters)
         if col is None:
