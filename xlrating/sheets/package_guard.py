@@ -224,14 +224,19 @@ def packed_bytes(archive: zipfile.ZipFile, info: zipfile.ZipInfo) -> bytes:
     """An entry's data as the zip holds it, still compressed (not its CRC-32 checked): straight
     from the bytes of a checked package (:func:`packed_in`), else read through zipfile as a stored
     entry of its compressed size, so zipfile checks its local header as for any read."""
-    data = getattr(archive, "data", None)
-    found = packed_in(data, info) if data is not None else None
+    found = _packed(archive, info)
     if found is not None:
         return found
     stored = copy.copy(info)
     stored.compress_type, stored.file_size, stored.CRC = zipfile.ZIP_STORED, info.compress_size, None
     with archive.open(stored) as stream:
         return stream.read()
+
+
+def _packed(archive: zipfile.ZipFile, info: zipfile.ZipInfo) -> bytes | None:
+    """:func:`packed_in` the bytes of a checked package's archive; None for any other archive."""
+    data = getattr(archive, "data", None)
+    return packed_in(data, info) if data is not None else None
 
 
 _LOCAL_HEADER = struct.Struct("<IHHHHHIIIHH")  # a zip entry's local header (APPNOTE 4.3.7)
@@ -327,9 +332,8 @@ class _Scan(WorkbookScan):
         """Whether the part is one scanned before (:data:`_SEEN`): then its records and bytes are
         counted as its scan counted them and its bytes kept, unless a limit would be reached, where
         the scan itself runs to say so."""
-        entry = _SEEN.get((info.filename, info.CRC, info.file_size, info.compress_type, self.limits))
-        data = getattr(archive, "data", None)
-        if entry is None or data is None or packed_in(data, info) != entry[0]:
+        entry = _SEEN.get(self._seen_key(info))
+        if entry is None or _packed(archive, info) != entry[0]:
             return False
         _, records, unpacked = entry
         if (self.records + records > self.limits.max_records
@@ -341,13 +345,15 @@ class _Scan(WorkbookScan):
         return True
 
     def _remember(self, archive: zipfile.ZipFile, info: zipfile.ZipInfo, unpacked: bytes, records: int) -> None:
-        data = getattr(archive, "data", None)
-        packed = packed_in(data, info) if data is not None else None
+        packed = _packed(archive, info)
         if packed is None:
             return
         if len(_SEEN) >= _SEEN_KEPT:
             del _SEEN[next(iter(_SEEN))]
-        _SEEN[(info.filename, info.CRC, info.file_size, info.compress_type, self.limits)] = (packed, records, unpacked)
+        _SEEN[self._seen_key(info)] = (packed, records, unpacked)
+
+    def _seen_key(self, info: zipfile.ZipInfo) -> tuple[str, int, int, int, Limits]:
+        return info.filename, info.CRC, info.file_size, info.compress_type, self.limits
 
     def _read_part(self, archive: zipfile.ZipFile, info: zipfile.ZipInfo,
                    pieces: list[bytes] | None) -> PartParser | None:
