@@ -116,3 +116,30 @@ def test_ctrl_c_stops_the_batch_after_the_workbook_it_is_on(tmp_path: Path, jobs
             assert archive.testzip() is None
         sheet = openpyxl.load_workbook(path, data_only=True).active
         assert sheet[f"B{rows}"].value is not None
+
+
+def test_an_evaluation_interrupted_while_its_body_runs_leaves_the_next_one_its_own_thread() -> None:
+    import threading
+
+    from xlrating.engine.evaluate import stack
+
+    started, release = threading.Event(), threading.Event()
+
+    def slow() -> str:
+        started.set()
+        release.wait(10)
+        return "slow"
+
+    def interrupted_wait(wait, stop) -> None:  # type: ignore[no-untyped-def]  # Ctrl-C once the body runs
+        started.wait(10)
+        raise KeyboardInterrupt
+
+    try:
+        with pytest.MonkeyPatch.context() as patch:
+            patch.setattr(stack, "_wait", interrupted_wait)
+            with pytest.raises(KeyboardInterrupt):
+                stack.with_deep_stack(slow)
+        assert stack._kept._thread is None  # the busy thread is not handed the next body
+        assert stack.with_deep_stack(lambda: "next") == "next"
+    finally:
+        release.set()

@@ -145,7 +145,12 @@ class _KeptThread:
             self._thread, self._pid = _start(self._serve), os.getpid()
         self._finished.clear()
         self._tasks.put(body)
-        _wait(self._finished.wait, stop)
+        try:
+            _wait(self._finished.wait, stop)
+        except BaseException:
+            if not self._finished.is_set():  # the body goes on: the next call gets a thread of its own
+                self._thread = None
+            raise
 
     def _serve(self) -> None:
         tasks, finished = self._tasks, self._finished
