@@ -78,19 +78,21 @@ def convert_file(source: str | Path, target: str | Path, *, fmt: str = "xlsx", v
     Raises :class:`ConversionError` (the time limit, naming the cell) or
     :class:`xlrating.sheets.safe_open.UnreadableWorkbook`.
     """
-    from .write import values, writer
-
     source, target = Path(source), Path(target)
     evaluated = evaluate_workbook(str(source), limits=limits, now=now)
     if warnings is not None:
         warnings.extend(evaluated.warnings)
     if notes is not None:
         notes.extend(evaluated.notes)
-    if fmt == "csv":
-        return values.write_csv(evaluated, target)
-    if fmt == "json":
+    if fmt in ("csv", "json"):
+        from .write import values
+
+        if fmt == "csv":
+            return values.write_csv(evaluated, target)
         values.write_json(evaluated, target)
         return [target]
+    from .write import writer
+
     writer.write_xlsx(evaluated, target, values_only=values_only)
     return [target]
 
