@@ -37,6 +37,7 @@ from collections.abc import Callable, Generator
 from contextlib import closing
 from typing import Self
 
+from xlrating.kept import Kept
 from xlrating.sheets import part_refusal
 from xlrating.sheets.file_kinds import sniff
 from xlrating.sheets.limits import Limits, describe
@@ -297,9 +298,8 @@ class _ScannedZip(zipfile.ZipFile):
 # the same ones in every workbook), by name, checksum, sizes and compression, with the limits they
 # were scanned under: their packed bytes, their records and their bytes. A part of the same key
 # and the same packed bytes unpacks to the same bytes, which the same scan would pass again, so it
-# is counted, not scanned again. At most _SEEN_KEPT of at most _SEEN_BYTES each.
-_SEEN: dict[tuple[str, int, int, int, Limits], tuple[bytes, int, bytes]] = {}
-_SEEN_KEPT = 64
+# is counted, not scanned again. At most 64 of at most _SEEN_BYTES each.
+_SEEN: Kept[tuple[str, int, int, int, Limits], tuple[bytes, int, bytes]] = Kept(64)
 _SEEN_BYTES = 64 * 1024
 
 
@@ -348,8 +348,6 @@ class _Scan(WorkbookScan):
         packed = _packed(archive, info)
         if packed is None:
             return
-        if len(_SEEN) >= _SEEN_KEPT:
-            del _SEEN[next(iter(_SEEN))]
         _SEEN[self._seen_key(info)] = (packed, records, unpacked)
 
     def _seen_key(self, info: zipfile.ZipInfo) -> tuple[str, int, int, int, Limits]:

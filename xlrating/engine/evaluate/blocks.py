@@ -14,6 +14,8 @@ from typing import Any
 
 import numpy as np
 
+from xlrating.kept import Kept
+
 from ..formula.areas import spread_areas
 from ..formula.filled_down import FilledDown, constants_extent
 from ..formula.function_names import builtin_name, our_function
@@ -205,9 +207,8 @@ _Plan = tuple[list[str], list[tuple[int, int, int, int, list[tuple[float | str, 
 # The plans of the sheets seen last, by their formula cells: a batch of workbooks made from one
 # template finds each sheet's blocks once. Only sheets of a few formulas are kept (a big sheet's
 # texts are not held past its workbook).
-_PLANS: dict[tuple[bytes, bytes, tuple[str, ...], tuple[str, ...]], _Plan] = {}
+_PLANS: Kept[tuple[bytes, bytes, tuple[str, ...], tuple[str, ...]], _Plan] = Kept(64)
 _PLANNED_CELLS = 2_000  # at most 64 x 2,000 texts held: a few MB in a process that runs for days
-_PLANS_KEPT = 64
 
 
 def _filled_down_plan(rows_array: np.ndarray, cols_array: np.ndarray, texts_in: list[str],
@@ -242,8 +243,6 @@ def _filled_down_plan(rows_array: np.ndarray, cols_array: np.ndarray, texts_in: 
             plan.append((col, row, top + j - 1 - start, i, found or None))
             i = j
     if key is not None:
-        if len(_PLANS) >= _PLANS_KEPT:
-            del _PLANS[next(iter(_PLANS))]
         _PLANS[key] = (texts, plan)
     return texts, plan
 
@@ -316,8 +315,6 @@ def build_blocks(sheet: Sheet, cells: SheetCells, names: dict[str, str], start_i
             derived = _derived(block, names, registry, sheets, varying)
             if derived is None:  # read by formulas cell by cell, or refused: as this workbook found it
                 continue
-            if len(_DERIVED) >= _DERIVED_KEPT:
-                del _DERIVED[next(iter(_DERIVED))]
             _DERIVED[key] = derived
         block.problem, block.tree, extent = derived
         if block.problem:
@@ -334,8 +331,7 @@ def build_blocks(sheet: Sheet, cells: SheetCells, names: dict[str, str], start_i
 # resolved, the literals that change from row to row made parameters) and the largest array it
 # may return; by (text, the workbook's sheets, the names it sees, which literals change). Trees
 # are immutable and hold no values, so one serves every workbook with that formula.
-_DERIVED: dict[tuple[Any, ...], tuple[str | None, Node | None, tuple[int, int]]] = {}
-_DERIVED_KEPT = 4096
+_DERIVED: Kept[tuple[Any, ...], tuple[str | None, Node | None, tuple[int, int]]] = Kept(4096)
 
 
 def _varying(block: Block) -> frozenset[int] | None:

@@ -30,6 +30,7 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 
 from xlrating.excel_errors import ExcelError
+from xlrating.kept import Kept
 from xlrating.sheets.limits import Limits
 
 from ..formula.function_names import builtin_name, our_function
@@ -175,8 +176,7 @@ def _evaluate(package: Package, registry: FunctionRegistry, limits: Limits) -> E
 # text share one tree (:data:`.blocks._DERIVED`), so a batch of one template compiles each of its
 # shapes once. Programs keep nothing of a run (their memos are per run). Keyed by the tree's
 # identity, the tree kept alive in the entry.
-_PROGRAMS: dict[int, tuple[Any, FunctionRegistry, Any]] = {}
-_PROGRAMS_KEPT = 4096
+_PROGRAMS: Kept[int, tuple[Any, FunctionRegistry, Any]] = Kept(4096)
 
 
 class _Evaluator:
@@ -296,8 +296,6 @@ class _Evaluator:
             block.program = compile_tree(tree, registry.lookup)
         except Unsupported:
             block.program = None
-        if len(_PROGRAMS) >= _PROGRAMS_KEPT:
-            del _PROGRAMS[next(iter(_PROGRAMS))]
         _PROGRAMS[id(tree)] = (tree, registry, block.program)
 
     def _rows(self, block: Block, rows: np.ndarray) -> None:
