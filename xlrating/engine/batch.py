@@ -165,26 +165,29 @@ def run(jobs: list[Job], workers: int, limits: Limits | None = None,
             progress(outcome)
 
     if workers <= 1 or len(jobs) <= 1:
-        stop = threading.Event()
-        with_deep_stack(_in_turn, jobs, limits, take, stop, stop=stop)
+        _in_turn(jobs, limits, take)
     else:
         _spread(jobs, workers, limits, take)
     return [outcomes[i] for i in range(len(jobs))]
 
 
-def _in_turn(jobs: list[Job], limits: Limits | None, take: Callable[[int, Outcome], None],
-             stop: threading.Event | None = None) -> None:
-    for index, job in enumerate(jobs):
-        if stop is not None and stop.is_set():
-            return
-        take(index, convert_one(job, limits))
+def _in_turn(jobs: list[Job], limits: Limits | None, take: Callable[[int, Outcome], None]) -> None:
+    """The jobs one after the other on the deep-stack thread; interrupted, after the one it is on."""
+    stop = threading.Event()
+
+    def each() -> None:
+        for index, job in enumerate(jobs):
+            if stop.is_set():
+                return
+            take(index, convert_one(job, limits))
+
+    with_deep_stack(each, stop=stop)
 
 
 def _convert_many(jobs: list[Job], limits: Limits | None) -> list[Outcome]:
-    """A worker's share: its jobs in turn on its deep-stack thread (interrupted, after the one it is on)."""
+    """A worker's share: its jobs in turn (:func:`_in_turn`)."""
     done: list[Outcome] = []
-    stop = threading.Event()
-    with_deep_stack(_in_turn, jobs, limits, lambda _, outcome: done.append(outcome), stop, stop=stop)
+    _in_turn(jobs, limits, lambda _, outcome: done.append(outcome))
     return done
 
 

@@ -320,18 +320,16 @@ class _Evaluator:
             block.program = None
             self._rows(block, rows)
             return
-        if not ctx.defer.any():  # every row computed (the rule): stored as they are
-            self._store(block, rows, vec.num, vec.err, vec.is_bool, vec.text, vec.empty)
-            self.done[block.id][rows - block.first] = True
-            self.result.stats["vector"] += len(rows)
-            return
-        done = ~ctx.defer
-        self._store(block, rows[done], vec.num[done], None if vec.err is None else vec.err[done], vec.is_bool,
+        deferred = bool(ctx.defer.any())
+        done = ~ctx.defer if deferred else slice(None)  # every row computed (the rule): all of them as they are
+        computed = rows[done]
+        self._store(block, computed, vec.num[done], None if vec.err is None else vec.err[done], vec.is_bool,
                     None if vec.text is None else vec.text[done], None if vec.empty is None else vec.empty[done])
-        self.done[block.id][rows[done] - block.first] = True
-        self.result.stats["vector"] += int(done.sum())
-        for row in rows[ctx.defer].tolist():
-            self._cell(block, row)
+        self.done[block.id][computed - block.first] = True
+        self.result.stats["vector"] += len(computed)
+        if deferred:
+            for row in rows[ctx.defer].tolist():
+                self._cell(block, row)
 
     def _store(self, block: Block, rows: np.ndarray, num: np.ndarray, err: np.ndarray | None, is_bool: bool,
                text: np.ndarray | None = None, empty: np.ndarray | None = None) -> None:

@@ -282,11 +282,7 @@ def read_sheet_fast(text: str, sheet: SheetCells, strings: list[str], checking: 
                  for _, _, a, b in cells]
         numeric = list(compress(cells, plain))
         if numeric:
-            letters_of = [c[0] for c in numeric]
-            for letters in set(letters_of):
-                columns[letters] = cell_position(letters + "1")[1]
-            rows = np.fromiter(map(int, [c[1] for c in numeric]), dtype=np.int64, count=len(numeric))
-            cols = np.fromiter(map(columns.__getitem__, letters_of), dtype=np.int64, count=len(numeric))
+            rows, cols = _positions(numeric, columns)
             min_row = int(rows.min())
             nums = np.fromiter(map(float, [c[3][3:-4] for c in numeric]), dtype=np.float64, count=len(numeric))
             if checking and not np.isfinite(nums).all():
@@ -299,11 +295,7 @@ def read_sheet_fast(text: str, sheet: SheetCells, strings: list[str], checking: 
         simple = list(compress(cells, ordinary))
         if simple:
             closes = list(compress(closes, ordinary))
-            letters_of = [c[0] for c in simple]
-            for letters in set(letters_of) - columns.keys():
-                columns[letters] = cell_position(letters + "1")[1]
-            rows = np.fromiter(map(int, [c[1] for c in simple]), dtype=np.int64, count=len(simple))
-            cols = np.fromiter(map(columns.__getitem__, letters_of), dtype=np.int64, count=len(simple))
+            rows, cols = _positions(simple, columns)
             texts = ["=" + c[3][3:close] for c, close in zip(simple, closes)]
             texts = [unescape_xml(t) if "&" in t else t for t in texts]
             sheet.simple = (rows, cols, texts)
@@ -318,13 +310,10 @@ def read_sheet_fast(text: str, sheet: SheetCells, strings: list[str], checking: 
                   for _, _, a, b in cells]
         if any(inline):
             found = list(compress(cells, inline))
-            for letters in {c[0] for c in found} - columns.keys():
-                columns[letters] = cell_position(letters + "1")[1]
-            rows_of = [int(c[1]) for c in found]
-            values.extend(zip(rows_of, [columns[c[0]] for c in found],
-                              [ooxml_text(unescape_xml(c[3][7:-9])) for c in found]))
-            max_row, min_row = max(max_row, max(rows_of)), min(min_row, min(rows_of))
-            max_col = max(max_col, max(columns[c[0]] for c in found))
+            rows, cols = _positions(found, columns)
+            values.extend(zip(rows.tolist(), cols.tolist(), [ooxml_text(unescape_xml(c[3][7:-9])) for c in found]))
+            max_row, max_col = max(max_row, int(rows.max())), max(max_col, int(cols.max()))
+            min_row = min(min_row, int(rows.min()))
             cells = list(compress(cells, map(not_, inline)))
     for letters, digits, attrs, body in cells:
         col = columns.get(letters)
@@ -381,6 +370,16 @@ def read_sheet_fast(text: str, sheet: SheetCells, strings: list[str], checking: 
     sheet.max_row, sheet.max_col, sheet.min_row = max_row, max_col, min(min_row, max_row)
     sheet.bulk = bulk_layout and not formulas
     return True
+
+
+def _positions(cells: list[tuple[str, str, str, str]], columns: dict[str, int]) -> tuple[np.ndarray, np.ndarray]:
+    """The rows and column numbers of matched cells (letters, digits, ...), as arrays; ``columns``
+    learns the number of each column's letters met for the first time."""
+    letters_of = [c[0] for c in cells]
+    for letters in set(letters_of) - columns.keys():
+        columns[letters] = cell_position(letters + "1")[1]
+    rows = np.fromiter(map(int, [c[1] for c in cells]), dtype=np.int64, count=len(cells))
+    return rows, np.fromiter(map(columns.__getitem__, letters_of), dtype=np.int64, count=len(cells))
 
 
 # A formula cell as the bulk layout has it: a start tag of its reference and at most a style, and

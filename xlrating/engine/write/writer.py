@@ -149,8 +149,6 @@ def _deflated(info: zipfile.ZipInfo) -> bool:
     return info.compress_type == zipfile.ZIP_DEFLATED and not info.flag_bits & 1
 
 
-
-
 class _Source:
     """The parts of the package read: the small XML ones the package check kept unpacked, the
     others from its bytes; the entries as the check listed them. A zip archive of the bytes is
