@@ -98,8 +98,8 @@ spec = importlib.util.spec_from_file_location("calls", sys.argv[1])
 calls = importlib.util.module_from_spec(spec)
 spec.loader.exec_module(calls)
 from xlrating.core import dci, dippouch
-from xlrating.core.mers import leaderboard
-assert dci.np is None and dippouch.np is None and leaderboard.np is None
+from xlrating.core import mers
+assert dci.np is None and dippouch.np is None and mers.np is None
 results = [calls.call(name, args) for name, args in calls.CALLS]
 assert sys.modules["numpy"] is None
 sys.stdout.buffer.write(pickle.dumps(results))
@@ -112,9 +112,9 @@ def test_the_calls_cover_every_function_of_the_table() -> None:
 
 def test_every_function_gives_without_numpy_what_it_gives_with_numpy() -> None:
     from xlrating.core import dci, dippouch
-    from xlrating.core.mers import leaderboard
+    from xlrating.core import mers
 
-    assert dci.np is not None and dippouch.np is not None and leaderboard.np is not None  # here: numpy
+    assert dci.np is not None and dippouch.np is not None and mers.np is not None  # here: numpy
     completed = subprocess.run([sys.executable, "-c", _WITHOUT_NUMPY, __file__], capture_output=True, check=False)
     assert completed.returncode == 0, completed.stderr.decode()
     without_numpy = pickle.loads(completed.stdout)

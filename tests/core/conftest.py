@@ -6,12 +6,12 @@ from __future__ import annotations
 import pytest
 
 from xlrating.core import dci, dippouch
-from xlrating.core.mers import leaderboard
+from xlrating.core import mers
 
 
 @pytest.fixture(autouse=True, params=["numpy", "without numpy"])
 def engine(request: pytest.FixtureRequest, monkeypatch: pytest.MonkeyPatch) -> str:
     if request.param == "without numpy":
-        for module in (dci, dippouch, leaderboard):
+        for module in (dci, dippouch, mers):
             monkeypatch.setattr(module, "np", None)
     return str(request.param)

@@ -17,7 +17,7 @@ import numpy as np
 import pytest
 
 from xlrating.core import dci, powers
-from xlrating.core.without_numpy import dci as dci_replay
+from xlrating.core.dci import replay as dci_replay
 
 ROOT = Path(__file__).resolve().parents[2]
 

@@ -17,9 +17,9 @@ import pytest
 
 from xlrating.core import dci, dippouch, mers
 from xlrating.core.errors import RatingError
-from xlrating.core.without_numpy import dci as dci_replay
-from xlrating.core.without_numpy import dippouch as dippouch_replay
-from xlrating.core.without_numpy import mers as mers_replay
+from xlrating.core.dci import replay as dci_replay
+from xlrating.core.dippouch import replay as dippouch_replay
+from xlrating.core.mers import replay as mers_replay
 
 EXAMPLES = Path(__file__).resolve().parents[2] / "examples" / "tables"
 DAY = dt.date(2023, 3, 4)

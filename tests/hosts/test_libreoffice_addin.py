@@ -84,8 +84,8 @@ def test_the_oxt_holds_the_sources_and_the_numpy_free_modules_it_carries(tmp_pat
         names = set(archive.namelist())
         assert archive.read("META-INF/manifest.xml") == libreoffice.render_manifest().encode()
     assert set(libreoffice.sources()) <= names
-    for module in ("functions.py", "core/dci.py", "core/mers/rules.py", "core/data/fide_table_8_1b.csv",
-                   "core/without_numpy/dci.py", "core/without_numpy/mers.py", "hosts/libreoffice_cells.py"):
+    for module in ("functions.py", "core/dci/rules.py", "core/mers/rules.py", "core/data/fide_table_8_1b.csv",
+                   "core/dci/replay.py", "core/mers/replay.py", "hosts/libreoffice_cells.py"):
         assert f"pythonpath/xlrating/{module}" in names
     assert not any("/engine/" in n or "/sheets/" in n or "/cli/" in n or "__pycache__" in n for n in names)
 

@@ -208,7 +208,7 @@ def test_main_py_carries_the_modules_exactly(lite_folder: Path) -> None:
                    if isinstance(node, ast.Assign) and getattr(node.targets[0], "id", "") == "_XLRATING")
     files = xlwings_lite.carried_files()
     assert carried == {name: path.read_text(encoding="utf-8") for name, path in files.items()}
-    assert "xlrating/core/without_numpy/mers.py" in carried and "xlrating/core/data/dci_k_tiers.csv" in carried
+    assert "xlrating/core/mers/replay.py" in carried and "xlrating/core/data/dci_k_tiers.csv" in carried
 
 
 def test_text_literal_keeps_any_text() -> None:

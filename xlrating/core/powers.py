@@ -1,7 +1,7 @@
 """``x ** y`` one value at a time, by Python's float power, for every path that must agree.
 
 Two computations of the same rating (the column engine and the record-by-record replay of
-:mod:`xlrating.core.without_numpy`; the formula engine's vectorised path and its cell-by-cell path)
+the replay modules, :mod:`xlrating.core.mers.replay` and its siblings; the formula engine's vectorised path and its cell-by-cell path)
 must give the same double. ``+ - * /``, ``sqrt``, comparisons, ``floor`` and sums taken in a fixed
 order are correctly rounded by IEEE 754, so numpy's vector loops and Python's scalars agree on them
 on every machine. A power is not: numpy evaluates ``array ** y`` with SIMD routines chosen by the

@@ -155,7 +155,7 @@ def _unopkg(office: Office, profile: Path | None, *args: str) -> str:
 def import_warning(office: Office) -> str | None:
     """Why the functions would fail in this LibreOffice's Python (None when they will not): it
     imports and calls the modules the add-in carries, as the add-in would. numpy is not needed
-    (without it the leaderboards replay records one by one: :mod:`xlrating.core.without_numpy`)."""
+    (without it the leaderboards replay records one by one: the replay modules, :mod:`xlrating.core.mers.replay` and its siblings)."""
     if office.python is None:
         return None
     check = ("import sys; sys.path.insert(0, sys.argv[1]); from xlrating.functions import call; "

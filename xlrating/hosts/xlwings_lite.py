@@ -21,7 +21,7 @@ it needs numpy, formulas, lxml and more that Pyodide cannot load or that the fun
 and a wheel of just the functions would have to be published on a server the user can reach. One
 file pasted into one tab needs nothing else, works offline and keeps the workbook self-contained.
 Nothing in the carried modules needs numpy: without it, the leaderboards run their plain-Python
-path (:mod:`xlrating.core.without_numpy`), which gives the same doubles.
+path (the replay modules, :mod:`xlrating.core.mers.replay` and its siblings), which gives the same doubles.
 """
 
 from __future__ import annotations

@@ -9,20 +9,18 @@
   of base rank 0 and weight 1 up to 5; at least 2 counted results to be ranked.
 
 See ``docs/rating-rules.md`` section 3 for the full rules. :mod:`.rules` holds one player's rules
-(:data:`ERAS` has each era's parameters), :mod:`.leaderboard` the ranking of whole result tables.
+(:data:`ERAS` has each era's parameters), :mod:`.results` the results table's records, and the
+ranking of whole result tables is computed on columns (:mod:`.columns`) or, without numpy, result by
+result (:mod:`.replay`), with the same doubles.
 """
 
+from __future__ import annotations
+
+from collections.abc import Iterable
+from typing import Any
+
 from xlrating.core.ema_ids import NO_ID
-from xlrating.core.mers.leaderboard import (
-    RESULT_COLUMNS,
-    Ranking,
-    Result,
-    ResultColumns,
-    rankings,
-    rankings_from_columns,
-    results_from_table,
-    ruleset,
-)
+from xlrating.core.mers.results import RESULT_COLUMNS, Ranking, Result, results_from_table, ruleset
 from xlrating.core.mers.rules import (
     ERAS,
     MINIMUM_RESULTS,
@@ -44,6 +42,14 @@ from xlrating.core.mers.rules import (
     tournament_weight,
     weighted_average,
 )
+from xlrating.core.placement import TiePolicy
+
+try:  # the leaderboard's column engine; a Python without numpy (LibreOffice's own) replays instead
+    import numpy as np
+
+    from xlrating.core.mers.columns import ResultColumns, rankings_from_columns
+except ImportError:
+    np = None  # type: ignore[assignment]
 
 __all__ = [
     "ERAS", "MINIMUM_RESULTS", "NO_ID", "PADDED_RESULTS", "RESULT_COLUMNS", "ROUNDINGS", "RULES", "RULESETS",
@@ -51,3 +57,22 @@ __all__ = [
     "base_rank", "breakdown", "part_a_size", "ranking", "rankings", "rankings_from_columns",
     "results_from_table", "round_base_rank", "ruleset", "tournament_weight", "weighted_average",
 ]
+
+
+def rankings(results: Iterable[Result], as_of: Any, rules: str = "2005", *, ruleset_name: str | None = None,
+             ties: TiePolicy = "best", with_breakdown: bool = False) -> list[Ranking]:
+    """The leaderboard of one ruleset on ``as_of``: ranked players, best total first.
+
+    ``ruleset_name`` None means every result is used (a single-ruleset table). Base ranks are
+    computed from places with the event's declared player count and the tie policy.
+    ``with_breakdown`` attaches each player's counted results (best first, then padding).
+    Computed on columns (:func:`~xlrating.core.mers.columns.rankings_from_columns`), or without numpy
+    player by player (:mod:`xlrating.core.mers.replay`), with the same result.
+    """
+    if np is None:
+        from xlrating.core.mers import replay
+
+        return replay.rankings(results, as_of, rules, ruleset_name=ruleset_name, ties=ties,
+                               with_breakdown=with_breakdown)
+    return rankings_from_columns(ResultColumns.from_results(results), as_of, rules, ruleset_name=ruleset_name,
+                                 ties=ties, with_breakdown=with_breakdown)

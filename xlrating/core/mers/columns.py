@@ -1,20 +1,20 @@
-"""The MERS leaderboard: result tables in, every ranked player's total out, per ruleset.
-
-Computed on columns (:class:`ResultColumns`): base ranks, age factors and every player's weighted
-averages as grouped sums, so 100k results rank in a fraction of a second.
-"""
+"""The MERS leaderboard on columns: base ranks, age factors and every player's weighted averages as
+grouped sums, so 100k results rank in a fraction of a second."""
 
 from __future__ import annotations
 
 import datetime as dt
-from collections.abc import Iterable, Sequence
-from dataclasses import dataclass, field
+from collections.abc import Iterable
+from dataclasses import dataclass
 from typing import Any
 
+import numpy as np
+
 from xlrating.core import checks
+from xlrating.core.columns import encode, first_disagreement, first_repeat, group_positions, scored_places
 from xlrating.core.dates import as_date
-from xlrating.core.ema_ids import player_id
-from xlrating.core.errors import InvalidArgument, TableError
+from xlrating.core.errors import TableError
+from xlrating.core.mers.results import Ranking, Result, ruleset
 from xlrating.core.mers.rules import (
     ERAS,
     MINIMUM_RESULTS,
@@ -26,109 +26,6 @@ from xlrating.core.mers.rules import (
     aged_factor,
 )
 from xlrating.core.placement import TiePolicy, tie_policy
-from xlrating.core.tables import Column, read_table
-
-try:  # the leaderboard's column engine; without numpy (LibreOffice's own Python) see core.without_numpy
-    import numpy as np
-
-    from xlrating.core.columns import encode, first_disagreement, first_repeat, group_positions, scored_places
-except ImportError:
-    np = None  # type: ignore[assignment]
-
-RESULT_COLUMNS = (
-    Column("tournament", "text"),
-    Column("date", "date"),
-    Column("players", "whole"),
-    Column("weight", "number"),
-    Column("player", "player", required=False),
-    Column("place", "whole", required=False),
-    Column("ruleset", "text", required=False),
-    Column("effective_date", "date", required=False),
-    Column("base_rank", "number", required=False),
-)
-
-
-
-@dataclass(frozen=True)
-class Result:
-    """One player's result at one tournament. ``player`` None: a player from outside the EMA
-    (counts in N, is not ranked). ``place`` None when the base rank was given instead."""
-
-    tournament: str
-    date: dt.date
-    players: int
-    weight: float
-    player: str | None
-    place: int | None = None
-    ruleset: str = "MCR"
-    effective_date: dt.date | None = None
-    base_rank: float | None = None
-    row: int | None = field(default=None, compare=False)
-
-
-@dataclass(frozen=True)
-class Ranking:
-    """A leaderboard line: ``total`` over ``count`` counted results, with the working."""
-
-    player: str
-    total: float
-    count: int
-    breakdown: Breakdown | None = field(default=None, repr=False, compare=False)
-
-
-def ruleset(value: Any) -> str:
-    """``MCR`` or ``Riichi`` (any case)."""
-    return checks.choice("ruleset", value, RULESETS)
-
-
-def results_from_table(rows: Iterable[Sequence[Any]], *, header_row: int = 1) -> list[Result]:
-    """Read a MERS results table (docs/interfaces.md columns) into :class:`Result` records."""
-    results = []
-    for rec in read_table(rows, RESULT_COLUMNS, header_row=header_row, parsers={"player": player_id}):
-        row = rec["_row"]
-        if rec["place"] is None and rec["base_rank"] is None:
-            raise TableError(row, "place", "a place (or a base_rank column)")
-        if rec["players"] < 2:
-            raise TableError(row, "players", "at least 2 players", rec["players"])
-        if rec["place"] is not None and rec["place"] > rec["players"]:
-            raise TableError(row, "place", f"a place from 1 to players ({rec['players']})", rec["place"])
-        if rec["base_rank"] is not None and not 0 <= rec["base_rank"] <= 1000:
-            raise TableError(row, "base_rank", "a base rank from 0 to 1000", rec["base_rank"])
-        if rec["weight"] <= 0:
-            raise TableError(row, "weight", "a weight > 0", rec["weight"])
-        try:
-            rules = ruleset(rec["ruleset"]) if rec["ruleset"] is not None else "MCR"
-        except InvalidArgument:
-            raise TableError(row, "ruleset", "MCR or Riichi", rec["ruleset"]) from None
-        results.append(Result(rec["tournament"], rec["date"], rec["players"], rec["weight"], rec["player"],
-                              rec["place"], rules, rec["effective_date"], rec["base_rank"], row))
-    return results
-
-
-def rankings(
-    results: Iterable[Result],
-    as_of: Any,
-    rules: str = "2005",
-    *,
-    ruleset_name: str | None = None,
-    ties: TiePolicy = "best",
-    with_breakdown: bool = False,
-) -> list[Ranking]:
-    """The leaderboard of one ruleset on ``as_of``: ranked players, best total first.
-
-    ``ruleset_name`` None means every result is used (a single-ruleset table). Base ranks are
-    computed from places with the event's declared player count and the tie policy.
-    ``with_breakdown`` attaches each player's counted results (best first, then padding).
-    Computed on columns (:func:`rankings_from_columns`), or without numpy player by player
-    (:mod:`xlrating.core.without_numpy.mers`), with the same result.
-    """
-    if np is None:
-        from xlrating.core.without_numpy import mers as replay
-
-        return replay.rankings(results, as_of, rules, ruleset_name=ruleset_name, ties=ties,
-                               with_breakdown=with_breakdown)
-    return rankings_from_columns(ResultColumns.from_results(results), as_of, rules, ruleset_name=ruleset_name,
-                                 ties=ties, with_breakdown=with_breakdown)
 
 
 @dataclass

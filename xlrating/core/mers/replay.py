@@ -1,4 +1,4 @@
-"""The MERS leaderboard without numpy: :func:`xlrating.core.mers.rankings_from_columns` player by
+"""The MERS leaderboard without numpy: :func:`xlrating.core.mers.columns.rankings_from_columns` player by
 player, each weighted average summed in the column engine's order (best first), so every total is
 the same double."""
 
@@ -13,7 +13,7 @@ from typing import Any
 from xlrating.core import checks
 from xlrating.core.dates import as_date
 from xlrating.core.errors import TableError
-from xlrating.core.mers.leaderboard import Ranking, Result, ruleset
+from xlrating.core.mers.results import Ranking, Result, ruleset
 from xlrating.core.mers.rules import (
     ERAS,
     MINIMUM_RESULTS,

@@ -1,4 +1,4 @@
-"""The Dip Pouch leaderboard without numpy: :func:`xlrating.core.dippouch.ratings_from_columns`
+"""The Dip Pouch leaderboard without numpy: :func:`xlrating.core.dippouch.columns.ratings_from_columns`
 player by player (a rating only depends on the player's own events, rated in event order)."""
 
 from __future__ import annotations
@@ -8,7 +8,7 @@ from collections import Counter
 from collections.abc import Iterable
 
 from xlrating.core import checks
-from xlrating.core.dippouch import (
+from xlrating.core.dippouch.rules import (
     CUTOFF_YEAR,
     STARTING_RATING,
     VALUE_CAP,

@@ -1,4 +1,4 @@
-"""The DCI leaderboard without numpy: :func:`xlrating.core.dci.ratings_from_columns` match by match.
+"""The DCI leaderboard without numpy: :func:`xlrating.core.dci.columns.ratings_from_columns` match by match.
 
 The column engine rates a round of every independent event at once; the ratings a match starts from
 are the same when the matches are replayed one by one in date, event, round order (a player is in
@@ -12,7 +12,7 @@ import itertools
 from collections.abc import Callable, Iterable
 
 from xlrating.core import checks
-from xlrating.core.dci import METHODS, STARTING_RATING, Match, Rating, expected_score
+from xlrating.core.dci.rules import METHODS, STARTING_RATING, Match, Rating, expected_score
 from xlrating.core.errors import TableError
 
 # A match's round: (category, date, event, round), codes ordered like the names.
