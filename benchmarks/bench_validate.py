@@ -22,8 +22,8 @@ from pathlib import Path
 
 import openpyxl
 
+from xlrating.gate.safe_open import read_package
 from xlrating.sheets.builders import build_workbook
-from xlrating.sheets.safe_open import read_package
 from xlrating.sheets.validator import validate_file
 
 HEADER = ["Position", "EMA ID", "Last name", "First name", "Country", "Table points", "Score", "Base rank"]

@@ -111,8 +111,7 @@ def test_the_calls_cover_every_function_of_the_table() -> None:
 
 
 def test_every_function_gives_without_numpy_what_it_gives_with_numpy() -> None:
-    from xlrating.core import dci, dippouch
-    from xlrating.core import mers
+    from xlrating.core import dci, dippouch, mers
 
     assert dci.np is not None and dippouch.np is not None and mers.np is not None  # here: numpy
     completed = subprocess.run([sys.executable, "-c", _WITHOUT_NUMPY, __file__], capture_output=True, check=False)

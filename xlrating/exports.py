@@ -94,7 +94,7 @@ def write_leaderboard(board: Leaderboard, path: str | Path, *, decimals: int | N
 
 
 def _write_csv(board: Leaderboard, path: Path, lines: Sequence[dict[str, Any]]) -> None:
-    from xlrating.sheets.csv_safety import neutralise_cell
+    from xlrating.gate.csv_safety import neutralise_cell
 
     columns = list(lines[0]) if lines else ["rank", "player", board.value_name, "count"]
     with path.open("w", newline="", encoding="utf-8") as handle:

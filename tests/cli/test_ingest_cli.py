@@ -112,7 +112,7 @@ def test_with_several_files_the_valid_ones_are_stored_and_the_exit_says_some_wer
 
 
 def test_the_file_is_read_and_checked_once_and_the_bytes_validated_are_the_bytes_stored(tmp_path, monkeypatch):
-    from xlrating.sheets import safe_open
+    from xlrating.gate import safe_open
 
     checks = []
     original = safe_open.check_package

@@ -5,8 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from xlrating.core import dci, dippouch
-from xlrating.core import mers
+from xlrating.core import dci, dippouch, mers
 
 
 @pytest.fixture(autouse=True, params=["numpy", "without numpy"])

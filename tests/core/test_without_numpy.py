@@ -16,9 +16,9 @@ from typing import Any
 import pytest
 
 from xlrating.core import dci, dippouch, mers
-from xlrating.core.errors import RatingError
 from xlrating.core.dci import replay as dci_replay
 from xlrating.core.dippouch import replay as dippouch_replay
+from xlrating.core.errors import RatingError
 from xlrating.core.mers import replay as mers_replay
 
 EXAMPLES = Path(__file__).resolve().parents[2] / "examples" / "tables"

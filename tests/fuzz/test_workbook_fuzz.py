@@ -29,8 +29,8 @@ from hypothesis import strategies as st
 from openpyxl.utils.exceptions import IllegalCharacterError
 
 from xlrating.engine import ConversionError, convert_file
+from xlrating.gate.safe_open import UnreadableWorkbook
 from xlrating.sheets.builders import build_workbook
-from xlrating.sheets.safe_open import UnreadableWorkbook
 from xlrating.sheets.validator import validate_file
 
 EXAMPLES = int(os.environ.get("XLRATING_FUZZ_EXAMPLES", "40"))

@@ -32,7 +32,7 @@ from shared_session import MISSING_74, install_addin, libreoffice_74, shared_ses
 
 from xlrating.cli import main
 from xlrating.engine import convert_file
-from xlrating.sheets.safe_open import load_workbook
+from xlrating.gate.safe_open import load_workbook
 from xlrating.sheets.templates import calculators
 
 pytestmark = [pytest.mark.libreoffice,

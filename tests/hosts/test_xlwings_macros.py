@@ -15,8 +15,8 @@ from typing import Any
 
 import pytest
 
+from xlrating.gate.safe_open import load_workbook
 from xlrating.hosts import xlwings_macros as macros
-from xlrating.sheets.safe_open import load_workbook
 from xlrating.sheets.templates import build, ema_results
 
 REPO = Path(__file__).resolve().parents[2]

@@ -271,8 +271,8 @@ def outcomes(cases: list[HostileCase]) -> list[tuple[str, str, float, str]]:
     """(name, attack, seconds, what load_workbook said) for each case: the corpus's closing table."""
     import time
 
-    from xlrating.sheets.limits import Limits
-    from xlrating.sheets.safe_open import UnreadableWorkbook, load_workbook
+    from xlrating.gate.limits import Limits
+    from xlrating.gate.safe_open import UnreadableWorkbook, load_workbook
 
     table = []
     for c in cases:

@@ -2,7 +2,7 @@
 
 Player names and cell texts come from strangers' files. Each CSV writer is run through the real
 CLI on input holding formula-like names, and every cell of its output is checked with
-:func:`xlrating.sheets.csv_safety.needs_neutralising`.
+:func:`xlrating.gate.csv_safety.needs_neutralising`.
 """
 
 from __future__ import annotations
@@ -16,7 +16,7 @@ from pathlib import Path
 import openpyxl
 import pytest
 
-from xlrating.sheets.csv_safety import needs_neutralising
+from xlrating.gate.csv_safety import needs_neutralising
 
 HOSTILE_NAMES = ["=HYPERLINK(\"http://127.0.0.1/?\"&A1,\"x\")", "+SUM(1,2)", "-2+3+cmd|' /C calc'!A0",
                  "@SUM(1;2)", "\t=1+1", "Ada"]

@@ -13,7 +13,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from xlrating.sheets.csv_safety import FORMULA_TRIGGERS, needs_neutralising, neutralise_cell, neutralise_row
+from xlrating.gate.csv_safety import FORMULA_TRIGGERS, needs_neutralising, neutralise_cell, neutralise_row
 
 PAYLOADS = [
     "=1+1",

@@ -1,5 +1,5 @@
 """The engine reads each worksheet once: the pass that reads its cells stands for the package scan
-(xlrating.sheets.part_quick), and wherever that pass cannot prove a rule the full scan runs.
+(xlrating.gate.part_quick), and wherever that pass cannot prove a rule the full scan runs.
 Whatever the path, ``xlrating convert`` must refuse exactly what every other reader refuses, with
 the same message, and accept the rest."""
 
@@ -17,12 +17,12 @@ from package_bytes import SHEET, SHEET_OPEN, rezip, sheet_xml
 
 from xlrating.engine.read.package import read_package as engine_read
 from xlrating.engine.read.sheet_cells import SheetCells
-from xlrating.sheets import package_guard, part_quick
-from xlrating.sheets.limits import Limits
-from xlrating.sheets.part_quick import SheetFacts
-from xlrating.sheets.part_scan import WorkbookScan
-from xlrating.sheets.safe_open import UnreadableWorkbook
-from xlrating.sheets.safe_open import read_package as full_scan
+from xlrating.gate import package_guard, part_quick
+from xlrating.gate.limits import Limits
+from xlrating.gate.part_quick import SheetFacts
+from xlrating.gate.part_scan import WorkbookScan
+from xlrating.gate.safe_open import UnreadableWorkbook
+from xlrating.gate.safe_open import read_package as full_scan
 
 SMALL = Limits(max_rows=50, max_columns=10, max_cells=100, max_records=40)
 ROW = '<row r="1"><c r="A1"><v>1</v></c><c r="B1"><f>A1*2</f><v>2</v></c></row>'

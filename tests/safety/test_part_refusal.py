@@ -1,4 +1,4 @@
-"""A worksheet over a limit is refused from its bytes (xlrating.sheets.part_refusal) with exactly the
+"""A worksheet over a limit is refused from its bytes (xlrating.gate.part_refusal) with exactly the
 message of the full scan, and only where everything before the place it stops is proven to pass;
 anywhere else the full scan reads the part as before. Each case is checked both ways: with the
 short cut for parts of any size, and with the full scan alone."""
@@ -12,9 +12,9 @@ import pytest
 from hostile import hostile_corpus
 from package_bytes import SHEET, results_workbook, rezip, sheet_xml
 
-from xlrating.sheets import package_guard, part_refusal
-from xlrating.sheets.limits import Limits
-from xlrating.sheets.part_scan import PartParser
+from xlrating.gate import package_guard, part_refusal
+from xlrating.gate.limits import Limits
+from xlrating.gate.part_scan import PartParser
 
 SMALL = Limits(max_rows=50, max_columns=10, max_cells=100, max_records=40)
 BASE = results_workbook()

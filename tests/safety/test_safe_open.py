@@ -12,8 +12,8 @@ import pytest
 from hostile import hostile_corpus
 from make_hostile_corpus import as_macro_workbook, results_workbook, rezip, sheet_xml
 
-from xlrating.sheets.limits import Limits
-from xlrating.sheets.safe_open import UnreadableWorkbook, inspect_package, load_workbook
+from xlrating.gate.limits import Limits
+from xlrating.gate.safe_open import UnreadableWorkbook, inspect_package, load_workbook
 
 TIME_BOUND_S = 10.0
 
@@ -120,7 +120,7 @@ def test_a_file_that_grows_after_its_size_was_taken_is_read_whole_or_refused_at_
         tmp_path: Path, limit: int, monkeypatch: pytest.MonkeyPatch) -> None:
     import os
 
-    from xlrating.sheets import safe_open
+    from xlrating.gate import safe_open
 
     data = results_workbook()
     path = tmp_path / "growing.xlsx"
@@ -149,7 +149,7 @@ def test_reading_turns_a_damaged_cell_met_while_streaming_into_unreadable_workbo
     body = '<row r="1"><c r="A1" t="inlineStr"><is><r><rPr><sz val="big"/></rPr><t>x</t></r></is></c></row>'
     path = tmp_path / "damaged.xlsx"
     path.write_bytes(rezip(results_workbook(), replace={"xl/worksheets/sheet1.xml": sheet_xml(body)}))
-    from xlrating.sheets.safe_open import reading
+    from xlrating.gate.safe_open import reading
 
     book = load_workbook(path, read_only=True)
     with pytest.raises(UnreadableWorkbook, match="damaged worksheet content .*TypeError"), reading(path):
@@ -157,7 +157,7 @@ def test_reading_turns_a_damaged_cell_met_while_streaming_into_unreadable_workbo
 
 
 def test_reading_lets_a_bug_in_the_callers_own_code_through() -> None:
-    from xlrating.sheets.safe_open import reading
+    from xlrating.gate.safe_open import reading
 
     with pytest.raises(ZeroDivisionError), reading("any.xlsx"):
         1 / 0  # noqa: B018

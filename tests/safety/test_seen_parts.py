@@ -9,9 +9,9 @@ from __future__ import annotations
 import pytest
 from package_bytes import billion_laughs, results_workbook, rezip
 
-from xlrating.sheets import package_guard, part_scan
-from xlrating.sheets.limits import Limits
-from xlrating.sheets.package_guard import PackageCheck, Refused, check_package
+from xlrating.gate import package_guard, part_scan
+from xlrating.gate.limits import Limits
+from xlrating.gate.package_guard import PackageCheck, Refused, check_package
 
 BASE = results_workbook()
 

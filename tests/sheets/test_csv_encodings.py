@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from xlrating.sheets.safe_open import UnreadableWorkbook
+from xlrating.gate.safe_open import UnreadableWorkbook
 from xlrating.sheets.validator import validate_file
 
 LYON = Path(__file__).parents[2] / "examples" / "01_lyon_mcr_open_2024.xlsx"

@@ -8,9 +8,9 @@ import datetime as dt
 import openpyxl
 from ema_sheets import BLOCK, HEADER, ROWS, codes, only, validate
 
+from xlrating.gate.safe_open import load_workbook
 from xlrating.sheets import cellvalues as cv
 from xlrating.sheets.layout import normalise
-from xlrating.sheets.safe_open import load_workbook
 from xlrating.sheets.templates import build
 
 

@@ -10,9 +10,10 @@ from pathlib import Path
 import openpyxl
 import pytest
 
-from xlrating.sheets import reader, safe_open
-from xlrating.sheets.package_guard import PackageReport
-from xlrating.sheets.safe_open import UnreadableWorkbook
+from xlrating.gate import safe_open
+from xlrating.gate.package_guard import PackageReport
+from xlrating.gate.safe_open import UnreadableWorkbook
+from xlrating.sheets import reader
 
 SHEET = "xl/worksheets/sheet1.xml"
 

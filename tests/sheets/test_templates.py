@@ -10,7 +10,7 @@ from typing import Any
 import pytest
 
 from xlrating.functions import BY_NAME
-from xlrating.sheets.safe_open import load_workbook
+from xlrating.gate.safe_open import load_workbook
 from xlrating.sheets.templates import (
     BUTTONS_BAS,
     TEMPLATES,

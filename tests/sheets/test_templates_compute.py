@@ -9,7 +9,7 @@ from typing import Any
 
 import pytest
 
-from xlrating.sheets.safe_open import load_workbook
+from xlrating.gate.safe_open import load_workbook
 from xlrating.sheets.templates import build, calculators, ema_results
 
 engine = pytest.importorskip("xlrating.engine")

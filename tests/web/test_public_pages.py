@@ -22,8 +22,8 @@ from xlrating.core import mers
 from xlrating.leaderboards import mers_leaderboard
 from xlrating.store import open_store
 from xlrating.web.app import Settings, create_app
-from xlrating.web.downloads import xlsx_bytes
 from xlrating.web.pages import Page, Table
+from xlrating.web.renderers import xlsx_bytes
 
 EXAMPLES = Path(__file__).parents[2] / "examples"
 AS_OF = "2025-12-31"

@@ -19,7 +19,7 @@ from xlrating.cli.common import EXIT_INVALID, EXIT_OK, fail
 
 if TYPE_CHECKING:
     from xlrating.engine.batch import Job, Outcome
-    from xlrating.sheets.limits import Limits
+    from xlrating.gate.limits import Limits
 
 
 @click.command("convert")

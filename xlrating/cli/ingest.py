@@ -66,8 +66,8 @@ def ingest_one(file: str, store: Any, location: str, registry: Any, *, replace: 
     store (opened on first need) and the validation (None when the file could not be read).
     ``system`` (dippouch, dci, mers) says what the file is; None judges it by its columns."""
     from xlrating.cli.ingest_tables import store_validated, validate_for_ingest
+    from xlrating.gate.safe_open import UnreadableWorkbook
     from xlrating.sheets.report import text_report
-    from xlrating.sheets.safe_open import UnreadableWorkbook
     from xlrating.sheets.submitted_file import open_submission
     from xlrating.sheets.systems import SystemUnclear
     from xlrating.store import StoreError, open_store

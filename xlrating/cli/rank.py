@@ -11,7 +11,7 @@ from xlrating.cli.common import date_option, db_option, fail, resolve_db
 from xlrating.core import dci, dippouch, mers
 from xlrating.core.errors import RatingError, TableError
 from xlrating.exports import Leaderboard, format_for, print_leaderboard, write_leaderboard
-from xlrating.sheets.safe_open import UnreadableWorkbook
+from xlrating.gate.safe_open import UnreadableWorkbook
 
 SYSTEMS = ("dippouch", "dci", "mers")
 

@@ -43,8 +43,8 @@ def validate(files: tuple[str, ...], fmt: str, annotate: str | None, players: st
              system: str | None) -> None:
     """Check EMA results reporting sheets, Dip Pouch results and DCI matches tables, and report
     every finding with its sheet and cell."""
+    from xlrating.gate.safe_open import UnreadableWorkbook
     from xlrating.sheets.report import file_report, json_report, unreadable_report
-    from xlrating.sheets.safe_open import UnreadableWorkbook
     from xlrating.sheets.submitted_file import open_submission
     from xlrating.sheets.systems import SystemUnclear, validate_submission
 
@@ -105,8 +105,8 @@ def _annotated_names(files: tuple[str, ...]) -> dict[str, str]:
 def _annotate(file: str, findings: list, out: Path, name: str | None) -> None:  # type: ignore[type-arg]
     """Write the annotated copy to ``out``, or to ``out/name`` when several files share the folder
     ``out``; say where on stderr, so a renamed copy can be found (stdout stays the report)."""
+    from xlrating.gate.safe_open import UnreadableWorkbook
     from xlrating.sheets.annotate import annotate_workbook
-    from xlrating.sheets.safe_open import UnreadableWorkbook
 
     target = out
     if name is not None:

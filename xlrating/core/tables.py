@@ -16,6 +16,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from xlrating.core import checks
+from xlrating.core.countries import is_country
 from xlrating.core.dates import as_date
 from xlrating.core.errors import InvalidArgument, TableError
 
@@ -29,18 +30,6 @@ def _text(name: str, value: Any) -> str:
     if not text:
         raise InvalidArgument(name, "a non-empty text", value)
     return text
-
-
-LONGEST_COUNTRY = 60
-"""The most characters of a country (a code such as ``FRA`` or a name such as ``France``)."""
-
-
-def is_country(text: str) -> bool:
-    """Whether ``text`` (stripped) can be a country as the tables and the pages' ``?country=``
-    take one: a code or a name, of letters (any alphabet), spaces, hyphens and apostrophes, at most
-    :data:`LONGEST_COUNTRY` characters (``FRA``, ``France``, ``Côte d'Ivoire``, ``Guinea-Bissau``)."""
-    return 0 < len(text) <= LONGEST_COUNTRY and any(ch.isalpha() for ch in text) and all(
-        ch.isalpha() or ch in " -'" for ch in text)
 
 
 def _country(name: str, value: Any) -> str:

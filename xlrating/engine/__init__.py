@@ -32,7 +32,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from xlrating.sheets.limits import Limits
+from xlrating.gate.limits import Limits
 
 from . import functions
 from .evaluate import model
@@ -50,7 +50,7 @@ REGISTRY = FunctionRegistry(functions)
 def evaluate_workbook(path: str, *, limits: Limits | None = None, now: NowOption = None) -> Evaluated:
     """Recalculate every formula of the workbook at ``path`` (:func:`.evaluate.model.evaluate_workbook`).
 
-    ``limits``: the size limits of :mod:`xlrating.sheets.safe_open` (default: its defaults) and the
+    ``limits``: the size limits of :mod:`xlrating.gate.safe_open` (default: its defaults) and the
     time limit (``max_seconds``, naming the cell being computed). ``now``: the moment TODAY() and
     NOW() see: None (the computer's clock), a ``datetime``, or ``"saved"`` (the workbook's save time).
     """
@@ -76,7 +76,7 @@ def convert_file(source: str | Path, target: str | Path, *, fmt: str = "xlsx", v
     ``now``: the moment of TODAY() and NOW() (:func:`evaluate_workbook`); ``notes``, when given,
     receives the warnings about the workbook as a whole (no save time for ``now="saved"``).
     Raises :class:`ConversionError` (the time limit, naming the cell) or
-    :class:`xlrating.sheets.safe_open.UnreadableWorkbook`.
+    :class:`xlrating.gate.safe_open.UnreadableWorkbook`.
     """
     source, target = Path(source), Path(target)
     evaluated = evaluate_workbook(str(source), limits=limits, now=now)

@@ -18,7 +18,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 
-from xlrating.sheets.limits import Limits, env_name
+from xlrating.gate.limits import Limits, env_name
 
 from .evaluate.stack import with_deep_stack
 
@@ -125,7 +125,7 @@ class Outcome:
 
 def convert_one(job: Job, limits: Limits | None = None) -> Outcome:
     """Convert one workbook; never raises (the failure is the outcome's message)."""
-    from xlrating.sheets.safe_open import UnreadableWorkbook
+    from xlrating.gate.safe_open import UnreadableWorkbook
 
     from . import ConversionError, convert_file
 

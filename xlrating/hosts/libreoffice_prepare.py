@@ -30,7 +30,7 @@ from lxml import etree
 
 from xlrating.engine.read.formula_xml import unescape_xml
 from xlrating.functions import BY_NAME
-from xlrating.sheets.safe_open import UnreadableWorkbook, read_package
+from xlrating.gate.safe_open import UnreadableWorkbook, read_package
 
 from .libreoffice import SERVICE_NAME
 

@@ -95,7 +95,7 @@ def store_location(book: Any) -> str:
 
 def ingest_active(book: Any = None) -> None:
     """Save, validate and store the calling workbook; report the outcome (or the findings)."""
-    from xlrating.sheets.safe_open import UnreadableWorkbook, read_package
+    from xlrating.gate.safe_open import UnreadableWorkbook, read_package
     from xlrating.sheets.validator import validate_file
     from xlrating.store import StoreError, open_store
 

@@ -14,10 +14,10 @@ from collections.abc import Sequence
 from pathlib import Path, PurePath
 from typing import Any
 
+from xlrating.gate.safe_open import load_workbook
 from xlrating.sheets.column_widths import WIDEST_COLUMN, fit_columns, text_width
 from xlrating.sheets.findings import Finding
 from xlrating.sheets.reader import SheetGrid
-from xlrating.sheets.safe_open import load_workbook
 from xlrating.sheets.submitted_file import SubmittedFile, open_submission, read_grids
 
 # Errors and warnings in fills apart on screen and in grey print alike (red ~70% grey, amber ~82%),

@@ -34,10 +34,10 @@ import xml.parsers.expat
 import zipfile
 from typing import Any
 
-from xlrating.sheets.limits import Limits, describe
-from xlrating.sheets.package_guard import CHUNK, Refused, check_zip_directory
+from xlrating.gate.limits import Limits, describe
+from xlrating.gate.package_guard import CHUNK, Refused, check_zip_directory
+from xlrating.gate.safe_open import UnreadableWorkbook
 from xlrating.sheets.reader import Range, SheetGrid
-from xlrating.sheets.safe_open import UnreadableWorkbook
 
 KIND_NAMES = {"xls": "Excel 97-2003 .xls workbook", "ods": "OpenDocument spreadsheet (.ods)"}
 

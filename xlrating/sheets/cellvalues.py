@@ -9,7 +9,6 @@ from __future__ import annotations
 import datetime as dt
 import math
 import re
-import unicodedata
 from typing import Any, Final
 
 from openpyxl.utils import get_column_letter
@@ -117,8 +116,3 @@ def flag(value: Any) -> bool | None | _Invalid:
         return INVALID
 
 
-def fold(name: str) -> str:
-    """A name compared accent- and case-insensitively: ``"Éva Kovács"`` -> ``"eva kovacs"``."""
-    decomposed = unicodedata.normalize("NFKD", name)
-    plain = "".join(ch for ch in decomposed if not unicodedata.combining(ch)).casefold()
-    return " ".join(re.sub(r"[^\w]+", " ", plain).split())

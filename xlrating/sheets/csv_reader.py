@@ -32,9 +32,9 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
-from xlrating.sheets.limits import Limits, describe
+from xlrating.gate.limits import Limits, describe
+from xlrating.gate.safe_open import UnreadableWorkbook
 from xlrating.sheets.reader import SheetGrid
-from xlrating.sheets.safe_open import UnreadableWorkbook
 
 _INTEGER = re.compile(r"[+-]?(0|[1-9][0-9]*)")
 _DECIMAL = re.compile(r"[+-]?(0|[1-9][0-9]*)?[.][0-9]+([eE][+-]?[0-9]+)?|[+-]?(0|[1-9][0-9]*)[eE][+-]?[0-9]+")

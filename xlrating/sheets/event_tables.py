@@ -20,7 +20,7 @@ import json
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Literal
 
-from xlrating.sheets.cellvalues import fold
+from xlrating.core.names import fold
 
 if TYPE_CHECKING:  # the rating engines load numpy; recognising a table does not need them
     from xlrating.core import dci, dippouch

@@ -27,6 +27,8 @@ from functools import lru_cache
 from itertools import chain
 from typing import Any
 
+from xlrating.core import countries
+from xlrating.core.names import fold
 from xlrating.core.tables import is_blank
 from xlrating.sheets import cellvalues as cv
 from xlrating.sheets.reader import SheetGrid
@@ -77,7 +79,7 @@ def normalise(text: str) -> str:
     """Lower case, accents and parenthesised notes dropped, ``#``/``No.`` read as "no",
     punctuation removed, spaces collapsed: ``"EMA #:"`` and ``"ema no"`` compare equal."""
     # fold() drops accents and case; labels then keep only ASCII letters and digits.
-    folded = cv.fold(re.sub(r"\([^)]*\)", " ", text).replace("#", " no "))
+    folded = fold(re.sub(r"\([^)]*\)", " ", text).replace("#", " no "))
     return " ".join(re.sub(r"[^a-z0-9]+", " ", folded).split())
 
 
@@ -245,12 +247,10 @@ def _comparable(role: str, value: Any) -> Any:
         if parsed is not None and parsed is not cv.INVALID:
             return parsed
     if role == "country" and isinstance(value, str):
-        from xlrating.sheets.rules_players import country_code  # rules_players builds on this module
-
-        return country_code(value)
+        return countries.country_code(value)
     if isinstance(value, dt.datetime):
         value = value.date()
-    return cv.fold(cv.text(value) or "")
+    return fold(cv.text(value) or "")
 
 
 def _in_block(grid: SheetGrid, row: int, column: int) -> bool:

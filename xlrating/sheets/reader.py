@@ -4,7 +4,7 @@ The validator needs three things from each sheet: the stored (cached) cell value
 hold a formula (a formula without a stored value cannot be read), and the merged ranges. openpyxl's
 public API gives these only through two loads (``data_only`` for values, a full load for formulas
 and merges), which costs about twice a read-only load. Instead we open the file read-only through
-:func:`xlrating.sheets.safe_open.load_workbook` and drive openpyxl's own sheet parser once, noting
+:func:`xlrating.gate.safe_open.load_workbook` and drive openpyxl's own sheet parser once, noting
 formulas as cells go by; merged ranges are parsed from the same stream. Should openpyxl's
 internals be missing (checked before any sheet is read), :func:`read_workbook` falls back to the
 two public loads; an error while streaming is never taken for that.
@@ -17,7 +17,7 @@ import os
 from dataclasses import dataclass, field
 from typing import Any
 
-from xlrating.sheets.safe_open import UnreadableWorkbook, load_workbook, reading
+from xlrating.gate.safe_open import UnreadableWorkbook, load_workbook, reading
 
 Range = tuple[int, int, int, int]  # min_row, min_col, max_row, max_col (1-based, inclusive)
 
@@ -45,9 +45,9 @@ class SheetGrid:
 
 def read_workbook(path: str | os.PathLike[str], *, checked: bytes | None = None) -> list[SheetGrid]:
     """Every worksheet of ``path`` (or of its ``checked`` bytes, see
-    :func:`~xlrating.sheets.safe_open.load_workbook`) as a :class:`SheetGrid`, in workbook order.
+    :func:`~xlrating.gate.safe_open.load_workbook`) as a :class:`SheetGrid`, in workbook order.
 
-    Raises :class:`~xlrating.sheets.safe_open.UnreadableWorkbook` when the file cannot be opened
+    Raises :class:`~xlrating.gate.safe_open.UnreadableWorkbook` when the file cannot be opened
     or a sheet turns out damaged while it streams.
     """
     parser_class = _value_and_formula_parser()

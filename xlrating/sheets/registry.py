@@ -13,9 +13,9 @@ from __future__ import annotations
 import os
 from dataclasses import dataclass
 
+from xlrating.core.names import fold
 from xlrating.core.tables import normalise_header
-from xlrating.sheets.cellvalues import fold
-from xlrating.sheets.safe_open import UnreadableWorkbook
+from xlrating.gate.safe_open import UnreadableWorkbook
 from xlrating.sheets.table_files import read_csv as read_csv_table
 
 # role -> normalised headers that mean it (normalise_header("EMA ID") == "ema_id")

@@ -4,11 +4,10 @@ score cells, and the optional player registry."""
 from __future__ import annotations
 
 import re
-from functools import lru_cache
 from typing import Any
 
+from xlrating.core import countries
 from xlrating.core.ema_ids import NO_ID
-from xlrating.core.reference_data import load
 from xlrating.sheets import cellvalues as cv
 from xlrating.sheets.findings import UNREAD, Collector
 from xlrating.sheets.layout import Layout
@@ -16,32 +15,12 @@ from xlrating.sheets.registry import Registry
 from xlrating.sheets.submission import PlayerRow
 
 
-@lru_cache(maxsize=1)
-def ema_countries() -> tuple[dict[str, tuple[str, str]], dict[str, str]]:
-    """(prefix -> (country, code), folded country name or code -> code) from ema_countries.csv."""
-    by_prefix = {row["prefix"]: (row["country"], row["code"]) for row in load("ema_countries.csv")}
-    codes = {}
-    for country, code in by_prefix.values():
-        codes[cv.fold(country)] = code
-        codes[cv.fold(code)] = code
-    return by_prefix, codes
-
-
-@lru_cache(maxsize=1024)
-def country_code(country: str | None) -> str | None:
-    """The 3-letter code of a player's country cell (a code or an EMA member's name), as written
-    when it is not an EMA member."""
-    if country is None:
-        return None
-    return ema_countries()[1].get(cv.fold(country), country.strip().upper())
-
-
 def read_players(layout: Layout, out: Collector, registry: Registry | None) -> list[tuple[PlayerRow, Any]]:
     """Read every player row and check its ID, names, country and score cells. Returns each row
     with its raw Position cell, which the placement rules judge."""
     grid, cols = layout.grid, layout.columns
-    by_prefix, member_codes = ema_countries()
-    member_codes_set = set(member_codes.values())
+    by_prefix = countries.members_by_prefix()
+    member_codes_set = set(countries.member_names())
     seen: dict[str, str] = {}
     players = []
     for r in layout.player_rows:
@@ -88,7 +67,7 @@ def _ema_id(layout: Layout, out: Collector, r: int, raw: Any, row: PlayerRow,
     sheet, column = layout.grid.name, layout.columns["ema_id"]
     ema_id: str | None = None
     if raw is None or (isinstance(raw, str) and raw.strip() in NO_ID):
-        if country_code(row.country) in members:
+        if row.country is not None and countries.country_code(row.country) in members:
             out.add("EMA_ID_MISSING", sheet, r, column, country=row.country)
         return None
     if isinstance(raw, (int, float)) and not isinstance(raw, bool) and float(raw).is_integer() and raw >= 0:
@@ -118,7 +97,7 @@ def _ema_id(layout: Layout, out: Collector, r: int, raw: Any, row: PlayerRow,
     if prefix not in by_prefix:
         out.add("EMA_ID_UNKNOWN_PREFIX", sheet, r, column, value=ema_id, prefix=prefix,
                 known=", ".join(sorted(by_prefix)))
-    elif row.country is not None and country_code(row.country) != by_prefix[prefix][1]:
+    elif row.country is not None and countries.country_code(row.country) != by_prefix[prefix][1]:
         id_country, code = by_prefix[prefix]
         out.add("EMA_ID_COUNTRY_MISMATCH", sheet, r, column, value=ema_id, id_country=f"{id_country} ({code})",
                 prefix=prefix, country=row.country)

@@ -7,6 +7,7 @@ import datetime as dt
 from typing import Any
 
 from xlrating.core import mers
+from xlrating.core.names import fold
 from xlrating.sheets import cellvalues as cv
 from xlrating.sheets.findings import UNREAD, Collector
 from xlrating.sheets.layout import BLOCK_FIELDS, BlockCell
@@ -121,7 +122,7 @@ def _ruleset(read: _BlockReader) -> str | None:
     value = read.raw("ruleset", required=True, expected="MCR or Riichi")
     if value is None:
         return None
-    ruleset = RULESET_NAMES.get(cv.fold(str(value)))
+    ruleset = RULESET_NAMES.get(fold(str(value)))
     if ruleset is None:
         read.out.add("RULESET_INVALID", *read.at("ruleset"), value=value)
     return ruleset

@@ -21,10 +21,10 @@ import zipfile
 from dataclasses import dataclass
 from pathlib import Path
 
-from xlrating.sheets.file_kinds import OLE2_MAGIC, ZIP_MAGIC, sniff
-from xlrating.sheets.limits import Limits
+from xlrating.gate.file_kinds import OLE2_MAGIC, ZIP_MAGIC, sniff
+from xlrating.gate.limits import Limits
+from xlrating.gate.safe_open import UnreadableWorkbook, read_bytes, read_package
 from xlrating.sheets.reader import SheetGrid, read_workbook
-from xlrating.sheets.safe_open import UnreadableWorkbook, read_bytes, read_package
 
 SUFFIX_KINDS = {".xlsx": "xlsx", ".xlsm": "xlsx", ".xls": "xls", ".ods": "ods", ".csv": "csv"}
 KIND_TITLES = {"xlsx": "an .xlsx workbook (Office Open XML)", "xls": "an old Excel 97-2003 .xls workbook",
@@ -44,7 +44,7 @@ class SubmittedFile:
 def content_kind(data: bytes) -> str | None:
     """The accepted format ``data`` is ("xlsx", "xls", "ods", "csv"; "zip" for a zip too damaged to
     tell), or None for anything else
-    (empty, encrypted, random bytes, HTML...: :func:`~xlrating.sheets.file_kinds.sniff` says what)."""
+    (empty, encrypted, random bytes, HTML...: :func:`~xlrating.gate.file_kinds.sniff` says what)."""
     if data.startswith(ZIP_MAGIC):
         try:
             with zipfile.ZipFile(io.BytesIO(data)) as archive:
@@ -81,7 +81,7 @@ def open_submission(path: str | os.PathLike[str], limits: Limits | None = None,
     if kind == "zip":  # a zip too damaged to say which package it is: as named
         kind = "ods" if named == "ods" else "xlsx"
     if named == "xlsx" or (named is None and kind == "xlsx"):
-        from xlrating.sheets.package_guard import Refused, check_package
+        from xlrating.gate.package_guard import Refused, check_package
 
         try:
             check_package(data, limits)

@@ -10,9 +10,9 @@ from pathlib import Path
 from typing import Any
 
 from xlrating.core.tables import is_blank
+from xlrating.gate.limits import Limits
+from xlrating.gate.safe_open import UnreadableWorkbook, load_workbook, read_bytes, reading
 from xlrating.sheets.csv_reader import bounded_rows, csv_text, delimiter_of
-from xlrating.sheets.limits import Limits
-from xlrating.sheets.safe_open import UnreadableWorkbook, load_workbook, read_bytes, reading
 
 WORKBOOK_SUFFIXES = (".xlsx", ".xlsm")
 CALAMINE_SUFFIXES = (".xls", ".ods")
@@ -46,7 +46,7 @@ def read_table_file(path: str | Path, *, sheet: str | None = None) -> TableSourc
 def read_csv(file: str | Path) -> TableSource:
     """A CSV table: UTF-8 (BOM allowed), comma or semicolon separated, through safe_open's file checks
     and the bounded reading of every CSV (:func:`xlrating.sheets.csv_reader.bounded_rows`: the
-    limits of :class:`~xlrating.sheets.limits.Limits`, a line handed to csv at a time)."""
+    limits of :class:`~xlrating.gate.limits.Limits`, a line handed to csv at a time)."""
     try:
         limits = Limits.from_env()
     except ValueError as exc:

@@ -125,7 +125,7 @@ def report_spellings(layout: TableLayout, out: Collector, records: list[dict[str
                      what: str, code: str = "SPELLING_VARIANT") -> None:
     """A value of column ``name`` spelled two ways (case, accents, punctuation): one finding at the
     first row of each other spelling."""
-    from xlrating.sheets.cellvalues import fold
+    from xlrating.core.names import fold
 
     first: dict[str, tuple[str, int]] = {}
     reported: set[str] = set()

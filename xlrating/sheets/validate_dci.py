@@ -17,9 +17,9 @@ from __future__ import annotations
 
 from typing import Any
 
-from xlrating.core import dci
+from xlrating.core import countries, dci
+from xlrating.core.names import fold
 from xlrating.core.table_columns import DCI_SHOWN_COLUMNS
-from xlrating.sheets.cellvalues import fold
 from xlrating.sheets.event_tables import EventTable, dci_events, event_groups
 from xlrating.sheets.findings import Collector, has_errors
 from xlrating.sheets.table_reading import TableLayout, read_rows, report_spellings
@@ -182,9 +182,7 @@ class _Checks:
 
 def _code(country: str) -> str:
     """A country as the pages compare them (``fra``, ``FRA`` and ``France`` are one)."""
-    from xlrating.sheets.rules_players import country_code
-
-    return country_code(country) or country
+    return countries.country_code(country) or country
 
 
 def _event(rec: dict[str, Any]) -> str:

@@ -11,9 +11,9 @@ from __future__ import annotations
 from typing import Any
 
 from xlrating.core import checks, dippouch
+from xlrating.core.names import fold
 from xlrating.core.table_columns import DIPPOUCH_SHOWN_COLUMNS
 from xlrating.core.tables import number_from_text
-from xlrating.sheets.cellvalues import fold
 from xlrating.sheets.event_tables import DipPouchEvent, EventTable
 from xlrating.sheets.findings import Collector, has_errors
 from xlrating.sheets.table_reading import TableLayout, read_rows, report_spellings

@@ -10,13 +10,14 @@ from __future__ import annotations
 import os
 from dataclasses import dataclass
 
+from xlrating.core import countries
 from xlrating.sheets.cellvalues import a1
 from xlrating.sheets.findings import Collector, Finding, has_errors
 from xlrating.sheets.layout import REQUIRED_COLUMNS, TABLE_COLUMNS, Layout, find_block, find_table
 from xlrating.sheets.reader import SheetGrid, read_workbook
 from xlrating.sheets.registry import Registry
 from xlrating.sheets.rules_places import check_places
-from xlrating.sheets.rules_players import country_code, read_players
+from xlrating.sheets.rules_players import read_players
 from xlrating.sheets.rules_tournament import check_tournament
 from xlrating.sheets.submission import Submission
 from xlrating.sheets.submitted_file import SubmittedFile, open_submission, read_grids
@@ -88,7 +89,7 @@ def _countries(layout: Layout, out: Collector, submission: Submission, block: di
     declared = submission.tournament.countries
     if declared is None or "country" not in layout.columns:
         return
-    codes = sorted({c for c in (country_code(p.country) for p in submission.players) if c})
+    codes = sorted({countries.country_code(p.country) for p in submission.players if p.country is not None})
     if codes and len(codes) != declared:
         cell = block["countries"]
         out.add("COUNTRIES_MISMATCH", cell.grid.name, cell.row, cell.column, declared=declared,

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from xlrating.sheets.cellvalues import fold
+from xlrating.core.names import fold
 from xlrating.store.queries import _connection
 from xlrating.store.sqlite import SQLiteStore
 

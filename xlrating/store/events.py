@@ -26,7 +26,7 @@ import sqlite3
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Literal
 
-from xlrating.sheets.cellvalues import fold
+from xlrating.core.names import fold
 from xlrating.sheets.event_tables import SYSTEM_TITLES, DipPouchEvent, Event, EventTable
 from xlrating.store.errors import StoreError
 from xlrating.store.intake import record_acceptance, utc_now

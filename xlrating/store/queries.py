@@ -12,7 +12,7 @@ from __future__ import annotations
 import sqlite3
 from typing import Any
 
-from xlrating.sheets.cellvalues import fold
+from xlrating.core.names import fold
 from xlrating.store.sqlite import SQLiteStore
 
 TOURNAMENT_COLUMNS = ("id", "name", "ruleset", "city", "country", "start_date", "end_date", "days", "players",

@@ -17,7 +17,7 @@ from pathlib import Path
 from typing import Self
 
 from xlrating.core.mers import Result
-from xlrating.sheets.cellvalues import fold
+from xlrating.core.names import fold
 from xlrating.sheets.submission import Submission
 from xlrating.store.errors import StoreError
 from xlrating.store.events import EventStore, Status

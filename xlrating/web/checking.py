@@ -40,7 +40,7 @@ class SheetCheck:
 def check_sheet(file_name: str, data: bytes) -> SheetCheck:
     """Validate the bytes of an upload (runs in a worker process): an EMA results sheet, or a Dip
     Pouch results or DCI matches table, as its columns say (:mod:`xlrating.sheets.systems`)."""
-    from xlrating.sheets.safe_open import UnreadableWorkbook
+    from xlrating.gate.safe_open import UnreadableWorkbook
     from xlrating.sheets.submitted_file import open_submission
     from xlrating.sheets.systems import SystemUnclear, validate_submission
 

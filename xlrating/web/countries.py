@@ -3,10 +3,10 @@ players' nationalities (as the tables write them) compared with it, and the choi
 offers.
 
 The tables write a nationality as a code or a name (``FRA``, ``fra``, ``France``): those are one
-country when :func:`~xlrating.web.mers_published.country_code` gives them one code (the EMA
-member countries' names are known; any other country is its text in capitals). What a country may
-be is the tables' rule (:func:`xlrating.core.tables.is_country`), so every nationality a table
-stored can be asked for.
+country when :func:`xlrating.core.countries.country_code` gives them one code (the EMA member
+countries' names are known; any other country is its text in capitals). What a country may be is
+the tables' rule (:func:`xlrating.core.countries.is_country`), so every nationality a table stored
+can be asked for.
 """
 
 from __future__ import annotations
@@ -15,9 +15,10 @@ from collections.abc import Iterable
 
 from starlette.requests import Request
 
-from xlrating.core.tables import is_country
-from xlrating.web import mers_published
+from xlrating.core.countries import country_code, is_country, label
 from xlrating.web.pages import BadRequest
+
+__all__ = ["choices", "label", "parameter", "same"]
 
 
 def parameter(request: Request, what: str) -> str | None:
@@ -32,22 +33,10 @@ def parameter(request: Request, what: str) -> str | None:
     return text
 
 
-def code(country: str) -> str:
-    """The country's code (``France`` -> ``FRA``; a country that is not an EMA member: its text in capitals)."""
-    return mers_published.country_code(country)
-
-
 def same(a: str | None, b: str) -> bool:
     """Whether a player's nationality as the table wrote it is ``b`` (a code or an EMA member
     country's name, in any case: ``fra``, ``FRA`` and ``France`` are one)."""
-    return a is not None and mers_published.country_code(a) == mers_published.country_code(b)
-
-
-def label(country: str) -> str:
-    """``France (FRA)`` for a code or name of an EMA member country; any other as written."""
-    code = mers_published.country_code(country)
-    name = mers_published.country_names().get(code)
-    return f"{name} ({code})" if name else country
+    return a is not None and country_code(a) == country_code(b)
 
 
 def choices(nationalities: Iterable[str | None]) -> list[str]:
@@ -55,5 +44,5 @@ def choices(nationalities: Iterable[str | None]) -> list[str]:
     spell it (its first spelling in alphabetical order), sorted by what the filter shows."""
     by_code: dict[str, str] = {}
     for text in sorted({n for n in nationalities if n}, key=lambda n: (n.casefold(), n)):
-        by_code.setdefault(mers_published.country_code(text), text)
+        by_code.setdefault(country_code(text), text)
     return sorted(by_code.values(), key=lambda n: label(n).casefold())

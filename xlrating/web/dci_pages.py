@@ -21,7 +21,8 @@ from urllib.parse import quote
 from starlette.requests import Request
 
 from xlrating.core import dci
-from xlrating.sheets.cellvalues import fold
+from xlrating.core.countries import country_code
+from xlrating.core.names import fold
 from xlrating.store import SQLiteStore, dci_queries
 from xlrating.web import countries
 from xlrating.web import dci_published as published
@@ -184,7 +185,7 @@ def event(request: Request) -> Page:
         matches = [{k: m.get(k) for k in MATCH_COLUMNS} | {"player_country": here.get(m["player"]),
                                                           "opponent_country": here.get(m["opponent"])}
                    for m in stored]
-    about = found | {"method": method, "countries": len(set(map(countries.code, here.values())))}
+    about = found | {"method": method, "countries": len(set(map(country_code, here.values())))}
     data = {"event": about, "matches": matches, "players": _changes(rated, here),
             "versions": [{k: v[k] for k in VERSION_COLUMNS} for v in versions]}
     title = (found["name"] or "Matches without an event name") + (

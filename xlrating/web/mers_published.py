@@ -8,33 +8,17 @@ Countries are the players' as last submitted (the results sheets' 3-letter codes
 from __future__ import annotations
 
 import datetime as dt
-import functools
 from collections.abc import Iterable
 from typing import Any
 
 from xlrating.core import mers
-from xlrating.core.reference_data import load
+from xlrating.core.countries import member_names
 from xlrating.leaderboards import mers_leaderboard
 from xlrating.store import SQLiteStore, queries
 
 COUNTRY_TEAM = 3
 """The EMA's country ranking: a country's score is the average of the totals of its
 :data:`COUNTRY_TEAM` best-ranked players, a missing player counting 0."""
-
-
-@functools.cache
-def country_names() -> dict[str, str]:
-    """3-letter code -> country name, for the EMA member countries."""
-    return {row["code"]: row["country"] for row in load("ema_countries.csv")}
-
-
-def country_code(text: str) -> str:
-    """A country as typed in ``?country=`` (a code in any case, or an EMA member's name) -> its code."""
-    folded = text.strip().casefold()
-    for code, name in country_names().items():
-        if folded in (code.casefold(), name.casefold()):
-            return code
-    return text.strip().upper()
 
 
 def ranking(store: SQLiteStore, ruleset: str, rules: str, as_of: dt.date) -> dict[str, Any]:
@@ -64,7 +48,7 @@ def country_ranking(lines: Iterable[dict[str, Any]]) -> list[dict[str, Any]]:
     rows = []
     for code, members in by_country.items():
         best = sorted(members, key=lambda line: -line["total"])[:COUNTRY_TEAM]
-        row: dict[str, Any] = {"country": code, "country_name": country_names().get(code, code),
+        row: dict[str, Any] = {"country": code, "country_name": member_names().get(code, code),
                                "ranked_players": len(members),
                                "total": sum(line["total"] for line in best) / COUNTRY_TEAM}
         for i in range(COUNTRY_TEAM):

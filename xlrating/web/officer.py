@@ -22,10 +22,11 @@ from xlrating.sheets.submitted_file import KIND_TITLES
 from xlrating.store import IngestOutcome, IntakeError, StoreError, queries
 from xlrating.store.event_plans import planned_replacements
 from xlrating.store.sqlite import tournament_key
-from xlrating.web.app import Settings, error_page, render, signed_in, store
 from xlrating.web.checking import CheckUnavailable, check_sheet
 from xlrating.web.organiser import XLSX, annotated_download, attachment
+from xlrating.web.pages import error_page, render, signed_in, store
 from xlrating.web.security import check_csrf, csrf_token
+from xlrating.web.settings import Settings
 
 EVENT_PAGES = {"dci": "/dci/events/", "dippouch": "/dippouch/events/"}  # a stored event's public page: address prefix by system
 Handler = Callable[[Request], Awaitable[Response]]

@@ -13,25 +13,26 @@ from __future__ import annotations
 import contextlib
 import datetime as dt
 from collections.abc import Callable, Iterator
-from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
-from urllib.parse import quote, urlencode
+from urllib.parse import urlencode
 
 import jinja2
 from starlette.convertors import Convertor, register_url_convertor
 from starlette.requests import Request
-from starlette.responses import HTMLResponse, JSONResponse, Response
+from starlette.responses import HTMLResponse, Response
 from starlette.routing import Route
 from starlette.templating import Jinja2Templates
 
 from xlrating.store import SQLiteStore, open_store
+from xlrating.web.page import BadRequest, NotFound, Page, PageError, Table
+from xlrating.web.renderers import RENDERERS, XLSX, attachment, json_response
 from xlrating.web.security import csrf_token
+
+__all__ = ["XLSX", "BadRequest", "NotFound", "Page", "PageError", "Table", "attachment", "json_response"]
 
 HERE = Path(__file__).parent
 SESSION_HOURS = 8
-DOWNLOADS = {"json": "JSON", "csv": "CSV", "xlsx": "Excel"}
-XLSX = "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet"
 
 
 # --- links, dates and numbers as pages show them ------------------------------------------------
@@ -53,12 +54,6 @@ def when(stamp: str | None) -> str:
     if moment.tzinfo is not None:
         moment = moment.astimezone(dt.UTC)
     return f"{moment.day} {moment:%B %Y, %H:%M} UTC"
-
-
-def attachment(name: str) -> str:
-    """A Content-Disposition downloading as ``name``, safe in any browser (RFC 6266 with an ASCII fallback)."""
-    ascii_name = "".join(ch if ch.isascii() and ch.isprintable() and ch not in '"\\;' else "_" for ch in name)
-    return f"attachment; filename=\"{ascii_name}\"; filename*=UTF-8''{quote(name, safe='')}"
 
 
 def number(value: Any, decimals: int = 2) -> str:
@@ -95,11 +90,6 @@ def render(request: Request, name: str, context: dict[str, Any], status_code: in
     return templates.TemplateResponse(request, name, base | context, status_code=status_code)
 
 
-def json_response(data: Any, status_code: int = 200, *, public: bool = False) -> JSONResponse:
-    """JSON; ``public`` data (rankings, players, tournaments) may be read by any site's scripts."""
-    return JSONResponse(data, status_code=status_code, headers={"access-control-allow-origin": "*"} if public else {})
-
-
 def wants_json(value: str) -> tuple[str, bool]:
     """A path parameter without its ``.json`` suffix, and whether it had one."""
     return (value[:-5], True) if value.endswith(".json") else (value, False)
@@ -120,48 +110,8 @@ def store(request: Request) -> Iterator[SQLiteStore]:
 
 # --- public pages: one declaration, four formats ------------------------------------------------
 
-class PageError(Exception):
-    status = 400
-    title = "Bad request"
-
-
-class BadRequest(PageError):
-    """A query parameter or path part that is not what the page takes; the message names it and
-    what it takes."""
-
-
-class NotFound(PageError):
-    status = 404
-    title = "Not found"
-
-
-@dataclass(frozen=True)
-class Table:
-    """A list of rows in :attr:`Page.data` (``data[key]``), downloadable as CSV or a sheet."""
-
-    key: str
-    title: str
-    columns: tuple[str, ...]
-
-
-@dataclass
-class Page:
-    """What a public page shows: ``data`` is the JSON (and what the template reads), ``tables``
-    the lists of rows in it that the CSV (the first) and the Excel workbook (all) hold;
-    ``context`` adds what only the HTML needs."""
-
-    title: str
-    template: str
-    data: dict[str, Any]
-    tables: tuple[Table, ...] = ()
-    context: dict[str, Any] = field(default_factory=dict)
-
-    def rows(self, table: Table) -> list[dict[str, Any]]:
-        return list(self.data[table.key])
-
-
 class DownloadFormat(Convertor[str]):
-    regex = "json|csv|xlsx"
+    regex = "|".join(RENDERERS)
 
     def convert(self, value: str) -> str:
         return value
@@ -177,7 +127,7 @@ def download_links(request: Request) -> list[tuple[str, str]]:
     """(label, address) of this page's JSON, CSV and Excel versions, with its query."""
     path = request.url.path
     query = f"?{request.url.query}" if request.url.query else ""
-    return [(label, f"{path}.{suffix}{query}") for suffix, label in DOWNLOADS.items()]
+    return [(download.label, f"{path}.{suffix}{query}") for suffix, download in RENDERERS.items()]
 
 
 def file_stem(request: Request) -> str:
@@ -188,20 +138,14 @@ def file_stem(request: Request) -> str:
 
 def page_routes(path: str, build: Callable[[Request], Page]) -> list[Route]:
     """The routes serving ``build``'s page at ``path`` (HTML) and ``path.json|.csv|.xlsx``."""
-    from xlrating.web import downloads
-
     def endpoint(request: Request) -> Response:
         kind = request.path_params.get("format", "html")
         try:
             page = build(request)
         except PageError as exc:
             return error_page(request, exc.status, exc.title, str(exc), as_json=kind == "json")
-        if kind == "json":
-            return json_response(page.data, public=True)
-        if kind == "csv":
-            return downloads.csv_response(page, file_stem(request))
-        if kind == "xlsx":
-            return downloads.xlsx_response(page, file_stem(request))
+        if kind in RENDERERS:
+            return RENDERERS[kind].render(page, file_stem(request))
         return render(request, page.template, page.data | page.context
                       | {"title": page.title, "downloads": download_links(request)})
 

@@ -12,6 +12,7 @@ from typing import Any
 from starlette.requests import Request
 
 from xlrating.core import mers
+from xlrating.core.countries import member_names
 from xlrating.store import queries
 from xlrating.web import mers_published
 from xlrating.web.charts import total_chart
@@ -64,7 +65,7 @@ def player(request: Request) -> Page:
                 (Table("results", "Results", RESULT_COLUMNS), Table("counted", "Counted", COUNTED_COLUMNS),
                  Table("history", "Total over time", HISTORY_COLUMNS)),
                 {"all_rules": mers.RULES, "as_of_param": request.query_params.get("as_of") or None, "charts": charts,
-                 "country_names": mers_published.country_names()})
+                 "country_names": member_names()})
 
 
 routes = page_routes("/players/{ema_id}", player)

@@ -11,7 +11,7 @@ from typing import Any
 from starlette.requests import Request
 
 from xlrating.core import mers
-from xlrating.core.tables import is_country
+from xlrating.core.countries import country_code, is_country, member_names
 from xlrating.web import mers_published
 from xlrating.web.pages import BadRequest, Page, Table, choice, date_parameter, page_routes, store
 
@@ -34,7 +34,7 @@ def _country(request: Request) -> str | None:
     if not is_country(text):
         raise BadRequest(f"The parameter country={text!r} is not a country: give its 3-letter code as the results "
                          f"sheets write it (e.g. country=FRA) or an EMA member country's name.")
-    return mers_published.country_code(text)
+    return country_code(text)
 
 
 def rankings_index(request: Request) -> Page:
@@ -69,11 +69,11 @@ def ranking(request: Request) -> Page:
                  f"{', '.join(countries)}.")
     else:
         empty = board["empty_reason"]
-    country_name = mers_published.country_names().get(country or "", country)
+    country_name = member_names().get(country or "", country)
     title = f"{ruleset} ranking, {rules} rules" + (f": {country_name}" if country else "")
     return Page(title, "ranking.html", data, (Table("ranking", "Ranking", RANKING_COLUMNS),),
                 {"all_rules": mers.RULES, "as_of_param": request.query_params.get("as_of") or None,
-                 "countries": countries, "country_names": mers_published.country_names(), "empty_reason": empty,
+                 "countries": countries, "country_names": member_names(), "empty_reason": empty,
                  "ranked_everywhere": len(board["ranking"])})
 
 

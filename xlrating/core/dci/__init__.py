@@ -21,6 +21,7 @@ from xlrating.core.dci.rules import (
     BYE_NAMES,
     DEFAULT_CATEGORY,
     DEFAULT_K,
+    K_BY_TIER,
     MATCH_COLUMNS,
     METHODS,
     STARTING_RATING,
@@ -42,7 +43,7 @@ try:  # the leaderboard's column engine; a Python without numpy (LibreOffice's o
 except ImportError:
     np = None  # type: ignore[assignment]
 
-__all__ = ["BYE_NAMES", "DEFAULT_CATEGORY", "DEFAULT_K", "MATCH_COLUMNS", "METHODS", "STARTING_RATING", "TIERS",
+__all__ = ["BYE_NAMES", "DEFAULT_CATEGORY", "DEFAULT_K", "K_BY_TIER", "MATCH_COLUMNS", "METHODS", "STARTING_RATING", "TIERS",
            "Match", "MatchColumns", "Rating", "delta", "expected_score", "expected_scores", "k_value",
            "matches_from_table", "ratings", "ratings_from_columns", "score", "win_probability"]
 

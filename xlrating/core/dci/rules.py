@@ -36,7 +36,7 @@ def _tier_key(name: str) -> str:
     return re.sub(r"[\s_\-]+", " ", name.strip().lower())
 
 
-_K_BY_TIER: dict[str, float] = {
+K_BY_TIER: dict[str, float] = {
     _tier_key(name): float(tier["k"]) for tier in _TIERS for name in (tier["tier"], *tier["aliases"].split("|"))
 }
 TIERS: tuple[tuple[str, float], ...] = tuple((r["tier"], float(r["k"])) for r in _TIERS)
@@ -91,8 +91,8 @@ def k_value(event_tier: Any) -> float:
     grand prix 40, pro tour 48; see ``TIERS`` for accepted names). A number is taken as K itself."""
     if isinstance(event_tier, (int, float)) and not isinstance(event_tier, bool):
         return checks.number("event_tier", event_tier, minimum=0)
-    if isinstance(event_tier, str) and _tier_key(event_tier) in _K_BY_TIER:
-        return _K_BY_TIER[_tier_key(event_tier)]
+    if isinstance(event_tier, str) and _tier_key(event_tier) in K_BY_TIER:
+        return K_BY_TIER[_tier_key(event_tier)]
     names = ", ".join(f"{name!r} ({k:g})" for name, k in TIERS)
     raise InvalidArgument("event_tier", "a tier name: " + names, event_tier)
 

@@ -30,8 +30,8 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 
 from xlrating.excel_errors import ExcelError
+from xlrating.gate.limits import Limits
 from xlrating.kept import Kept
-from xlrating.sheets.limits import Limits
 
 from ..formula.function_names import builtin_name, our_function
 from ..formula.tree import Call, walk
@@ -110,7 +110,7 @@ def evaluate_workbook(path: str, registry: FunctionRegistry, *, limits: Limits |
                       now: clock.NowOption = None) -> Evaluated:
     """Recalculate every formula of the workbook at ``path`` with the functions of ``registry``.
 
-    ``limits``: the size limits of :mod:`xlrating.sheets.safe_open` (default: its defaults) and the
+    ``limits``: the size limits of :mod:`xlrating.gate.safe_open` (default: its defaults) and the
     time limit (``max_seconds``: :class:`TimeLimit`, naming the cell being computed).
     ``now``: the moment TODAY() and NOW() see (:mod:`..read.clock`): None for the computer's clock
     (read once, as the workbook's computation starts), a wall-clock time, or :data:`~..read.clock.SAVED`

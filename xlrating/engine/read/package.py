@@ -1,10 +1,10 @@
 """Reading an .xlsx/.xlsm package straight from its XML: its parts, shared strings, tables, links,
 settings, and each sheet's cells (:mod:`.sheet_cells`).
 
-The file comes through :func:`xlrating.sheets.safe_open.open_package`, the project's one door
+The file comes through :func:`xlrating.gate.safe_open.open_package`, the project's one door
 for untrusted files: it refuses what is not a workbook and zip bombs, and checks every part but the
 worksheets and the shared strings, which this module checks in the pass that reads them
-(:func:`read_package`, :mod:`xlrating.sheets.part_quick`), each part parsed once.
+(:func:`read_package`, :mod:`xlrating.gate.part_quick`), each part parsed once.
 """
 
 from __future__ import annotations
@@ -19,10 +19,10 @@ from typing import TYPE_CHECKING, Any
 
 from lxml import etree
 
-from xlrating.sheets import part_quick
-from xlrating.sheets.limits import Limits
-from xlrating.sheets.package_guard import PackageCheck, Refused
-from xlrating.sheets.safe_open import UnreadableWorkbook, open_package
+from xlrating.gate import part_quick
+from xlrating.gate.limits import Limits
+from xlrating.gate.package_guard import PackageCheck, Refused
+from xlrating.gate.safe_open import UnreadableWorkbook, open_package
 
 from . import strict as strict_xml
 from . import xml_parts
@@ -230,7 +230,7 @@ def read_package(path: str, *, limits: Limits | None = None) -> Package:
     """Every sheet's values and formulas, and the workbook's defined names.
 
     The package goes through the project's gate for untrusted files
-    (:func:`xlrating.sheets.safe_open.open_package`), which checks every part but the worksheets;
+    (:func:`xlrating.gate.safe_open.open_package`), which checks every part but the worksheets;
     each worksheet is checked by the pass that reads it (:func:`_read_checked`)."""
     limits = limits or Limits.from_env()
     check = open_package(path, limits, defer=_read_here)
@@ -299,7 +299,7 @@ SMALL_SHEET = 8 * 1024
 
 def _read_checked(check: PackageCheck, sheet: SheetCells, strings: list[str]) -> None:
     """Read one worksheet. Its one pass stands for the package scan when :mod:`part_quick
-    <xlrating.sheets.part_quick>` proves the part within the limits; otherwise the full scan runs
+    <xlrating.gate.part_quick>` proves the part within the limits; otherwise the full scan runs
     first (refusing as it does for every reader), then the most general reader that fits."""
     raw = check.read_deferred(sheet.part) if sheet.part in check.deferred else None
     if raw is not None:

@@ -172,7 +172,7 @@ def read_sheet_bulk(raw: bytes, text: str, sheet: SheetCells, strings: list[str]
     """The quickest read: every cell in one of the four layouts of :mod:`.bulk_cells`, found with
     array operations over ``raw`` (the UTF-8 bytes of ``text``) and converted column by column.
     False, leaving ``sheet`` untouched, when any cell is laid out otherwise. ``checking``: the read
-    stands for the package scan (:mod:`xlrating.sheets.part_quick`), so a value the scan would
+    stands for the package scan (:mod:`xlrating.gate.part_quick`), so a value the scan would
     question (a number that is not finite) is False too."""
     numbers: list[tuple[np.ndarray, np.ndarray, np.ndarray]] = []
     formulas: list[tuple[np.ndarray, np.ndarray, list[str]]] = []

@@ -1,6 +1,6 @@
 """The XML parts of a checked package as element trees, each parsed once per package.
 
-Every part has been through the package gate (:mod:`xlrating.sheets.package_guard`: no DTD, so no
+Every part has been through the package gate (:mod:`xlrating.gate.package_guard`: no DTD, so no
 entity to expand; well-formed) before a reader asks for it; the parser still resolves no entity and
 reaches no network. The workbook's relationships, say, are read for its sheets, its shared strings,
 its styles and its tables: :func:`root` parses them once and hands every reader that tree (which

@@ -50,7 +50,7 @@ def _csv_text(value: Any) -> Any:
         return "TRUE" if value else "FALSE"
     if isinstance(value, float):
         return number_text(value)
-    from xlrating.sheets.csv_safety import neutralise_cell
+    from xlrating.gate.csv_safety import neutralise_cell
 
     # A text a spreadsheet would run as a formula (=, +, -, @ ...) is written inert.
     return "" if value is None else neutralise_cell(value)

@@ -24,7 +24,7 @@ from pathlib import Path
 from queue import Queue
 from typing import Any, Self
 
-from xlrating.sheets.package_guard import packed_bytes, packed_in
+from xlrating.gate.package_guard import packed_bytes, packed_in
 
 from ..evaluate.model import Evaluated
 from ..read.strict import to_strict

@@ -13,7 +13,7 @@ Order of the checks, cheapest first, so that a hostile file is refused before it
    ``<!DOCTYPE>`` means no entity expansion (billion laughs) and no external entities (XXE).
    OOXML parts never carry a DTD (ECMA-376 Part 2, section 8.1.4 forbids it), so refusing one
    costs real files nothing.
-4. While streaming a worksheet (:mod:`xlrating.sheets.part_scan`), its cells are counted and their
+4. While streaming a worksheet (:mod:`xlrating.gate.part_scan`), its cells are counted and their
    positions followed the way openpyxl assigns them (``r`` attributes, or the running counter when
    ``r`` is absent), so a cell at XFD1048576 or a sheet of two million rows is refused naming the
    limit it broke; merged ranges, hyperlinks and comments count for the cells they make, styles,
@@ -22,7 +22,7 @@ Order of the checks, cheapest first, so that a hostile file is refused before it
 
 The scan costs about 2.5 microseconds per cell. A worksheet part of a megabyte or more is first
 unpacked whole, and when its bytes show the cell, row or column where the scan would stop for a
-limit, :mod:`xlrating.sheets.part_refusal` proves that nothing before it breaks a rule and lets the
+limit, :mod:`xlrating.gate.part_refusal` proves that nothing before it breaks a rule and lets the
 scan's parser refuse there, with its own message (1.1 million cells: 0.6 s instead of 5 s); in
 every other case, and always for a part that passes, the scan reads the part whole.
 """
@@ -37,11 +37,10 @@ from collections.abc import Callable, Generator
 from contextlib import closing
 from typing import Self
 
-from xlrating.kept import Kept
-from xlrating.sheets import part_refusal
-from xlrating.sheets.file_kinds import sniff
-from xlrating.sheets.limits import Limits, describe
-from xlrating.sheets.part_scan import (
+from xlrating.gate import part_refusal
+from xlrating.gate.file_kinds import sniff
+from xlrating.gate.limits import Limits, describe
+from xlrating.gate.part_scan import (
     PackageReport,
     PartParser,
     Refused,
@@ -49,6 +48,7 @@ from xlrating.sheets.part_scan import (
     WorkbookScan,
     dtd_reason,
 )
+from xlrating.kept import Kept
 
 __all__ = ["PackageCheck", "PackageReport", "Refused", "SheetExtent", "check_package", "packed_bytes", "packed_in"]
 
@@ -67,7 +67,7 @@ class PackageCheck:
 
     Opening runs steps 1 and 2 (what the bytes are, the zip directory); :meth:`scan_parts` streams
     every part through step 3 and 4, except the parts a reader takes over (``defer``): that
-    reader proves them within the limits in its own pass (:mod:`xlrating.sheets.part_quick`) and
+    reader proves them within the limits in its own pass (:mod:`xlrating.gate.part_quick`) and
     calls :meth:`scan_part` for any it cannot, and :meth:`finish` for those it never read.
     """
 

@@ -1,8 +1,11 @@
-"""A public page's tables as a CSV file or an Excel workbook (see :class:`xlrating.web.pages.Page`).
+"""The download formats of a public page, each a registered renderer (``.json``, ``.csv``, ``.xlsx``
+after a page's path); a new format is one :func:`register_renderer` here, and every page has it.
+
+- JSON: :attr:`Page.data` as it is, readable by any site's scripts.
 
 - CSV: the page's first table, a header row of the JSON's keys, then one line per row; numbers
   in full precision (what the JSON holds), an empty field for no value. Text that a spreadsheet
-  would run as a formula gets a leading ``'`` (:mod:`xlrating.sheets.csv_safety`).
+  would run as a formula gets a leading ``'`` (:mod:`xlrating.gate.csv_safety`).
 - Excel: one sheet per table (the header row first, frozen, with a filter), then a sheet
   "About" with the page's title and settings. Text is always stored as text, never as a formula
   (openpyxl would otherwise take a name starting with ``=`` for one).
@@ -12,14 +15,53 @@ from __future__ import annotations
 
 import csv
 import io
+from collections.abc import Callable
+from dataclasses import dataclass
 from typing import Any
+from urllib.parse import quote
 
-from starlette.responses import Response
+from starlette.responses import JSONResponse, Response
 
-from xlrating.sheets.csv_safety import neutralise_cell
-from xlrating.web.pages import XLSX, Page, Table, attachment
+from xlrating.gate.csv_safety import neutralise_cell
+from xlrating.web.page import Page, Table
 
 SHEET_NAME_LENGTH = 31  # Excel's limit
+XLSX = "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet"
+Renderer = Callable[[Page, str], Response]  # the page and its file name without the suffix -> the download
+
+
+@dataclass(frozen=True)
+class Download:
+    suffix: str
+    label: str  # how a page's link names it
+    render: Renderer
+
+
+RENDERERS: dict[str, Download] = {}
+
+
+def register_renderer(suffix: str, label: str) -> Callable[[Renderer], Renderer]:
+    """Serve every public page as ``path.SUFFIX`` through the decorated function."""
+    def register(render: Renderer) -> Renderer:
+        RENDERERS[suffix] = Download(suffix, label, render)
+        return render
+    return register
+
+
+def attachment(name: str) -> str:
+    """A Content-Disposition downloading as ``name``, safe in any browser (RFC 6266 with an ASCII fallback)."""
+    ascii_name = "".join(ch if ch.isascii() and ch.isprintable() and ch not in '"\\;' else "_" for ch in name)
+    return f"attachment; filename=\"{ascii_name}\"; filename*=UTF-8''{quote(name, safe='')}"
+
+
+def json_response(data: Any, status_code: int = 200, *, public: bool = False) -> JSONResponse:
+    """JSON; ``public`` data (rankings, players, tournaments) may be read by any site's scripts."""
+    return JSONResponse(data, status_code=status_code, headers={"access-control-allow-origin": "*"} if public else {})
+
+
+@register_renderer("json", "JSON")
+def json_download(page: Page, stem: str) -> Response:
+    return json_response(page.data, public=True)
 
 
 def csv_text(page: Page, table: Table) -> str:
@@ -41,6 +83,7 @@ def _csv_value(value: Any) -> Any:
     return neutralise_cell(value)
 
 
+@register_renderer("csv", "CSV")
 def csv_response(page: Page, stem: str) -> Response:
     if not page.tables:
         return Response("This page has no table to download as CSV; its JSON holds all it shows.\n", 404,
@@ -95,6 +138,7 @@ def _shown(value: Any) -> str:
     return f"{value:.2f}" if isinstance(value, float) else "" if value is None else str(value)
 
 
+@register_renderer("xlsx", "Excel")
 def xlsx_response(page: Page, stem: str) -> Response:
     return Response(xlsx_bytes(page), media_type=XLSX,
                     headers={"content-disposition": attachment(f"{stem}.xlsx"), "access-control-allow-origin": "*"})

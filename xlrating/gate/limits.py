@@ -2,7 +2,7 @@
 
 A workbook is a zip of XML parts, so a small file can unpack into gigabytes (a zip bomb) or
 describe a sheet of a million rows that would exhaust memory once loaded. The limits below are
-checked by :mod:`xlrating.sheets.package_guard` against the zip directory and while streaming the
+checked by :mod:`xlrating.gate.package_guard` against the zip directory and while streaming the
 XML, before openpyxl builds anything. Defaults are far above any real tournament submission
 (hundreds of rows, tens of columns) and still small enough that a refusal takes seconds and well
 under 500 MB of memory.

@@ -5,14 +5,14 @@ Submitted workbooks are untrusted. Every reader (validator, converter, rank) ope
 
 - the file is read once, into memory, after its size is checked (``max_file_bytes``); openpyxl
   then parses those same bytes, so the file cannot change between the checks and the parse;
-- :func:`xlrating.sheets.package_guard.check_package` refuses, with a sentence naming the reason,
+- :func:`xlrating.gate.package_guard.check_package` refuses, with a sentence naming the reason,
   anything that is not an .xlsx/.xlsm package (empty, .xls, encrypted, .ods, .xlsb, CSV, HTML,
   corrupt or truncated zip), zip bombs (declared sizes and ratios, checked before decompression),
   XML with a DTD (entity expansion, external entities), and sheets beyond the row, column, cell
-  and text limits of :class:`xlrating.sheets.limits.Limits`;
+  and text limits of :class:`xlrating.gate.limits.Limits`;
 - only then does openpyxl parse the package. (``xlrating convert`` reads the cells itself, through
   :func:`open_package`: the worksheets and shared strings are checked by the pass that reads them,
-  with the same rules and the same messages; see :mod:`xlrating.sheets.part_quick`.) openpyxl itself parses with defusedxml (installed
+  with the same rules and the same messages; see :mod:`xlrating.gate.part_quick`.) openpyxl itself parses with defusedxml (installed
   as a dependency) or, when lxml is present, with ``resolve_entities=False``; the DTD refusal
   above does not rely on either.
 
@@ -29,8 +29,8 @@ from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from typing import Any
 
-from xlrating.sheets.limits import Limits, describe
-from xlrating.sheets.package_guard import PackageCheck, PackageReport, Refused, check_package
+from xlrating.gate.limits import Limits, describe
+from xlrating.gate.package_guard import PackageCheck, PackageReport, Refused, check_package
 
 __all__ = ["Limits", "PackageCheck", "PackageReport", "UnreadableWorkbook", "inspect_package", "load_workbook",
            "open_package", "read_package", "reading"]

@@ -1,6 +1,6 @@
 """A worksheet's refusal for a limit, proven from its bytes, with the scan's own message.
 
-:mod:`xlrating.sheets.part_scan` reads a worksheet in expat with a Python call per element
+:mod:`xlrating.gate.part_scan` reads a worksheet in expat with a Python call per element
 (about 2.5 microseconds a cell), so a sheet of a million cells took seconds to refuse for being a
 million cells. When the bytes already show where the scan will stop -- the cell past
 ``max_cells`` (counting ``<c `` from ``<sheetData>``), a ``<row r="N">`` or a cell ``r`` past
@@ -11,7 +11,7 @@ refusal there. How (:func:`proven_refusal`):
 1. the part is UTF-8 XML whose root is an unprefixed ``<worksheet>`` with no ``<!`` anywhere (no
    DTD, comment or CDATA) and no ``<?`` after its declaration, so every ``<`` outside an attribute
    value starts a tag; the part up to and including ``<sheetData>`` goes through the scan's parser
-   (:class:`~xlrating.sheets.part_scan.PartParser`), every rule as usual;
+   (:class:`~xlrating.gate.part_scan.PartParser`), every rule as usual;
 2. what lies between ``<sheetData>`` and the element where the scan stops is, cut before each
    ``<c `` and with its digits written as 0, a few hundred distinct pieces: each must be exactly a
    cell with ``r`` (uppercase letters and digits) and optionally digit-only ``s`` and a known
@@ -34,9 +34,9 @@ import functools
 import re
 from collections.abc import Iterator
 
-from xlrating.sheets.limits import Limits
-from xlrating.sheets.part_quick import utf8_body
-from xlrating.sheets.part_scan import PartParser, Refused, WorkbookScan
+from xlrating.gate.limits import Limits
+from xlrating.gate.part_quick import utf8_body
+from xlrating.gate.part_scan import PartParser, Refused, WorkbookScan
 
 MIN_BYTES = 1 << 20
 """Smaller parts are left to the scan, which reads them in a fraction of a second anyway."""

@@ -1,6 +1,6 @@
 """A worksheet part proven within the limits by its reader's own pass, at native speed.
 
-:mod:`xlrating.sheets.part_scan` checks a worksheet in expat with a Python call per element
+:mod:`xlrating.gate.part_scan` checks a worksheet in expat with a Python call per element
 (about 2.5 microseconds a cell), before any reader parses the same XML again. The engine's reader
 (:mod:`xlrating.engine.read.sheet_cells`) reads a sheet's cells with regular expressions over its text;
 this module lets that one pass stand for the scan, with the rest of the work done in C:
@@ -36,7 +36,7 @@ from dataclasses import dataclass
 from pyexpat import XML_PARAM_ENTITY_PARSING_NEVER, ExpatError, ParserCreate
 from typing import TYPE_CHECKING, Any
 
-from xlrating.sheets.part_scan import SheetExtent, WorkbookScan
+from xlrating.gate.part_scan import SheetExtent, WorkbookScan
 
 if TYPE_CHECKING:
     import numpy as np

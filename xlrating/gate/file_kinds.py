@@ -1,6 +1,6 @@
 """What a file is, judged from its bytes: the first check on a submitted workbook.
 
-Used by :mod:`xlrating.sheets.package_guard` before the zip is opened, so that a file that is
+Used by :mod:`xlrating.gate.package_guard` before the zip is opened, so that a file that is
 not a zip at all gets a message saying what it is instead ("an old .xls", "a CSV file", ...).
 """
 

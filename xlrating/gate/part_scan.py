@@ -1,6 +1,6 @@
 """Expat over the XML parts of a workbook: DTDs refused, sheets measured, cell values checked.
 
-The streaming half of :mod:`xlrating.sheets.package_guard`: one :class:`PartParser` per XML part
+The streaming half of :mod:`xlrating.gate.package_guard`: one :class:`PartParser` per XML part
 looks at the part's root element and then watches only what matters there -- cells, rows and
 ranges in a worksheet, string lengths in the shared strings, records in the styles and the
 workbook -- raising :class:`Refused` at the first rule broken. It runs at about 2.5 microseconds
@@ -15,7 +15,7 @@ from dataclasses import dataclass, field
 from pyexpat import XML_PARAM_ENTITY_PARSING_NEVER, ExpatError, ParserCreate
 from typing import Any, NoReturn
 
-from xlrating.sheets.limits import Limits, describe
+from xlrating.gate.limits import Limits, describe
 
 # Elements openpyxl turns into an object of their own, by the part they live in (see Limits.max_records).
 _RECORDS = {
@@ -138,7 +138,7 @@ class PartParser:
 
     def resume(self, cells: int, row: int, column: int, tag: bytes) -> None:
         """Go on as though ``cells`` more cells, each proven to pass every check here, and the rows
-        around them had just been read (:mod:`xlrating.sheets.part_refusal`), the last of them in
+        around them had just been read (:mod:`xlrating.gate.part_refusal`), the last of them in
         ``row`` and ``column``, then read ``tag``, the start tag of the next element: its handler
         raises what it raises; an ExpatError is not turned into a refusal (this parser's message
         would name a wrong line and column)."""

@@ -1,0 +1,18 @@
+"""Names as people type them, compared as people mean them.
+
+``fold`` is how two spellings of one name are found to be one: accents, case, punctuation and runs
+of spaces are ignored (``"Éva  Kovács"``, ``"eva kovacs"`` and ``"EVA-KOVACS"`` fold alike). It is
+for comparing and keying, never for showing: a name is shown as it was written.
+"""
+
+from __future__ import annotations
+
+import re
+import unicodedata
+
+
+def fold(name: str) -> str:
+    """A name compared accent- and case-insensitively: ``"Éva Kovács"`` -> ``"eva kovacs"``."""
+    decomposed = unicodedata.normalize("NFKD", name)
+    plain = "".join(ch for ch in decomposed if not unicodedata.combining(ch)).casefold()
+    return " ".join(re.sub(r"[^\w]+", " ", plain).split())
