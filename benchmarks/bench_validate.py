@@ -23,8 +23,8 @@ from pathlib import Path
 import openpyxl
 
 from xlrating.gate.safe_open import read_package
-from xlrating.sheets.builders import build_workbook
-from xlrating.sheets.validator import validate_file
+from xlrating.sheets.examples.builders import build_workbook
+from xlrating.sheets.validate.ema.sheet import validate_file
 
 HEADER = ["Position", "EMA ID", "Last name", "First name", "Country", "Table points", "Score", "Base rank"]
 PREFIXES = {"04": "FRA", "05": "GER", "08": "NED", "01": "AUT", "07": "ITA", "02": "BEL", "11": "GBR"}

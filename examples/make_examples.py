@@ -2,13 +2,13 @@
 
     python examples/make_examples.py
 
-The generator lives in ``xlrating.sheets.example_submissions`` (the demo uses it too); a test
+The generator lives in ``xlrating.sheets.examples.submissions`` (the demo uses it too); a test
 checks that the committed .xlsx files hold exactly what it writes.
 """
 
 from pathlib import Path
 
-from xlrating.sheets.example_submissions import write_examples
+from xlrating.sheets.examples.submissions import write_examples
 
 if __name__ == "__main__":
     for path in write_examples(Path(__file__).parent):

@@ -18,7 +18,7 @@ from xlrating import dci, dippouch, mers
 from xlrating.cli import COMMANDS, main
 from xlrating.core.table_columns import DCI_SHOWN_COLUMNS, DIPPOUCH_SHOWN_COLUMNS
 from xlrating.functions import FUNCTIONS, call
-from xlrating.sheets.findings import CATALOGUE
+from xlrating.sheets.validate.findings import CATALOGUE
 
 REPO = Path(__file__).resolve().parents[1]
 README = REPO / "README.md"
@@ -349,7 +349,7 @@ def test_the_ema_prefix_table_is_the_country_data():
 
 
 def test_the_annotated_copy_is_described_with_its_real_fills_and_title():
-    from xlrating.sheets.annotate import FILLS, FINDINGS_SHEET
+    from xlrating.sheets.validate.annotate import FILLS, FINDINGS_SHEET
 
     block = section(text(INTERFACES), "#### The annotated copy")
     assert f"`{FILLS['error']}`" in block and f"`{FILLS['warning']}`" in block

@@ -103,10 +103,10 @@ def test_a_new_circle_is_found_and_named(tmp_path: Path) -> None:
 
 
 def test_an_import_against_the_layers_is_named_with_its_line() -> None:
-    edges: list[Edge] = [("xlrating.core.mers.rules", "xlrating.sheets.findings", 7),
-                         ("xlrating.sheets.validator", "xlrating.hosts.vba", 3),
+    edges: list[Edge] = [("xlrating.core.mers.rules", "xlrating.sheets.validate.findings", 7),
+                         ("xlrating.sheets.validate.ema.sheet", "xlrating.hosts.vba", 3),
                          ("xlrating.sheets.templates.style", "xlrating.hosts.xlwings_udfs", 20)]
     assert layer_violations(edges) == [
-        "xlrating.core.mers.rules (line 7) imports xlrating.sheets.findings: core may import nothing else of xlrating",
-        "xlrating.sheets.validator (line 3) imports xlrating.hosts.vba: only sheets/templates builds on hosts/",
+        "xlrating.core.mers.rules (line 7) imports xlrating.sheets.validate.findings: core may import nothing else of xlrating",
+        "xlrating.sheets.validate.ema.sheet (line 3) imports xlrating.hosts.vba: only sheets/templates builds on hosts/",
     ]

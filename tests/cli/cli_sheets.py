@@ -5,7 +5,7 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
-from xlrating.sheets.builders import build_workbook
+from xlrating.sheets.examples.builders import build_workbook
 
 HEADER = ["Position", "EMA ID", "Last name", "First name", "Country"]
 ROWS = [[1, "04000001", "Abel", "Ann", "FRA"], [2, "05000002", "Berg", "Bo", "GER"],

@@ -179,7 +179,7 @@ def test_rank_never_writes_into_a_sqlite_file_it_reads(tmp_path):
 
 
 def test_rank_from_the_store_shows_each_players_name(tmp_path):
-    from xlrating.sheets.example_submissions import write_examples
+    from xlrating.sheets.examples.submissions import write_examples
 
     db = tmp_path / "store.db"
     for file in write_examples(tmp_path / "examples"):

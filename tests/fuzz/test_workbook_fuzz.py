@@ -30,8 +30,8 @@ from openpyxl.utils.exceptions import IllegalCharacterError
 
 from xlrating.engine import ConversionError, convert_file
 from xlrating.gate.safe_open import UnreadableWorkbook
-from xlrating.sheets.builders import build_workbook
-from xlrating.sheets.validator import validate_file
+from xlrating.sheets.examples.builders import build_workbook
+from xlrating.sheets.validate.ema.sheet import validate_file
 
 EXAMPLES = int(os.environ.get("XLRATING_FUZZ_EXAMPLES", "40"))
 FUZZ = settings(max_examples=EXAMPLES, deadline=None, derandomize=not os.environ.get("XLRATING_FUZZ_RANDOM"),

@@ -169,7 +169,7 @@ def test_every_hostile_xls_ods_and_csv_gets_exit_2_and_its_message_within_the_bo
 
 
 # The .csv cases a rank table file is refused for as a submission is, through the same bounded
-# reading (xlrating.sheets.csv_reader.bounded_rows); long-line.csv took 2.47 GB and minutes before.
+# reading (xlrating.sheets.read.csv_grid.bounded_rows); long-line.csv took 2.47 GB and minutes before.
 RANK_CSV_CASES = ["long-line.csv", "quoted-lines.csv", "wide.csv", "rows.csv", "cells.csv", "long-field.csv",
                   "huge-field.csv"]
 

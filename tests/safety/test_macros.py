@@ -17,7 +17,7 @@ from pathlib import Path
 import pytest
 from make_hostile_corpus import as_macro_workbook
 
-from xlrating.sheets.builders import build_workbook
+from xlrating.sheets.examples.builders import build_workbook
 
 # An Auto_Open macro as text inside the project bytes: Excel would ask before running it.
 VBA = b"\xd0\xcf\x11\xe0\xa1\xb1\x1a\xe1" + b'Attribute VB_Name = "Module1"\r\nSub Auto_Open()\r\n' \

@@ -1,4 +1,4 @@
-"""Standard test data for EMA results sheets and a maker that saves them (layouts: xlrating.sheets.builders)."""
+"""Standard test data for EMA results sheets and a maker that saves them (layouts: xlrating.sheets.examples.builders)."""
 
 from __future__ import annotations
 
@@ -9,7 +9,7 @@ from typing import Any
 
 import openpyxl
 
-from xlrating.sheets.builders import build_workbook
+from xlrating.sheets.examples.builders import build_workbook
 
 BLOCK: list[tuple[str, Any]] = [
     ("Tournament name", "Test Open"),
@@ -69,7 +69,7 @@ def rows_with(index: int, changes: dict[str, Any]) -> list[list[Any]]:
 
 
 def validate(path: Path, registry: Any = None) -> Any:
-    from xlrating.sheets.validator import validate_file
+    from xlrating.sheets.validate.ema.sheet import validate_file
 
     return validate_file(path, registry)
 

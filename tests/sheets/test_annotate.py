@@ -11,7 +11,7 @@ import openpyxl
 import pytest
 from ema_sheets import ROWS, rows_with, validate
 
-from xlrating.sheets.annotate import (
+from xlrating.sheets.validate.annotate import (
     FILLS,
     LEGEND,
     TABLE_HEADER,
@@ -19,7 +19,7 @@ from xlrating.sheets.annotate import (
     annotate_workbook,
     listed_findings,
 )
-from xlrating.sheets.column_widths import date_text, number_text, shown_text, text_width
+from xlrating.sheets.validate.column_widths import date_text, number_text, shown_text, text_width
 
 FAULTY = Path(__file__).resolve().parents[2] / "examples" / "06_paris_winter_open_2025_with_mistakes.xlsx"
 CHECKED = dt.datetime(2026, 12, 1, 21, 30, tzinfo=dt.UTC)

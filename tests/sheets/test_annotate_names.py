@@ -8,7 +8,7 @@ from click.testing import CliRunner
 from ema_sheets import rows_with
 
 from xlrating.cli import main
-from xlrating.sheets.annotate import listed_findings
+from xlrating.sheets.validate.annotate import listed_findings
 
 
 def validate_into(folder, *files):

@@ -12,8 +12,8 @@ from pathlib import Path
 import pytest
 
 from xlrating.engine.libreoffice import convert, make_profile
-from xlrating.sheets.annotate import annotate_workbook
-from xlrating.sheets.validator import validate_file
+from xlrating.sheets.validate.annotate import annotate_workbook
+from xlrating.sheets.validate.ema.sheet import validate_file
 
 pytestmark = [pytest.mark.libreoffice,
               pytest.mark.skipif(shutil.which("soffice") is None or shutil.which("pdftotext") is None,

@@ -10,13 +10,13 @@ from pathlib import Path
 import pytest
 
 from xlrating.gate.safe_open import UnreadableWorkbook
-from xlrating.sheets.validator import validate_file
+from xlrating.sheets.validate.ema.sheet import validate_file
 
 LYON = Path(__file__).parents[2] / "examples" / "01_lyon_mcr_open_2024.xlsx"
 
 
 def _csv_text() -> str:
-    from xlrating.sheets.reader import read_workbook
+    from xlrating.sheets.read.xlsx import read_workbook
 
     [grid] = read_workbook(LYON)[:1]
     out = io.StringIO()

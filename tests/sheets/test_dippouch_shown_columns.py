@@ -8,8 +8,8 @@ from pathlib import Path
 
 from xlrating.core import dippouch
 from xlrating.core.tables import read_table
-from xlrating.sheets.submitted_file import open_submission
-from xlrating.sheets.systems import TableValidation, validate_submission
+from xlrating.sheets.read.submitted import open_submission
+from xlrating.sheets.validate.detect import TableValidation, validate_submission
 from xlrating.store import dippouch_queries, open_store
 
 PLAIN = """event,date,players,rounds,player,place

@@ -24,9 +24,9 @@ from click.testing import CliRunner
 from xlrating.cli import main
 from xlrating.core import mers
 from xlrating.engine import libreoffice
-from xlrating.sheets.submission import Submission
 from xlrating.sheets.templates import build, ema_results, mers_formulas
-from xlrating.sheets.validator import validate_file
+from xlrating.sheets.validate.ema.sheet import validate_file
+from xlrating.sheets.validate.ema.submission import Submission
 
 EXAMPLES = sorted((Path(__file__).resolve().parents[2] / "examples").glob("*.xlsx"))
 ERROR_VALUES = {"#NULL!", "#DIV/0!", "#VALUE!", "#REF!", "#NAME?", "#NUM!", "#N/A", "#GETTING_DATA"}

@@ -7,9 +7,9 @@ from pathlib import Path
 
 import pytest
 
-from xlrating.sheets.example_submissions import BAD_FILE, EVENTS, write_examples
-from xlrating.sheets.reader import read_workbook
-from xlrating.sheets.validator import validate_file
+from xlrating.sheets.examples.submissions import BAD_FILE, EVENTS, write_examples
+from xlrating.sheets.read.xlsx import read_workbook
+from xlrating.sheets.validate.ema.sheet import validate_file
 
 EXAMPLES = Path(__file__).resolve().parents[2] / "examples"
 

@@ -9,9 +9,9 @@ import openpyxl
 from ema_sheets import BLOCK, HEADER, ROWS, codes, only, validate
 
 from xlrating.gate.safe_open import load_workbook
-from xlrating.sheets import cellvalues as cv
-from xlrating.sheets.layout import normalise
+from xlrating.sheets.read import cells as cv
 from xlrating.sheets.templates import build
+from xlrating.sheets.validate.ema.layout import normalise
 
 
 def _save(wb, tmp_path, name="sheet.xlsx"):

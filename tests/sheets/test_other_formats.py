@@ -15,9 +15,9 @@ from click.testing import CliRunner
 
 from xlrating.cli import main
 from xlrating.engine.libreoffice import convert, make_profile, soffice
-from xlrating.sheets.annotate import listed_findings
-from xlrating.sheets.reader import read_workbook
-from xlrating.sheets.validator import validate_file
+from xlrating.sheets.read.xlsx import read_workbook
+from xlrating.sheets.validate.annotate import listed_findings
+from xlrating.sheets.validate.ema.sheet import validate_file
 
 EXAMPLES = sorted((Path(__file__).parents[2] / "examples").glob("*.xlsx"))
 
@@ -126,7 +126,7 @@ def test_a_csv_of_the_results_sheet_gives_the_same_findings(example: Path, tmp_p
 
 
 def test_a_csv_keeps_leading_zeros_as_text_and_reads_numbers_and_dates(tmp_path: Path) -> None:
-    from xlrating.sheets.submitted_file import open_submission, read_grids
+    from xlrating.sheets.read.submitted import open_submission, read_grids
 
     path = tmp_path / "sheet.csv"
     path.write_text("05378104;5895476;1,5;2.0;2024-03-16;=HYPERLINK(1);TRUE;\n", encoding="utf-8")

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import datetime as dt
 
-from xlrating.sheets import reader
+from xlrating.sheets.read import xlsx as reader
 
 
 def test_streamed_grid_equals_the_public_api_reading(make_sheet):

@@ -13,7 +13,7 @@ import pytest
 from xlrating.gate import safe_open
 from xlrating.gate.package_guard import PackageReport
 from xlrating.gate.safe_open import UnreadableWorkbook
-from xlrating.sheets import reader
+from xlrating.sheets.read import xlsx as reader
 
 SHEET = "xl/worksheets/sheet1.xml"
 

@@ -8,7 +8,7 @@ import os
 
 import pytest
 
-from xlrating.sheets.registry import RegistryError, load_registry
+from xlrating.sheets.validate.registry import RegistryError, load_registry
 
 AUBERT = {"04858660": "Aubert Ines"}
 

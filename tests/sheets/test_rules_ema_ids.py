@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from ema_sheets import codes, only, rows_with, validate
 
-from xlrating.sheets.registry import load_registry
+from xlrating.sheets.validate.registry import load_registry
 
 
 def test_an_id_stored_as_a_number_that_lost_its_leading_zero_is_an_error_with_the_repair(make_sheet):

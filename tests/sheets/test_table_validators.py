@@ -14,9 +14,9 @@ import pytest
 
 from xlrating.core import dci, dippouch
 from xlrating.engine.libreoffice import convert, make_profile, soffice
-from xlrating.sheets.submitted_file import open_submission
-from xlrating.sheets.systems import SystemUnclear, TableValidation, validate_submission
-from xlrating.sheets.table_files import read_table_file
+from xlrating.sheets.read.submitted import open_submission
+from xlrating.sheets.read.table_files import read_table_file
+from xlrating.sheets.validate.detect import SystemUnclear, TableValidation, validate_submission
 
 TABLES = Path(__file__).parents[2] / "examples" / "tables"
 

@@ -200,7 +200,7 @@ def test_headers_use_the_named_font(workbooks: dict[str, Any]) -> None:
 
 
 def test_filled_in_ema_template_passes_the_validator(tmp_path: Path) -> None:
-    validator = pytest.importorskip("xlrating.sheets.validator")
+    validator = pytest.importorskip("xlrating.sheets.validate.ema.sheet")
     path = tmp_path / "open.xlsx"
     path.write_bytes(build(ema_results.FILE_NAME))
     wb = load_workbook(path)

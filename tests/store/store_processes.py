@@ -11,7 +11,7 @@ import sys
 import time
 from pathlib import Path
 
-from xlrating.sheets.builders import build_workbook
+from xlrating.sheets.examples.builders import build_workbook
 
 HARNESS = Path(__file__).with_name("ingest_harness.py")
 HEADER = ["Position", "EMA ID", "Last name", "First name", "Country"]

@@ -12,10 +12,10 @@ from pathlib import Path
 import pytest
 
 from xlrating.core import dci, dippouch
-from xlrating.sheets.event_tables import EventTable
-from xlrating.sheets.submitted_file import open_submission
-from xlrating.sheets.systems import validate_submission
-from xlrating.sheets.table_files import read_table_file
+from xlrating.sheets.read.submitted import open_submission
+from xlrating.sheets.read.table_files import read_table_file
+from xlrating.sheets.validate.detect import validate_submission
+from xlrating.sheets.validate.events import EventTable
 from xlrating.store import StoreError, open_store
 from xlrating.store.schema import MIGRATIONS, SCHEMA_VERSION
 

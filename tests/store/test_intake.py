@@ -13,7 +13,7 @@ from pathlib import Path
 
 import pytest
 
-from xlrating.sheets.validator import validate_file
+from xlrating.sheets.validate.ema.sheet import validate_file
 from xlrating.store import IntakeError, open_store
 from xlrating.store.schema import MIGRATIONS
 

@@ -10,8 +10,8 @@ import sqlite3
 import pytest
 
 from xlrating.core import mers
-from xlrating.sheets.builders import build_workbook
-from xlrating.sheets.validator import validate_file
+from xlrating.sheets.examples.builders import build_workbook
+from xlrating.sheets.validate.ema.sheet import validate_file
 from xlrating.store import StoreError, open_store, sqlite_path
 from xlrating.store.schema import SCHEMA_VERSION
 

@@ -15,7 +15,7 @@ from pathlib import Path
 import pytest
 from starlette.testclient import TestClient
 
-from xlrating.sheets.validator import validate_file
+from xlrating.sheets.validate.ema.sheet import validate_file
 from xlrating.web.app import Settings, create_app
 from xlrating.web.organiser import upload_name
 from xlrating.web.security import OfficerPassword
@@ -98,7 +98,7 @@ def test_the_annotated_copy_is_an_xlsx_named_after_the_upload(client: TestClient
 
     import openpyxl
 
-    from xlrating.sheets.annotate import listed_findings
+    from xlrating.sheets.validate.annotate import listed_findings
 
     page = checked(client, FAULTY)
     response = client.get(f"{page}/annotated.xlsx")

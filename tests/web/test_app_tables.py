@@ -15,7 +15,7 @@ import pytest
 from starlette.testclient import TestClient
 from test_app import client, pending_ids, rows, sign_in, submitted, token, upload
 
-from xlrating.sheets.annotate import listed_findings
+from xlrating.sheets.validate.annotate import listed_findings
 
 TABLES = Path(__file__).parents[2] / "examples" / "tables"
 __all__ = ["client"]  # the fixture, shared with test_app

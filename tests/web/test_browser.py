@@ -29,7 +29,7 @@ import pytest
 from libreoffice_copies import libreoffice_copies
 from live_server import OFFICER, running_server
 
-from xlrating.sheets.annotate import TABLE_HEADER_ROW, listed_findings
+from xlrating.sheets.validate.annotate import TABLE_HEADER_ROW, listed_findings
 
 CHROMIUM = "/usr/bin/chromium" if os.path.exists("/usr/bin/chromium") else shutil.which("chromium")
 if CHROMIUM is None:

@@ -43,7 +43,7 @@ def bundled_examples() -> Path | None:
 def demo(out: str, as_of: dt.date, rules: str, top: int) -> None:
     """Run validate -> ingest -> rank on the bundled example submissions."""
     from xlrating.cli.ingest import EXIT_STATUS, ingest_one, ingest_summary
-    from xlrating.sheets.annotate import annotate_workbook
+    from xlrating.sheets.validate.annotate import annotate_workbook
     from xlrating.store import StoreError
 
     day = as_of
@@ -88,7 +88,7 @@ def demo(out: str, as_of: dt.date, rules: str, top: int) -> None:
 def _generated_examples(folder: Path) -> list[Path]:
     """The example submissions in ``folder``: those an earlier demo wrote there when all are
     present (so that a second run finds its own files already stored), else written afresh."""
-    from xlrating.sheets.example_submissions import BAD_FILE, EVENTS, write_examples
+    from xlrating.sheets.examples.submissions import BAD_FILE, EVENTS, write_examples
 
     names = [event.file for event in EVENTS] + [BAD_FILE]
     if all((folder / name).is_file() for name in names):

@@ -67,9 +67,9 @@ def ingest_one(file: str, store: Any, location: str, registry: Any, *, replace: 
     ``system`` (dippouch, dci, mers) says what the file is; None judges it by its columns."""
     from xlrating.cli.ingest_tables import store_validated, validate_for_ingest
     from xlrating.gate.safe_open import UnreadableWorkbook
-    from xlrating.sheets.report import text_report
-    from xlrating.sheets.submitted_file import open_submission
-    from xlrating.sheets.systems import SystemUnclear
+    from xlrating.sheets.read.submitted import open_submission
+    from xlrating.sheets.validate.detect import SystemUnclear
+    from xlrating.sheets.validate.report import text_report
     from xlrating.store import StoreError, open_store
 
     try:

@@ -2,7 +2,7 @@
 
 An EMA results sheet is stored as a tournament (:meth:`SQLiteStore.ingest`); a Dip Pouch results
 table or a DCI matches table as its events (:meth:`SQLiteStore.ingest_events`). Which one a file
-is comes from its columns (:func:`xlrating.sheets.systems.detect_system`) or from ``--system``.
+is comes from its columns (:func:`xlrating.sheets.validate.detect.detect_system`) or from ``--system``.
 """
 
 from __future__ import annotations
@@ -10,13 +10,13 @@ from __future__ import annotations
 import dataclasses
 from typing import Any
 
-from xlrating.sheets.event_tables import EventTable
+from xlrating.sheets.validate.events import EventTable
 
 
 def validate_for_ingest(file: str, submission: Any, registry: Any, system: str | None) -> Any:
     """The validation of ``file`` as ``system``'s (or, when None, as its columns say); raises
-    :class:`~xlrating.sheets.systems.SystemUnclear` when they leave a doubt."""
-    from xlrating.sheets.systems import validate_submission
+    :class:`~xlrating.sheets.validate.detect.SystemUnclear` when they leave a doubt."""
+    from xlrating.sheets.validate.detect import validate_submission
 
     return validate_submission(file, submission, registry, system=system)
 

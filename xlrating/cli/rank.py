@@ -103,7 +103,7 @@ def _records(system: str, file: str | None, sheet: str | None, db: str | None,
 
 
 def _table(file: str | None, sheet: str | None) -> tuple[list[list[object]], int, str]:
-    from xlrating.sheets.table_files import read_table_file
+    from xlrating.sheets.read.table_files import read_table_file
 
     assert file is not None
     source = read_table_file(file, sheet=sheet)

@@ -18,7 +18,7 @@ def load_registry_option(players: str | None):  # type: ignore[no-untyped-def]
     """The ``--players`` registry, or exit 2 naming what is wrong with it."""
     if players is None:
         return None
-    from xlrating.sheets.registry import RegistryError, load_registry
+    from xlrating.sheets.validate.registry import RegistryError, load_registry
 
     try:
         return load_registry(players)
@@ -44,9 +44,9 @@ def validate(files: tuple[str, ...], fmt: str, annotate: str | None, players: st
     """Check EMA results reporting sheets, Dip Pouch results and DCI matches tables, and report
     every finding with its sheet and cell."""
     from xlrating.gate.safe_open import UnreadableWorkbook
-    from xlrating.sheets.report import file_report, json_report, unreadable_report
-    from xlrating.sheets.submitted_file import open_submission
-    from xlrating.sheets.systems import SystemUnclear, validate_submission
+    from xlrating.sheets.read.submitted import open_submission
+    from xlrating.sheets.validate.detect import SystemUnclear, validate_submission
+    from xlrating.sheets.validate.report import file_report, json_report, unreadable_report
 
     registry = load_registry_option(players)
     status = EXIT_OK
@@ -79,7 +79,7 @@ def validate(files: tuple[str, ...], fmt: str, annotate: str | None, players: st
 
 
 def _text(file: str, findings: list) -> list[str]:  # type: ignore[type-arg]
-    from xlrating.sheets.report import text_report
+    from xlrating.sheets.validate.report import text_report
 
     return text_report(file, findings)
 
@@ -106,7 +106,7 @@ def _annotate(file: str, findings: list, out: Path, name: str | None) -> None:  
     """Write the annotated copy to ``out``, or to ``out/name`` when several files share the folder
     ``out``; say where on stderr, so a renamed copy can be found (stdout stays the report)."""
     from xlrating.gate.safe_open import UnreadableWorkbook
-    from xlrating.sheets.annotate import annotate_workbook
+    from xlrating.sheets.validate.annotate import annotate_workbook
 
     target = out
     if name is not None:

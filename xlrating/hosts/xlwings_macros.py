@@ -41,7 +41,7 @@ def _as_read(value: Any) -> Any:
 
 def grids_from_book(book: Any) -> list[Any]:
     """Every worksheet's values and formulas as the validator's grids (merged cells not read)."""
-    from xlrating.sheets.reader import SheetGrid
+    from xlrating.sheets.read.xlsx import SheetGrid
 
     grids = []
     for sheet in book.sheets:
@@ -77,7 +77,7 @@ def _report(book: Any, title: str, header: list[str] | None = None, rows: list[l
 
 def validate_active(book: Any = None) -> None:
     """Validate the calling workbook and list every finding on the report sheet."""
-    from xlrating.sheets.validator import validate_grids
+    from xlrating.sheets.validate.ema.sheet import validate_grids
 
     book = _caller(book)
     validation = validate_grids(grids_from_book(book))
@@ -96,7 +96,7 @@ def store_location(book: Any) -> str:
 def ingest_active(book: Any = None) -> None:
     """Save, validate and store the calling workbook; report the outcome (or the findings)."""
     from xlrating.gate.safe_open import UnreadableWorkbook, read_package
-    from xlrating.sheets.validator import validate_file
+    from xlrating.sheets.validate.ema.sheet import validate_file
     from xlrating.store import StoreError, open_store
 
     book = _caller(book)

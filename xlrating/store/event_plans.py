@@ -13,7 +13,7 @@ from __future__ import annotations
 from collections import Counter
 from typing import Any
 
-from xlrating.sheets.event_tables import DipPouchEvent, Event, EventTable
+from xlrating.sheets.validate.events import DipPouchEvent, Event, EventTable
 from xlrating.store.sqlite import SQLiteStore
 
 SHOWN_ROWS = 20  # the rows added or removed listed per event (the counts are always whole)

@@ -1,6 +1,6 @@
 """Dip Pouch and DCI events in the results store: stored, versioned and read back.
 
-A validated table (:class:`~xlrating.sheets.event_tables.EventTable`) is stored in one
+A validated table (:class:`~xlrating.sheets.validate.events.EventTable`) is stored in one
 ``BEGIN IMMEDIATE`` transaction with the file's bytes: all of it or nothing. Each event of the
 table is compared with the current version of the same event (system, name accent/case-folded,
 first date):
@@ -27,7 +27,7 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Literal
 
 from xlrating.core.names import fold
-from xlrating.sheets.event_tables import SYSTEM_TITLES, DipPouchEvent, Event, EventTable
+from xlrating.sheets.validate.events import SYSTEM_TITLES, DipPouchEvent, Event, EventTable
 from xlrating.store.errors import StoreError
 from xlrating.store.intake import record_acceptance, utc_now
 

@@ -18,7 +18,7 @@ from typing import Self
 
 from xlrating.core.mers import Result
 from xlrating.core.names import fold
-from xlrating.sheets.submission import Submission
+from xlrating.sheets.validate.ema.submission import Submission
 from xlrating.store.errors import StoreError
 from xlrating.store.events import EventStore, Status
 from xlrating.store.intake import IntakeQueue, record_acceptance, utc_now

@@ -1,7 +1,7 @@
 """Checking uploaded sheets away from the server's own process.
 
 Every upload is read by the same hostile-input-safe reader as ``xlrating validate``
-(:func:`~xlrating.sheets.submitted_file.open_submission`: size, ratio, cell and time limits, the
+(:func:`~xlrating.sheets.read.submitted.open_submission`: size, ratio, cell and time limits, the
 format judged from the bytes), from the bytes received; the file name only says which format the
 organiser meant and labels the findings. Nothing is written to disk.
 
@@ -19,8 +19,8 @@ import multiprocessing
 from dataclasses import dataclass, field
 from typing import Any
 
-from xlrating.sheets.event_tables import EventTable
-from xlrating.sheets.submission import Submission
+from xlrating.sheets.validate.ema.submission import Submission
+from xlrating.sheets.validate.events import EventTable
 
 
 @dataclass(frozen=True)
@@ -39,10 +39,10 @@ class SheetCheck:
 
 def check_sheet(file_name: str, data: bytes) -> SheetCheck:
     """Validate the bytes of an upload (runs in a worker process): an EMA results sheet, or a Dip
-    Pouch results or DCI matches table, as its columns say (:mod:`xlrating.sheets.systems`)."""
+    Pouch results or DCI matches table, as its columns say (:mod:`xlrating.sheets.validate.detect`)."""
     from xlrating.gate.safe_open import UnreadableWorkbook
-    from xlrating.sheets.submitted_file import open_submission
-    from xlrating.sheets.systems import SystemUnclear, validate_submission
+    from xlrating.sheets.read.submitted import open_submission
+    from xlrating.sheets.validate.detect import SystemUnclear, validate_submission
 
     try:
         submission = open_submission(file_name, data=data)
@@ -57,9 +57,9 @@ def check_sheet(file_name: str, data: bytes) -> SheetCheck:
 
 def annotated_sheet(file_name: str, data: bytes) -> bytes:
     """The annotated .xlsx copy of an upload (runs in a worker process)."""
-    from xlrating.sheets.annotate import annotated_copy
-    from xlrating.sheets.submitted_file import open_submission
-    from xlrating.sheets.systems import validate_submission
+    from xlrating.sheets.read.submitted import open_submission
+    from xlrating.sheets.validate.annotate import annotated_copy
+    from xlrating.sheets.validate.detect import validate_submission
 
     submission = open_submission(file_name, data=data)
     return annotated_copy(submission, validate_submission(file_name, submission).findings)

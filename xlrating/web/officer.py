@@ -17,8 +17,8 @@ from starlette.requests import Request
 from starlette.responses import RedirectResponse, Response
 from starlette.routing import Route
 
-from xlrating.sheets.event_tables import SYSTEM_TITLES, EventTable
-from xlrating.sheets.submitted_file import KIND_TITLES
+from xlrating.sheets.read.submitted import KIND_TITLES
+from xlrating.sheets.validate.events import SYSTEM_TITLES, EventTable
 from xlrating.store import IngestOutcome, IntakeError, StoreError, queries
 from xlrating.store.event_plans import planned_replacements
 from xlrating.store.sqlite import tournament_key
@@ -121,7 +121,7 @@ async def _stored_version(request: Request, item: Any,
     an EMA sheet the stored version of its tournament (or the one holding this very file), for a
     Dip Pouch or DCI table what it would do to each of its events
     (:func:`~xlrating.store.event_plans.planned_replacements`)."""
-    from xlrating.sheets.submission import Submission
+    from xlrating.sheets.validate.ema.submission import Submission
 
     try:
         check = await request.app.state.checker.run(check_sheet, item.file_name, content)

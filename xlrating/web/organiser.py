@@ -20,7 +20,7 @@ from starlette.requests import Request
 from starlette.responses import RedirectResponse, Response
 from starlette.routing import Route
 
-from xlrating.sheets.submitted_file import SUFFIX_KINDS
+from xlrating.sheets.read.submitted import SUFFIX_KINDS
 from xlrating.store import IntakeError
 from xlrating.web.checking import CheckUnavailable, annotated_sheet, check_sheet
 from xlrating.web.pages import XLSX, attachment, error_page, json_response, render, store, wants_json

@@ -30,8 +30,8 @@ from typing import Any
 from xlrating.core import countries
 from xlrating.core.names import fold
 from xlrating.core.tables import is_blank
-from xlrating.sheets import cellvalues as cv
-from xlrating.sheets.reader import SheetGrid
+from xlrating.sheets.read import cells as cv
+from xlrating.sheets.read.xlsx import SheetGrid
 
 HEADER_SEARCH_ROWS = 100
 

@@ -16,9 +16,9 @@ from typing import Any
 
 from xlrating.core.errors import InvalidArgument
 from xlrating.core.tables import HEADER_SEARCH_ROWS, PARSERS, Column, is_blank, normalise_header
-from xlrating.sheets.cellvalues import a1
-from xlrating.sheets.findings import UNREAD, Collector
-from xlrating.sheets.reader import SheetGrid
+from xlrating.sheets.read.cells import a1
+from xlrating.sheets.read.xlsx import SheetGrid
+from xlrating.sheets.validate.findings import UNREAD, Collector
 
 Parser = Callable[[str, Any], Any]
 

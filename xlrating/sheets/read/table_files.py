@@ -12,7 +12,7 @@ from typing import Any
 from xlrating.core.tables import is_blank
 from xlrating.gate.limits import Limits
 from xlrating.gate.safe_open import UnreadableWorkbook, load_workbook, read_bytes, reading
-from xlrating.sheets.csv_reader import bounded_rows, csv_text, delimiter_of
+from xlrating.sheets.read.csv_grid import bounded_rows, csv_text, delimiter_of
 
 WORKBOOK_SUFFIXES = (".xlsx", ".xlsm")
 CALAMINE_SUFFIXES = (".xls", ".ods")
@@ -45,7 +45,7 @@ def read_table_file(path: str | Path, *, sheet: str | None = None) -> TableSourc
 
 def read_csv(file: str | Path) -> TableSource:
     """A CSV table: UTF-8 (BOM allowed), comma or semicolon separated, through safe_open's file checks
-    and the bounded reading of every CSV (:func:`xlrating.sheets.csv_reader.bounded_rows`: the
+    and the bounded reading of every CSV (:func:`xlrating.sheets.read.csv_grid.bounded_rows`: the
     limits of :class:`~xlrating.gate.limits.Limits`, a line handed to csv at a time)."""
     try:
         limits = Limits.from_env()
@@ -77,8 +77,8 @@ def _from_workbook(file: str | Path, sheet: str | None) -> TableSource:
 
 def _from_calamine(file: str | Path, sheet: str | None) -> TableSource:
     """An .xls or .ods workbook, read as a submission of that format is (the same checks and limits,
-    :mod:`~xlrating.sheets.submitted_file`)."""
-    from xlrating.sheets.submitted_file import open_submission, read_grids
+    :mod:`~xlrating.sheets.read.submitted`)."""
+    from xlrating.sheets.read.submitted import open_submission, read_grids
 
     grids = read_grids(open_submission(file))
     names = [g.name for g in grids]

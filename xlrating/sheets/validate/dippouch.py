@@ -1,6 +1,6 @@
 """Validate a Dip Pouch results table (the table of ``xlrating rank dippouch``) in one pass.
 
-Every cell is read as ``rank`` reads it (:mod:`~xlrating.sheets.table_reading`); then, per event
+Every cell is read as ``rank`` reads it (:mod:`~xlrating.sheets.validate.tables`); then, per event
 (one event name on one date): the same players, rounds, world_championship and location on every row, each
 place within 1 to the event's players, each player once, no more rows than players; and one
 spelling of each event name. Every problem is one finding at its cell; nothing stops at the first.
@@ -14,9 +14,9 @@ from xlrating.core import checks, dippouch
 from xlrating.core.names import fold
 from xlrating.core.table_columns import DIPPOUCH_SHOWN_COLUMNS
 from xlrating.core.tables import number_from_text
-from xlrating.sheets.event_tables import DipPouchEvent, EventTable
-from xlrating.sheets.findings import Collector, has_errors
-from xlrating.sheets.table_reading import TableLayout, read_rows, report_spellings
+from xlrating.sheets.validate.events import DipPouchEvent, EventTable
+from xlrating.sheets.validate.findings import Collector, has_errors
+from xlrating.sheets.validate.tables import TableLayout, read_rows, report_spellings
 
 COLUMNS = (*dippouch.RESULT_COLUMNS, *DIPPOUCH_SHOWN_COLUMNS)
 PARSERS = {"score": lambda name, value: checks.number(name, number_from_text(value))}

@@ -8,10 +8,10 @@
   findings then say which column is missing); anything else is validated as an EMA sheet, whose
   findings say what an EMA sheet needs.
 
-:func:`validate_submission` gives either the EMA :class:`~xlrating.sheets.validator.Validation`
+:func:`validate_submission` gives either the EMA :class:`~xlrating.sheets.validate.ema.sheet.Validation`
 or a :class:`TableValidation`: both have ``findings``, ``valid`` and ``submission`` (what the
-store keeps: an EMA :class:`~xlrating.sheets.submission.Submission` or an
-:class:`~xlrating.sheets.event_tables.EventTable`).
+store keeps: an EMA :class:`~xlrating.sheets.validate.ema.submission.Submission` or an
+:class:`~xlrating.sheets.validate.events.EventTable`).
 """
 
 from __future__ import annotations
@@ -25,13 +25,13 @@ from xlrating.core.table_columns import (
     DIPPOUCH_RESULT_COLUMNS,
     DIPPOUCH_SHOWN_COLUMNS,
 )
-from xlrating.sheets.event_tables import SYSTEM_TITLES, EventTable
-from xlrating.sheets.findings import Collector, Finding, has_errors
-from xlrating.sheets.reader import SheetGrid
-from xlrating.sheets.registry import Registry
-from xlrating.sheets.submitted_file import SubmittedFile, read_grids
-from xlrating.sheets.table_reading import TableLayout, best_header, missing_columns
-from xlrating.sheets.validator import Validation, validate_grids
+from xlrating.sheets.read.submitted import SubmittedFile, read_grids
+from xlrating.sheets.read.xlsx import SheetGrid
+from xlrating.sheets.validate.ema.sheet import Validation, validate_grids
+from xlrating.sheets.validate.events import SYSTEM_TITLES, EventTable
+from xlrating.sheets.validate.findings import Collector, Finding, has_errors
+from xlrating.sheets.validate.registry import Registry
+from xlrating.sheets.validate.tables import TableLayout, best_header, missing_columns
 
 SYSTEMS = ("dippouch", "dci", "mers")
 TABLE_COLUMNS = {"dippouch": (*DIPPOUCH_RESULT_COLUMNS, *DIPPOUCH_SHOWN_COLUMNS), "dci": (*DCI_MATCH_COLUMNS, *DCI_SHOWN_COLUMNS)}
@@ -55,7 +55,7 @@ class TableValidation:
 
 def detect_system(grids: list[SheetGrid], name: str = "the file") -> str:
     """"dippouch", "dci" or "mers" (an EMA results sheet) by the columns; raises SystemUnclear."""
-    from xlrating.sheets.layout import find_table
+    from xlrating.sheets.validate.ema.layout import find_table
 
     named = {system: best_header(grids, columns)[0] for system, columns in TABLE_COLUMNS.items()}
     required = {system: sum(c.required for c in columns) for system, columns in TABLE_COLUMNS.items()}
@@ -103,10 +103,10 @@ def validate_table(grids: list[SheetGrid], system: str) -> TableValidation:
 
 def _validator(system: str):  # type: ignore[no-untyped-def]
     if system == "dippouch":
-        from xlrating.sheets.validate_dippouch import validate_dippouch
+        from xlrating.sheets.validate.dippouch import validate_dippouch
 
         return validate_dippouch
-    from xlrating.sheets.validate_dci import validate_dci
+    from xlrating.sheets.validate.dci import validate_dci
 
     return validate_dci
 

@@ -8,11 +8,11 @@ from typing import Any
 
 from xlrating.core import countries
 from xlrating.core.ema_ids import NO_ID
-from xlrating.sheets import cellvalues as cv
-from xlrating.sheets.findings import UNREAD, Collector
-from xlrating.sheets.layout import Layout
-from xlrating.sheets.registry import Registry
-from xlrating.sheets.submission import PlayerRow
+from xlrating.sheets.read import cells as cv
+from xlrating.sheets.validate.ema.layout import Layout
+from xlrating.sheets.validate.ema.submission import PlayerRow
+from xlrating.sheets.validate.findings import UNREAD, Collector
+from xlrating.sheets.validate.registry import Registry
 
 
 def read_players(layout: Layout, out: Collector, registry: Registry | None) -> list[tuple[PlayerRow, Any]]:

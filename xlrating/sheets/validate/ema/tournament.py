@@ -8,10 +8,10 @@ from typing import Any
 
 from xlrating.core import mers
 from xlrating.core.names import fold
-from xlrating.sheets import cellvalues as cv
-from xlrating.sheets.findings import UNREAD, Collector
-from xlrating.sheets.layout import BLOCK_FIELDS, BlockCell
-from xlrating.sheets.submission import Tournament
+from xlrating.sheets.read import cells as cv
+from xlrating.sheets.validate.ema.layout import BLOCK_FIELDS, BlockCell
+from xlrating.sheets.validate.ema.submission import Tournament
+from xlrating.sheets.validate.findings import UNREAD, Collector
 
 # Ruleset names submitters use, folded -> the MERS ranking they belong to.
 RULESET_NAMES = {

@@ -1,6 +1,6 @@
 """Validate a DCI matches table (the table of ``xlrating rank dci``) in one pass.
 
-Every cell is read as ``rank`` reads it (:mod:`~xlrating.sheets.table_reading`): a result is
+Every cell is read as ``rank`` reads it (:mod:`~xlrating.sheets.validate.tables`): a result is
 W/D/L or 1/0.5/0, ``k`` a number >= 0, ``tier`` a tier :data:`xlrating.core.dci.TIERS` knows (or
 a K-value). Then the matches: nobody plays themself; a match listed from both sides agrees (W
 against L, D against D, one K), else a finding at both rows; a match is not listed twice from one
@@ -20,9 +20,9 @@ from typing import Any
 from xlrating.core import countries, dci
 from xlrating.core.names import fold
 from xlrating.core.table_columns import DCI_SHOWN_COLUMNS
-from xlrating.sheets.event_tables import EventTable, dci_events, event_groups
-from xlrating.sheets.findings import Collector, has_errors
-from xlrating.sheets.table_reading import TableLayout, read_rows, report_spellings
+from xlrating.sheets.validate.events import EventTable, dci_events, event_groups
+from xlrating.sheets.validate.findings import Collector, has_errors
+from xlrating.sheets.validate.tables import TableLayout, read_rows, report_spellings
 
 COLUMNS = (*dci.MATCH_COLUMNS, *DCI_SHOWN_COLUMNS)
 COUNTRY_COLUMNS = {"player": "player_country", "opponent": "opponent_country"}

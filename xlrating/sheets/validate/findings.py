@@ -173,7 +173,7 @@ class Collector:
         self._positions: list[tuple[int, int]] = []
 
     def add(self, code: str, sheet: str, row: int, column: int, /, **fields: Any) -> None:
-        from xlrating.sheets.cellvalues import a1
+        from xlrating.sheets.read.cells import a1
 
         self.findings.append(finding(code, sheet, a1(row, column), **fields))
         self._positions.append((row, column))

@@ -11,16 +11,22 @@ import os
 from dataclasses import dataclass
 
 from xlrating.core import countries
-from xlrating.sheets.cellvalues import a1
-from xlrating.sheets.findings import Collector, Finding, has_errors
-from xlrating.sheets.layout import REQUIRED_COLUMNS, TABLE_COLUMNS, Layout, find_block, find_table
-from xlrating.sheets.reader import SheetGrid, read_workbook
-from xlrating.sheets.registry import Registry
-from xlrating.sheets.rules_places import check_places
-from xlrating.sheets.rules_players import read_players
-from xlrating.sheets.rules_tournament import check_tournament
-from xlrating.sheets.submission import Submission
-from xlrating.sheets.submitted_file import SubmittedFile, open_submission, read_grids
+from xlrating.sheets.read.cells import a1
+from xlrating.sheets.read.submitted import SubmittedFile, open_submission, read_grids
+from xlrating.sheets.read.xlsx import SheetGrid, read_workbook
+from xlrating.sheets.validate.ema.layout import (
+    REQUIRED_COLUMNS,
+    TABLE_COLUMNS,
+    Layout,
+    find_block,
+    find_table,
+)
+from xlrating.sheets.validate.ema.places import check_places
+from xlrating.sheets.validate.ema.players import read_players
+from xlrating.sheets.validate.ema.submission import Submission
+from xlrating.sheets.validate.ema.tournament import check_tournament
+from xlrating.sheets.validate.findings import Collector, Finding, has_errors
+from xlrating.sheets.validate.registry import Registry
 
 
 @dataclass
@@ -38,7 +44,7 @@ class Validation:
 def validate_file(path: str | os.PathLike[str], registry: Registry | None = None, *,
                   checked: bytes | None = None, submission: SubmittedFile | None = None) -> Validation:
     """Validate a submitted file (.xlsx, .xlsm, .xls, .ods or .csv; see
-    :mod:`~xlrating.sheets.submitted_file`), or the ``submission`` already opened from it, or the
+    :mod:`~xlrating.sheets.read.submitted`), or the ``submission`` already opened from it, or the
     ``checked`` bytes ``safe_open.read_package`` read from an .xlsx; raises ``UnreadableWorkbook``
     when it cannot be opened."""
     if submission is None:

@@ -15,7 +15,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from xlrating.sheets.builders import build_workbook
+from xlrating.sheets.examples.builders import build_workbook
 
 # country code -> (EMA prefix, last names, first names)
 COUNTRIES: dict[str, tuple[str | None, tuple[str, ...], tuple[str, ...]]] = {

@@ -6,7 +6,7 @@ import json
 from collections.abc import Sequence
 from typing import Any
 
-from xlrating.sheets.findings import Finding
+from xlrating.sheets.validate.findings import Finding
 
 
 def text_report(file: str, findings: Sequence[Finding]) -> list[str]:

@@ -34,7 +34,7 @@ from typing import Any
 
 from xlrating.gate.limits import Limits, describe
 from xlrating.gate.safe_open import UnreadableWorkbook
-from xlrating.sheets.reader import SheetGrid
+from xlrating.sheets.read.xlsx import SheetGrid
 
 _INTEGER = re.compile(r"[+-]?(0|[1-9][0-9]*)")
 _DECIMAL = re.compile(r"[+-]?(0|[1-9][0-9]*)?[.][0-9]+([eE][+-]?[0-9]+)?|[+-]?(0|[1-9][0-9]*)[eE][+-]?[0-9]+")

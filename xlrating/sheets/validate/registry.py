@@ -1,6 +1,6 @@
 """The optional player registry: a CSV of EMA IDs and names the validator checks sheets against.
 
-The file is read like any CSV table (:mod:`xlrating.sheets.table_files`): UTF-8 with or without a
+The file is read like any CSV table (:mod:`xlrating.sheets.read.table_files`): UTF-8 with or without a
 byte-order mark, comma or semicolon separated (Excel in many European locales writes ``;``), the
 table starting at its first non-empty line, within the file-size limit. Headers are matched after
 :func:`xlrating.core.tables.normalise_header` (case, spaces, dashes and underscores ignored) with
@@ -16,7 +16,7 @@ from dataclasses import dataclass
 from xlrating.core.names import fold
 from xlrating.core.tables import normalise_header
 from xlrating.gate.safe_open import UnreadableWorkbook
-from xlrating.sheets.table_files import read_csv as read_csv_table
+from xlrating.sheets.read.table_files import read_csv as read_csv_table
 
 # role -> normalised headers that mean it (normalise_header("EMA ID") == "ema_id")
 HEADER_SYNONYMS: dict[str, tuple[str, ...]] = {

@@ -1,7 +1,7 @@
 """Read an .xls (Excel 97-2003) or .ods (OpenDocument) submission into the same grids as an .xlsx.
 
 calamine (Rust, through python-calamine) parses both formats. It gives each sheet's stored values
-as a dense range; this module turns them into :class:`~xlrating.sheets.reader.SheetGrid` values
+as a dense range; this module turns them into :class:`~xlrating.sheets.read.xlsx.SheetGrid` values
 the way openpyxl reads the .xlsx of the same sheet, so the validator finds the same things at the
 same cells:
 
@@ -37,7 +37,7 @@ from typing import Any
 from xlrating.gate.limits import Limits, describe
 from xlrating.gate.package_guard import CHUNK, Refused, check_zip_directory
 from xlrating.gate.safe_open import UnreadableWorkbook
-from xlrating.sheets.reader import Range, SheetGrid
+from xlrating.sheets.read.xlsx import Range, SheetGrid
 
 KIND_NAMES = {"xls": "Excel 97-2003 .xls workbook", "ods": "OpenDocument spreadsheet (.ods)"}
 
@@ -48,7 +48,7 @@ KIND_NAMES = {"xls": "Excel 97-2003 .xls workbook", "ods": "OpenDocument spreads
 # nothing and is refused within the bounds every other submission gets.
 XLS_MEMORY_BYTES = 768 * 1024**2  # address space: Python and calamine take ~0.3 GB, a real submission little more
 XLS_SECONDS = 20
-_CHILD = "import sys; from xlrating.sheets.calamine_reader import _child_main; _child_main()"
+_CHILD = "import sys; from xlrating.sheets.read.calamine import _child_main; _child_main()"
 
 
 def read_calamine(path: str | os.PathLike[str], data: bytes, kind: str, limits: Limits) -> list[SheetGrid]:

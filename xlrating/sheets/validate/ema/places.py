@@ -7,10 +7,10 @@ from __future__ import annotations
 import itertools
 from typing import Any
 
-from xlrating.sheets import cellvalues as cv
-from xlrating.sheets.findings import UNREAD, Collector
-from xlrating.sheets.layout import BlockCell, Layout
-from xlrating.sheets.submission import PlayerRow
+from xlrating.sheets.read import cells as cv
+from xlrating.sheets.validate.ema.layout import BlockCell, Layout
+from xlrating.sheets.validate.ema.submission import PlayerRow
+from xlrating.sheets.validate.findings import UNREAD, Collector
 
 
 def check_places(layout: Layout, out: Collector, players: list[tuple[PlayerRow, Any]],

@@ -1,8 +1,8 @@
 """A submitted results file of any accepted format, read once and checked, and its grids.
 
-Accepted: .xlsx/.xlsm (openpyxl, :mod:`xlrating.sheets.reader`), .xls and .ods (calamine,
-:mod:`xlrating.sheets.calamine_reader`) and .csv (:mod:`xlrating.sheets.csv_reader`), all read
-into the same :class:`~xlrating.sheets.reader.SheetGrid` values so the validator is one.
+Accepted: .xlsx/.xlsm (openpyxl, :mod:`xlrating.sheets.read.xlsx`), .xls and .ods (calamine,
+:mod:`xlrating.sheets.read.calamine`) and .csv (:mod:`xlrating.sheets.read.csv_grid`), all read
+into the same :class:`~xlrating.sheets.read.xlsx.SheetGrid` values so the validator is one.
 
 The format is judged from the bytes (:func:`content_kind`), and the name must agree with them: a
 file named .xlsx/.xlsm must be an Office Open XML package, .xls an Excel 97-2003 (OLE2) workbook,
@@ -24,7 +24,7 @@ from pathlib import Path
 from xlrating.gate.file_kinds import OLE2_MAGIC, ZIP_MAGIC, sniff
 from xlrating.gate.limits import Limits
 from xlrating.gate.safe_open import UnreadableWorkbook, read_bytes, read_package
-from xlrating.sheets.reader import SheetGrid, read_workbook
+from xlrating.sheets.read.xlsx import SheetGrid, read_workbook
 
 SUFFIX_KINDS = {".xlsx": "xlsx", ".xlsm": "xlsx", ".xls": "xls", ".ods": "ods", ".csv": "csv"}
 KIND_TITLES = {"xlsx": "an .xlsx workbook (Office Open XML)", "xls": "an old Excel 97-2003 .xls workbook",
@@ -109,9 +109,9 @@ def read_grids(submission: SubmittedFile) -> list[SheetGrid]:
     if submission.kind == "xlsx":
         return read_workbook(submission.path, checked=submission.data)
     if submission.kind == "csv":
-        from xlrating.sheets.csv_reader import read_csv_grid
+        from xlrating.sheets.read.csv_grid import read_csv_grid
 
         return read_csv_grid(submission.path, submission.data, submission.limits)
-    from xlrating.sheets.calamine_reader import read_calamine
+    from xlrating.sheets.read.calamine import read_calamine
 
     return read_calamine(submission.path, submission.data, submission.kind, submission.limits)

@@ -15,10 +15,10 @@ from pathlib import Path, PurePath
 from typing import Any
 
 from xlrating.gate.safe_open import load_workbook
-from xlrating.sheets.column_widths import WIDEST_COLUMN, fit_columns, text_width
-from xlrating.sheets.findings import Finding
-from xlrating.sheets.reader import SheetGrid
-from xlrating.sheets.submitted_file import SubmittedFile, open_submission, read_grids
+from xlrating.sheets.read.submitted import SubmittedFile, open_submission, read_grids
+from xlrating.sheets.read.xlsx import SheetGrid
+from xlrating.sheets.validate.column_widths import WIDEST_COLUMN, fit_columns, text_width
+from xlrating.sheets.validate.findings import Finding
 
 # Errors and warnings in fills apart on screen and in grey print alike (red ~70% grey, amber ~82%),
 # neither close to the light yellow of the templates' input cells (FFF2CC).
