@@ -107,7 +107,11 @@ class SQLiteStore(IntakeQueue, EventStore):
                 raise StoreError(f"{self.path}: a SQLite database that is not an xlrating store (it holds "
                                  f"other tables); choose another file with --db")
             for number in range(version, SCHEMA_VERSION):
-                for statement in MIGRATIONS[number].split(";"):
+                step = MIGRATIONS[number]
+                if callable(step):  # a migration that moves rows in Python, inside the same transaction
+                    step(self._db)
+                    continue
+                for statement in step.split(";"):
                     if statement.strip():
                         self._db.execute(statement)
             self._db.execute(f"PRAGMA user_version = {SCHEMA_VERSION}")
