@@ -41,7 +41,7 @@ def test_run_again_the_demo_finds_its_examples_stored_and_prints_the_same_rankin
     assert "0 stored, 5 unchanged, 1 rejected" in again.output
     assert (tmp_path / "ranking-mcr.json").read_text() == first
     with open_store(str(tmp_path / "xlrating.db")) as store:
-        assert len(store.tournaments(history=True)) == 5
+        assert len(store.events("mers", history=True)) == 5
 
 
 CSRF = re.compile(r'name="csrf_token" value="([^"]+)"')
@@ -88,7 +88,7 @@ def test_a_tournament_accepted_through_the_web_outlives_the_next_demo(tmp_path):
     assert hashlib.sha256(db.read_bytes()).hexdigest() == before  # nothing written, the submission kept
     assert {p: p.read_bytes() for p in tmp_path.glob("ranking-*")} == rankings
     with open_store(str(db)) as store:
-        assert "Web Open" in {t.name for t in store.tournaments()}
+        assert "Web Open" in {t.name for t in store.events("mers")}
     elsewhere = _demo(tmp_path / "afresh")
     assert elsewhere.exit_code == 0 and "5 stored, 1 rejected" in elsewhere.output
 

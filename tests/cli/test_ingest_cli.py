@@ -9,6 +9,7 @@ import hashlib
 from cli_sheets import ROWS, save_sheet
 from click.testing import CliRunner
 
+from tests.stored import records
 from xlrating.cli import main
 from xlrating.store import open_store
 
@@ -34,7 +35,7 @@ def test_a_valid_sheet_is_stored(tmp_path):
     assert result.exit_code == 0, result.output
     assert "stored 'Ingest Open' (MCR, 2024-09-07) as version 1" in result.output
     with open_store(str(db)) as store:
-        assert len(store.mers_results()) == 3
+        assert len(records(store)) == 3
 
 
 def test_an_invalid_sheet_stores_nothing_and_leaves_the_store_unchanged(tmp_path):
@@ -78,7 +79,7 @@ def test_a_different_file_for_a_stored_tournament_needs_replace(tmp_path):
     replaced = _ingest("--db", str(db), "--replace", v2)
     assert replaced.exit_code == 0 and "version 2 (replaced version 1)" in replaced.output
     with open_store(str(db)) as store:
-        assert [(v.version, v.current) for v in store.tournaments(history=True)] == [(1, False), (2, True)]
+        assert [(v.version, v.current) for v in store.events("mers", history=True)] == [(1, False), (2, True)]
 
 
 def test_the_store_location_comes_from_the_environment(tmp_path):
@@ -108,7 +109,7 @@ def test_with_several_files_the_valid_ones_are_stored_and_the_exit_says_some_wer
     assert result.exit_code == 1
     assert "bad.xlsx: not stored" in result.output and "good.xlsx: stored" in result.output
     with open_store(str(db)) as store:
-        assert [v.file_name for v in store.tournaments()] == ["good.xlsx"]
+        assert [v.file_name for v in store.events("mers")] == ["good.xlsx"]
 
 
 def test_the_file_is_read_and_checked_once_and_the_bytes_validated_are_the_bytes_stored(tmp_path, monkeypatch):
@@ -122,7 +123,7 @@ def test_the_file_is_read_and_checked_once_and_the_bytes_validated_are_the_bytes
     assert _ingest("--db", str(db), sheet).exit_code == 0
     assert len(checks) == 1
     with open_store(str(db)) as store:
-        (version,) = store.tournaments()
+        (version,) = store.events("mers")
         assert store.submission_content(version.sha256) == checks[0]
 
 

@@ -6,11 +6,14 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from tests.stored import ingest
 from xlrating.core import dippouch
 from xlrating.core.tables import read_table
 from xlrating.sheets.read.submitted import open_submission
-from xlrating.sheets.validate.detect import TableValidation, validate_submission
-from xlrating.store import dippouch_queries, open_store
+from xlrating.store import open_store
+from xlrating.systems import validate_submission
+from xlrating.systems.base import Validation as TableValidation
+from xlrating.web import dippouch_published
 
 PLAIN = """event,date,players,rounds,player,place
 Spring Cup,2023-04-16,21,3,Ada Lovelace,1
@@ -51,10 +54,11 @@ def test_the_shown_columns_are_stored_and_the_ratings_ignore_them(tmp_path: Path
         == dippouch.ratings(dippouch.results_from_table([line.split(",") for line in PLAIN.splitlines()]))
     assert "score" not in read_table(rows, dippouch.RESULT_COLUMNS)[0]  # what rank and the functions read
     with open_store(str(tmp_path / "store.db")) as store:
-        assert store.ingest_events(path.name, path.read_bytes(), validation.submission).status == "stored"
-        (event,) = dippouch_queries.events(store)
+        assert ingest(store, path.name, path.read_bytes(), validation.submission, "dippouch").status == "stored"
+        (event,) = dippouch_published.events(store)
         assert event["location"] == "Paris"  # given on one row, left empty on the other
-        assert dippouch_queries.standings(store, event["id"]) == [
+        stored = store.event("dippouch", event["id"])
+        assert stored is not None and dippouch_published.standings(store, stored) == [
             {"place": 1, "player": "Ada Lovelace", "country": "GBR", "score": 120.5},
             {"place": 2, "player": "Blaise Pascal", "country": None, "score": 99.0}]
 

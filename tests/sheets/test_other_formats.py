@@ -43,16 +43,14 @@ def store_rows(db: Path) -> dict[str, list[tuple[object, ...]]]:
     """What the store holds, without ids, times, file names and hashes (which differ by format)."""
     with sqlite3.connect(db) as con:
         return {
-            "players": con.execute("SELECT ema_id, last_name, first_name, country FROM players "
-                                   "ORDER BY ema_id").fetchall(),
+            "players": con.execute("SELECT system, player, facts FROM players ORDER BY system, player").fetchall(),
             "tournaments": con.execute(
-                "SELECT tournament_key, version, name, ruleset, city, country, start_date, end_date, days, "
-                "players, countries, declared_weight, qualification, weight, effective_date FROM tournaments "
-                "ORDER BY tournament_key").fetchall(),
+                "SELECT system, event_key, version, name, start_date, end_date, players, facts FROM events "
+                "ORDER BY system, event_key").fetchall(),
             "results": con.execute(
-                "SELECT t.tournament_key, r.sheet_row, r.place, r.ema_id, r.last_name, r.first_name, r.country "
-                "FROM results r JOIN tournaments t ON t.id = r.tournament_id "
-                "ORDER BY t.tournament_key, r.sheet_row").fetchall(),
+                "SELECT e.event_key, n.sheet_row, n.place, n.player, json_extract(n.facts, '$.last_name'), "
+                "json_extract(n.facts, '$.first_name'), json_extract(n.facts, '$.country') "
+                "FROM entries n JOIN events e ON e.id = n.event_id ORDER BY e.event_key, n.sheet_row").fetchall(),
         }
 
 

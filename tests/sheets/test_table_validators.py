@@ -16,7 +16,8 @@ from xlrating.core import dci, dippouch
 from xlrating.engine.libreoffice import convert, make_profile, soffice
 from xlrating.sheets.read.submitted import open_submission
 from xlrating.sheets.read.table_files import read_table_file
-from xlrating.sheets.validate.detect import SystemUnclear, TableValidation, validate_submission
+from xlrating.systems import SystemUnclear, validate_submission
+from xlrating.systems.base import Validation as TableValidation
 
 TABLES = Path(__file__).parents[2] / "examples" / "tables"
 
@@ -181,7 +182,7 @@ def test_the_system_is_judged_by_the_columns_and_a_doubt_is_refused(tmp_path: Pa
     assert _validate(TABLES / "dippouch_results.csv").submission.system == "dippouch"
     assert _validate(TABLES / "dci_matches.csv").submission.system == "dci"
     ema = Path(__file__).parents[2] / "examples" / "01_lyon_mcr_open_2024.xlsx"
-    assert not isinstance(validate_submission(ema, open_submission(ema)), TableValidation)
+    assert validate_submission(ema, open_submission(ema)).system == "mers"
     both = _write(tmp_path, "both.csv", "event,date,players,rounds,player,place,round,opponent,result\n"
                                         "X,2024-01-01,2,1,A,1,1,B,W\n")
     with pytest.raises(SystemUnclear, match="fit both a Dip Pouch results table and a DCI matches table"):

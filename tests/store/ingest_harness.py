@@ -10,7 +10,7 @@ Environment:
 
 - ``XLRATING_TEST_PAUSE``: ``before:<sql prefix>#<n>`` or ``after:<sql prefix>#<n>`` -- stop just
   before / just after the n-th statement that starts with the prefix (e.g. ``before:COMMIT#1``,
-  ``after:INSERT INTO results#500``).
+  ``after:INSERT INTO entries#1``; an ``executemany`` is one statement).
 - ``XLRATING_TEST_MARKER``: file written when the pause begins.
 - ``XLRATING_TEST_RELEASE``: when set, the pause ends once this file exists.
 - ``XLRATING_TEST_BEGIN_MARKER``: file written just before each ``BEGIN IMMEDIATE``, i.e. when
@@ -59,7 +59,10 @@ def _pause() -> None:
 
 
 class PausingConnection(sqlite3.Connection):
-    def execute(self, sql: str, *args: Any) -> sqlite3.Cursor:  # type: ignore[override]
+    def executemany(self, sql: str, *args: Any) -> sqlite3.Cursor:  # type: ignore[override]
+        return self.execute(sql, *args, many=True)
+
+    def execute(self, sql: str, *args: Any, many: bool = False) -> sqlite3.Cursor:  # type: ignore[override]
         hit = False
         if BEGIN_MARKER and sql.lstrip().upper().startswith("BEGIN IMMEDIATE"):
             Path(BEGIN_MARKER).write_text(str(os.getpid()))
@@ -68,7 +71,7 @@ class PausingConnection(sqlite3.Connection):
             hit = SEEN[PAUSE[1]] == PAUSE[2]
         if hit and PAUSE is not None and PAUSE[0] == "before":
             _pause()
-        cursor = super().execute(sql, *args)
+        cursor = super().executemany(sql, *args) if many else super().execute(sql, *args)
         if hit and PAUSE is not None and PAUSE[0] == "after":
             _pause()
         return cursor

@@ -33,7 +33,7 @@ def sheets(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Path]:
 
 def _tournaments(db: Path) -> list[str]:
     with sqlite3.connect(db) as connection:
-        return sorted(r[0] for r in connection.execute("SELECT name FROM tournaments"))
+        return sorted(r[0] for r in connection.execute("SELECT name FROM events"))
 
 
 def _counts(db: Path) -> dict[str, int]:
@@ -45,7 +45,7 @@ def _overlapped(db: Path, first: Path, second: Path, tmp_path: Path, **second_en
     """Run ``first`` until it holds the write lock mid-transaction, start ``second``, check that it
     waits, then release ``first``; return (status, stdout, stderr) of both."""
     marker, release = tmp_path / "paused", tmp_path / "release"
-    a = start_ingest(db, first, XLRATING_TEST_PAUSE=f"after:INSERT INTO results#{N // 2}",
+    a = start_ingest(db, first, XLRATING_TEST_PAUSE="after:INSERT INTO entries#1",
                      XLRATING_TEST_MARKER=str(marker), XLRATING_TEST_RELEASE=str(release))
     wait_for(marker, a)
     at_lock = tmp_path / "second-at-lock"
@@ -70,7 +70,7 @@ def test_two_ingests_of_different_tournaments_at_once_both_land(sheets: dict[str
     assert a[0] == 0 and b[0] == 0, (a, b)
     assert integrity(db) == "ok"
     assert _tournaments(db) == ["Autumn Open", "Winter Open"]
-    assert _counts(db)["results"] == 2 * N and _counts(db)["submissions"] == 2
+    assert _counts(db)["entries"] == 2 * N and _counts(db)["submissions"] == 2
 
 
 def test_two_different_files_for_one_tournament_at_once_one_lands_the_other_is_refused(
@@ -81,7 +81,7 @@ def test_two_different_files_for_one_tournament_at_once_one_lands_the_other_is_r
     assert b[0] == 1 and "already stored" in b[1] and "--replace" in b[1], b
     assert "Traceback" not in b[2]
     assert integrity(db) == "ok"
-    assert _counts(db)["tournaments"] == 1 and _counts(db)["results"] == N and _counts(db)["submissions"] == 1
+    assert _counts(db)["events"] == 1 and _counts(db)["entries"] == N and _counts(db)["submissions"] == 1
 
 
 def test_the_same_file_twice_at_once_is_stored_once(sheets: dict[str, Path], tmp_path: Path) -> None:
@@ -89,7 +89,7 @@ def test_the_same_file_twice_at_once_is_stored_once(sheets: dict[str, Path], tmp
     a, b = _overlapped(db, sheets["autumn"], sheets["autumn"], tmp_path)
     assert a[0] == 0 and b[0] == 0, (a, b)
     assert "nothing changed" in b[1]
-    assert _counts(db)["tournaments"] == 1 and _counts(db)["results"] == N and _counts(db)["submissions"] == 1
+    assert _counts(db)["events"] == 1 and _counts(db)["entries"] == N and _counts(db)["submissions"] == 1
 
 
 def test_a_store_locked_past_the_busy_timeout_refuses_cleanly_and_stores_nothing(
@@ -100,7 +100,7 @@ def test_a_store_locked_past_the_busy_timeout_refuses_cleanly_and_stores_nothing
     assert b[0] == 2, b
     assert "Traceback" not in b[2] and "xlrating: error:" in b[2] and "locked" in b[2], b[2]
     assert _tournaments(db) == ["Autumn Open"]
-    assert _counts(db)["results"] == N
+    assert _counts(db)["entries"] == N
 
 
 def test_a_race_of_four_ingests_into_an_existing_store_lands_all_four(sheets: dict[str, Path], tmp_path: Path) -> None:
@@ -111,7 +111,7 @@ def test_a_race_of_four_ingests_into_an_existing_store_lands_all_four(sheets: di
     assert all(code == 0 for _, code in outcomes), outcomes
     assert integrity(db) == "ok"
     assert _tournaments(db) == [f"Race Open {i}" for i in range(4)]
-    assert _counts(db)["results"] == 4 * 50
+    assert _counts(db)["entries"] == 4 * 50
 
 
 def test_two_first_ingests_into_a_new_store_both_land(sheets: dict[str, Path], tmp_path: Path) -> None:

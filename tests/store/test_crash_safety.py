@@ -59,8 +59,8 @@ def _count(db: Path, table: str) -> int:
 KILL_POINTS = [
     "after:BEGIN IMMEDIATE#1",
     "after:INSERT INTO submissions#1",
-    "after:INSERT INTO tournaments#1",
-    f"after:INSERT INTO results#{BIG // 2}",
+    "after:INSERT INTO events#1",
+    "after:INSERT INTO entries#1",
     "before:COMMIT#1",
 ]
 
@@ -102,23 +102,23 @@ def test_a_kill_just_after_commit_keeps_the_whole_submission(world: dict[str, Pa
     assert snapshot_without_times(db) == snapshot_without_times(world["after"])
     again = ingest(db, world["summer"])  # the same file again: nothing duplicated
     assert again.returncode == 0 and "nothing changed" in again.stdout
-    assert _count(db, "results") == _count(world["after"], "results")
+    assert _count(db, "entries") == _count(world["after"], "entries")
 
 
 def test_a_kill_during_the_first_ingest_into_a_new_store_leaves_it_usable(
         world: dict[str, Path], tmp_path: Path) -> None:
     db = tmp_path / "new.db"
     marker = tmp_path / "paused"
-    child = start_ingest(db, world["summer"], XLRATING_TEST_PAUSE="after:INSERT INTO results#10",
+    child = start_ingest(db, world["summer"], XLRATING_TEST_PAUSE="after:INSERT INTO entries#1",
                          XLRATING_TEST_MARKER=str(marker), XLRATING_TEST_CACHE_PAGES="5")
     wait_for(marker, child)
     assert kill(child)
     recover(db)
     assert integrity(db) == "ok"
-    assert snapshot(db).get("tournaments", []) == []
+    assert snapshot(db).get("events", []) == []
     done = ingest(db, world["summer"])
     assert done.returncode == 0, done.stderr
-    assert _count(db, "tournaments") == 1 and _count(db, "results") == BIG
+    assert _count(db, "events") == 1 and _count(db, "entries") == BIG
 
 
 RANDOM_KILLS = 8

@@ -13,6 +13,7 @@ from pathlib import Path
 
 import pytest
 
+from tests.stored import ingest
 from xlrating.sheets.validate.ema.sheet import validate_file
 from xlrating.store import IntakeError, open_store
 from xlrating.store.schema import MIGRATIONS
@@ -34,7 +35,7 @@ def test_a_store_of_the_first_schema_is_upgraded_with_its_data_kept(tmp_path: Pa
                    capture_output=True)  # opening for writing upgrades it
     with sqlite3.connect(db) as check:
         assert check.execute("PRAGMA user_version").fetchone()[0] == len(MIGRATIONS)
-        assert check.execute("SELECT count(*) FROM results").fetchone()[0] == 24
+        assert check.execute("SELECT count(*) FROM entries").fetchone()[0] == 24
         assert check.execute("SELECT count(*) FROM intake").fetchone()[0] == 0
 
 
@@ -66,16 +67,16 @@ def test_acceptance_and_ingest_are_one_transaction(tmp_path: Path) -> None:
         before = shutil.copyfile(db, tmp_path / "before.db")
         # accepting what was already decided stores nothing at all
         with pytest.raises(IntakeError, match="not waiting for a decision"):
-            store.ingest(LYON.name, LYON.read_bytes(), submission, intake_id=item.id)
+            ingest(store, LYON.name, LYON.read_bytes(), submission, intake_id=item.id)
     assert db.read_bytes() == Path(before).read_bytes()
     with open_store(str(db)) as store:
         second = _pending(store, "t2")
-        outcome = store.ingest(LYON.name, LYON.read_bytes(), submission, intake_id=second.id)
+        outcome = ingest(store, LYON.name, LYON.read_bytes(), submission, intake_id=second.id)
         assert outcome.status == "stored"
         accepted = store.intake_by_id(second.id)
         assert accepted.status == "accepted" and accepted.decision_note == "stored as version 1"
         # the same bytes accepted again from another upload: recorded, nothing else stored
         third = _pending(store, "t3")
-        again = store.ingest(LYON.name, LYON.read_bytes(), submission, intake_id=third.id)
+        again = ingest(store, LYON.name, LYON.read_bytes(), submission, intake_id=third.id)
         assert again.status == "unchanged" and store.intake_by_id(third.id).status == "accepted"
-        assert len(store.tournaments(history=True)) == 1
+        assert len(store.events("mers", history=True)) == 1

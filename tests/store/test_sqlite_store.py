@@ -9,6 +9,7 @@ import sqlite3
 
 import pytest
 
+from tests.stored import ingest, records
 from xlrating.core import mers
 from xlrating.sheets.examples.builders import build_workbook
 from xlrating.sheets.validate.ema.sheet import validate_file
@@ -59,13 +60,13 @@ def test_reopening_an_up_to_date_store_does_not_write_to_it(db):
 def test_ingest_stores_players_tournament_results_and_the_file_with_its_hash(tmp_path, db):
     path, submission = _sheet(tmp_path, "a.xlsx")
     with open_store(str(db)) as store:
-        outcome = store.ingest(path.name, path.read_bytes(), submission)
-        assert (outcome.status, outcome.version) == ("stored", 1)
-        [version] = store.tournaments()
+        outcome = ingest(store, path.name, path.read_bytes(), submission)
+        assert (outcome.status, outcome.changes[0].version) == ("stored", 1)
+        [version] = store.events("mers")
         assert version.sha256 == hashlib.sha256(path.read_bytes()).hexdigest()
         assert store.submission_content(version.sha256) == path.read_bytes()
-        assert store.player_count() == 2  # the player without an EMA ID is a result, not a player
-        results = store.mers_results()
+        assert len(store.players("mers")) == 2  # the player without an EMA ID is a result, not a player
+        results = records(store)
     assert [(r.player, r.place, r.players) for r in results] == [("04000001", 1, 3), (None, 2, 3), ("05000002", 3, 3)]
     assert results[0].weight == mers.tournament_weight(1, 3, 2)  # no declared weight: 2018 components
     assert results[0].date == dt.date(2024, 6, 1)
@@ -74,17 +75,17 @@ def test_ingest_stores_players_tournament_results_and_the_file_with_its_hash(tmp
 def test_the_declared_weight_wins_over_the_components(tmp_path, db):
     path, submission = _sheet(tmp_path, "a.xlsx", _block(start=dt.date(2015, 6, 1), weight=5))
     with open_store(str(db)) as store:
-        store.ingest(path.name, path.read_bytes(), submission)
-        assert {r.weight for r in store.mers_results()} == {5.0}
+        ingest(store, path.name, path.read_bytes(), submission)
+        assert {r.weight for r in records(store)} == {5.0}
 
 
 def test_the_same_file_again_is_reported_and_changes_nothing(tmp_path, db):
     path, submission = _sheet(tmp_path, "a.xlsx")
     with open_store(str(db)) as store:
-        store.ingest(path.name, path.read_bytes(), submission)
+        ingest(store, path.name, path.read_bytes(), submission)
     before = _digest(db)
     with open_store(str(db)) as store:
-        outcome = store.ingest("renamed.xlsx", path.read_bytes(), submission)
+        outcome = ingest(store, "renamed.xlsx", path.read_bytes(), submission)
     assert outcome.status == "unchanged" and "already stored as version 1" in outcome.message
     assert _digest(db) == before
 
@@ -93,11 +94,12 @@ def test_a_different_file_for_the_same_tournament_is_refused_without_replace(tmp
     path, submission = _sheet(tmp_path, "a.xlsx")
     fixed, fixed_submission = _sheet(tmp_path, "b.xlsx", rows=[r[:3] + ["Anne", r[4]] for r in ROWS])
     with open_store(str(db)) as store:
-        store.ingest(path.name, path.read_bytes(), submission)
+        ingest(store, path.name, path.read_bytes(), submission)
     before = _digest(db)
     with open_store(str(db)) as store:
-        outcome = store.ingest(fixed.name, fixed.read_bytes(), fixed_submission)
-    assert outcome.status == "refused" and "--replace" in outcome.message
+        outcome = ingest(store, fixed.name, fixed.read_bytes(), fixed_submission)
+    assert outcome.status == "refused" and outcome.replaceable
+    assert "is already stored as version 1 from a different file" in outcome.message
     assert _digest(db) == before
 
 
@@ -106,27 +108,27 @@ def test_replace_makes_a_new_version_and_keeps_the_old_in_history(tmp_path, db):
     swapped = [[1, "05000002", "Berg", "Bo", "GER"], [2, "-", "Zed", "Zoe", "USA"], [3, "04000001", "Abel", "Ann", "FRA"]]
     fixed, fixed_submission = _sheet(tmp_path, "b.xlsx", rows=swapped)
     with open_store(str(db)) as store:
-        store.ingest(path.name, path.read_bytes(), submission)
-        outcome = store.ingest(fixed.name, fixed.read_bytes(), fixed_submission, replace=True)
-        assert (outcome.status, outcome.version) == ("replaced", 2)
-        history = store.tournaments(history=True)
+        ingest(store, path.name, path.read_bytes(), submission)
+        outcome = ingest(store, fixed.name, fixed.read_bytes(), fixed_submission, replace=True)
+        assert (outcome.status, outcome.changes[0].version) == ("replaced", 2)
+        history = store.events("mers", history=True)
         assert [(v.version, v.current, v.file_name) for v in history] == [(1, False, "a.xlsx"), (2, True, "b.xlsx")]
         assert store.submission_content(history[0].sha256) == path.read_bytes()
-        assert next((r.player, r.place) for r in store.mers_results()) == ("05000002", 1)
+        assert next((r.player, r.place) for r in records(store)) == ("05000002", 1)
 
 
 def test_a_failed_ingest_rolls_back_and_leaves_the_file_as_it_was(tmp_path, db):
     path, submission = _sheet(tmp_path, "a.xlsx")
     other, other_submission = _sheet(tmp_path, "b.xlsx", _block(name="Other Cup"))
     with open_store(str(db)) as store:
-        store.ingest(path.name, path.read_bytes(), submission)
+        ingest(store, path.name, path.read_bytes(), submission)
     before = _digest(db)
-    # The same player twice violates UNIQUE(tournament_id, ema_id) after several rows are written.
-    other_submission.players[2].ema_id = other_submission.players[0].ema_id
+    # A place of 0 breaks the store's CHECK (place >= 1) after several rows are written.
+    other_submission.players[2].place = 0
     with open_store(str(db)) as store:
         with pytest.raises(StoreError, match="could not store b.xlsx, nothing was changed"):
-            store.ingest(other.name, other.read_bytes(), other_submission)
-        assert [v.name for v in store.tournaments()] == ["Store Open"]
+            ingest(store, other.name, other.read_bytes(), other_submission)
+        assert [v.name for v in store.events("mers")] == ["Store Open"]
     assert _digest(db) == before
 
 
@@ -134,19 +136,19 @@ def test_results_are_filtered_by_ruleset(tmp_path, db):
     a, sa = _sheet(tmp_path, "a.xlsx")
     b, sb = _sheet(tmp_path, "b.xlsx", _block(name="Riichi Day", ruleset="Riichi"))
     with open_store(str(db)) as store:
-        store.ingest(a.name, a.read_bytes(), sa)
-        store.ingest(b.name, b.read_bytes(), sb)
-        assert {r.tournament for r in store.mers_results("Riichi")} == {"Riichi Day"}
-        assert len(store.mers_results()) == 6
+        ingest(store, a.name, a.read_bytes(), sa)
+        ingest(store, b.name, b.read_bytes(), sb)
+        assert {r.tournament for r in records(store, ruleset="Riichi")} == {"Riichi Day"}
+        assert len(records(store)) == 6
 
 
 def test_same_named_events_are_told_apart_by_date(tmp_path, db):
     a, sa = _sheet(tmp_path, "a.xlsx")
     b, sb = _sheet(tmp_path, "b.xlsx", _block(start=dt.date(2025, 6, 1)))
     with open_store(str(db)) as store:
-        store.ingest(a.name, a.read_bytes(), sa)
-        store.ingest(b.name, b.read_bytes(), sb)
-        names = {r.tournament for r in store.mers_results()}
+        ingest(store, a.name, a.read_bytes(), sa)
+        ingest(store, b.name, b.read_bytes(), sb)
+        names = {r.tournament for r in records(store)}
     assert names == {"Store Open (2024-06-01)", "Store Open (2025-06-01)"}
 
 

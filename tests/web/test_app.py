@@ -80,6 +80,12 @@ def rows(db: Path, table: str) -> list[tuple[object, ...]]:
         return connection.execute(f"SELECT * FROM {table} ORDER BY 1").fetchall()
 
 
+def versions(db: Path) -> list[tuple[object, ...]]:
+    """(number, version, current) of each stored event version, oldest first."""
+    with sqlite3.connect(db) as connection:
+        return connection.execute("SELECT number, version, replaced_at IS NULL FROM events ORDER BY id").fetchall()
+
+
 # --- the organiser ------------------------------------------------------------------------------
 
 def test_the_faulty_example_shows_every_finding_of_validate_at_its_cell(client: TestClient) -> None:
@@ -235,7 +241,7 @@ def test_without_signing_in_no_officer_page_or_action_is_reachable(client: TestC
     for action in OFFICER_ACTIONS:
         response = client.post(action, data={"csrf_token": token(client), "note": "no"})
         assert response.status_code == 403, action
-    assert rows(tmp_path / "store.db", "tournaments") == []
+    assert versions(tmp_path / "store.db") == []
     assert [row[11] for row in rows(tmp_path / "store.db", "intake")] == ["pending"]
 
 
@@ -284,7 +290,7 @@ def test_accepting_stores_exactly_what_xlrating_ingest_stores(client: TestClient
     subprocess.run([sys.executable, "-m", "xlrating", "ingest", "--db", str(cli_db), str(LYON)], check=True,
                    capture_output=True)
     web_db = tmp_path / "store.db"
-    for table, volatile in (("players", ()), ("results", ()), ("submissions", (5,)), ("tournaments", (17,))):
+    for table, volatile in (("players", ()), ("entries", ()), ("submissions", (5,)), ("events", (14,))):
         def stable(db: Path) -> list[tuple[object, ...]]:
             return [tuple(v for i, v in enumerate(row) if i not in volatile) for row in rows(db, table)]  # noqa: B023
         assert stable(web_db) == stable(cli_db), table
@@ -307,12 +313,12 @@ def test_the_same_tournament_from_another_file_is_replaced_only_on_purpose(clien
     first = client.post(f"/officer/submissions/{number}/accept", data={"csrf_token": token(client, "/officer")})
     assert first.status_code == 409 and "already stored as version 1" in first.text and 'name="replace"' in first.text
     assert "--replace" not in first.text and "as version 2 instead" in first.text
-    assert len(rows(tmp_path / "store.db", "tournaments")) == 1 and pending_ids(client) == [number]
+    assert len(versions(tmp_path / "store.db")) == 1 and pending_ids(client) == [number]
     second = client.post(f"/officer/submissions/{number}/accept",
                          data={"csrf_token": token(client, "/officer"), "replace": "yes"})
     assert second.status_code == 200 and "as version 2" in second.text
-    versions = [(row[2], row[-1] is None) for row in rows(tmp_path / "store.db", "tournaments")]
-    assert versions == [(1, False), (2, True)]  # the history is kept
+    assert [(version, current) for _, version, current in versions(tmp_path / "store.db")] \
+        == [(1, False), (2, True)]  # the history is kept
 
 
 def test_rejecting_needs_a_note_which_the_organiser_then_reads(client: TestClient, tmp_path: Path) -> None:
@@ -328,7 +334,7 @@ def test_rejecting_needs_a_note_which_the_organiser_then_reads(client: TestClien
     assert "Rejected by the ranking officer" in shown and "Player 12&#39;s &lt;b&gt;ID&lt;/b&gt; is wrong" in shown
     again = client.post(f"/officer/submissions/{number}/accept", data={"csrf_token": token(client, "/officer")})
     assert again.status_code == 409 and "not waiting for a decision" in again.text
-    assert rows(tmp_path / "store.db", "tournaments") == []
+    assert versions(tmp_path / "store.db") == []
 
 
 def test_the_officer_downloads_the_file_exactly_as_sent(client: TestClient) -> None:
@@ -364,7 +370,7 @@ def test_the_ranking_page_is_the_leaderboard_of_xlrating_rank(ranked: Path, tmp_
     with _app(ranked) as c:
         page = c.get(f"/rankings/{ruleset}/{rules}.json?as_of=2025-12-31").json()
         html = c.get(f"/rankings/{ruleset}/{rules}?as_of=2025-12-31").text
-    countries = {row[0]: row[3] for row in rows(ranked, "players")}
+    countries = {row[1]: json.loads(str(row[2])).get("country") for row in rows(ranked, "players")}
     assert [{k: v for k, v in line.items() if k != "country"} for line in page["ranking"]] \
         == json.loads(out.read_text()) and page["ranking"]
     assert [line["country"] for line in page["ranking"]] == [countries[line["player"]] for line in page["ranking"]]

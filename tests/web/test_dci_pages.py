@@ -277,13 +277,16 @@ def test_every_link_of_the_dci_pages_leads_to_a_page_whatever_the_names_hold(tmp
 
 
 def test_the_pages_rate_the_very_matches_rank_dci_reads(db: Path) -> None:
-    from xlrating.store import dci_queries, open_store
+    from xlrating.store import open_store
+    from xlrating.systems import get
+    from xlrating.web import dci_published
 
     with open_store(str(db), read_only=True) as store:
-        matches, event_ids = dci_queries.rated_matches(store)
-        assert [(m, m.row) for m in matches] == [(m, m.row) for m in store.dci_matches()] and matches
+        now = dci_published.snapshot(store, "formula")
+        ranked = get("dci").stored_records(store)
+        assert [(m, m.row) for m in now.matches] == [(m, m.row) for m in ranked] and ranked
         current = {e.name: e for e in store.events("dci")}
-        assert len(set(event_ids)) == len(current) == 3
+        assert len(set(now.event_ids)) == len(current) == 3
 
 
 # --- countries -------------------------------------------------------------------------------------

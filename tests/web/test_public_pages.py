@@ -18,9 +18,11 @@ import openpyxl
 import pytest
 from starlette.testclient import TestClient
 
+from tests.stored import records
 from xlrating.core import mers
 from xlrating.leaderboards import mers_leaderboard
 from xlrating.store import open_store
+from xlrating.systems.mers import player_names
 from xlrating.web.app import Settings, create_app
 from xlrating.web.pages import Page, Table
 from xlrating.web.renderers import xlsx_bytes
@@ -58,8 +60,8 @@ def client(db: Path) -> Iterator[TestClient]:
 def expected_ranking(db: Path, ruleset: str, rules: str) -> list[dict[str, Any]]:
     """What ``xlrating.leaderboards`` computes for the store, with each player's stored country."""
     with open_store(str(db), read_only=True) as store:
-        results, names = store.mers_results(ruleset), store.player_names()
-        countries = {ema_id: store.player(ema_id)["country"] for ema_id in names}  # type: ignore[index]
+        results, names = records(store, ruleset=ruleset), player_names(store)
+        countries = {ema_id: player.facts.get("country") for ema_id, player in store.players("mers").items()}
     board = mers_leaderboard(results, DAY, rules=rules, ruleset=ruleset, names=names)
     return [line | {"country": countries[line["player"]]} for line in board.ranked()]
 
@@ -171,7 +173,7 @@ def test_a_player_page_has_each_counted_result_and_the_total_over_time(client: T
     for point in history:  # each point is what the whole ranking said on that day
         day = dt.date.fromisoformat(point["date"])
         with open_store(str(db), read_only=True) as store:
-            board = mers_leaderboard(store.mers_results("Riichi"), day, rules="2005", ruleset="Riichi")
+            board = mers_leaderboard(records(store, ruleset="Riichi"), day, rules="2005", ruleset="Riichi")
         line = next((line for line in board.ranked() if line["player"] == best["player"]), None)
         assert point["total"] == (line["total"] if line else None), point
     html = client.get(f"/players/{best['player']}?rules=2005&as_of={AS_OF}").text

@@ -44,3 +44,30 @@ def date_option(ctx: click.Context, param: click.Parameter, value: str | None) -
 def resolve_db(db: str | None) -> str:
     """The store location: the ``--db`` option, else ``$XLRATING_DB``, else ``./xlrating.db``."""
     return db or os.environ.get(DB_ENV) or DEFAULT_DB
+
+
+class SystemChoice(click.ParamType):
+    """A registered rating system's key (any case), checked against the registry when the command
+    runs, so a system registered after the command line was imported is a choice too."""
+
+    name = "system"
+
+    def get_metavar(self, param: click.Parameter, ctx: click.Context | None = None) -> str:
+        from xlrating.systems import keys
+
+        return "[" + "|".join(keys()) + "]"
+
+    def convert(self, value: object, param: click.Parameter | None, ctx: click.Context | None) -> str:
+        from xlrating.systems import UnknownSystem, get
+
+        try:
+            return get(str(value)).key
+        except UnknownSystem as exc:
+            self.fail(str(exc), param, ctx)
+
+
+def system_option(function):  # type: ignore[no-untyped-def]
+    """The ``--system`` option of ``validate`` and ``ingest``."""
+    return click.option("--system", type=SystemChoice(), default=None,
+                        help="What the files are, by the key of their rating system (default: judged by each "
+                             "file's columns).")(function)

@@ -103,26 +103,29 @@ def _refuse_a_store_with_other_data(db: Path, files: list[Path]) -> None:
     import hashlib
 
     from xlrating.store import StoreError, open_store
+    from xlrating.systems import all_systems
 
     if not db.exists():
         return
     ours = {hashlib.sha256(file.read_bytes()).hexdigest() for file in files}
     try:
         with open_store(str(db), read_only=True) as store:
-            others = [t for t in store.tournaments(history=True) if t.sha256 not in ours]
+            others = {system: [e for e in store.events(system.key, history=True) if e.sha256 not in ours]
+                      for system in all_systems()}
             submissions = store.intake_queue(decided=2**62)
     except StoreError as exc:
         fail(f"{exc}; the demo leaves it as it is: move it away, or give the demo another folder with --out")
-    if not others and not submissions:
-        return
     found = []
-    if others:
-        listed = ", ".join(f"{t.name!r} ({t.ruleset}, {t.start_date})" for t in others[:3])
-        more = f" and {len(others) - 3} more" if len(others) > 3 else ""
-        found.append(f"{_count(len(others), 'stored tournament')} that the bundled examples do not hold "
-                     f"({listed}{more})")
+    for system, events in others.items():
+        if events:
+            listed = ", ".join(f"{e.name!r} ({system.event_detail(e)})" for e in events[:3])
+            more = f" and {len(events) - 3} more" if len(events) > 3 else ""
+            found.append(f"{_count(len(events), 'stored ' + system.event_word)} that the bundled examples do not "
+                         f"hold ({listed}{more})")
     if submissions:
         found.append(f"{_count(len(submissions), 'submission')} made through the web intake")
+    if not found:
+        return
     fail(f"{db} holds data the demo did not put there: {' and '.join(found)}. The demo never changes such "
          f"data, so it stopped before writing anything. To run the demo afresh, give it another folder "
          f"(xlrating demo --out OTHER_FOLDER), or move {db} away (it is the store make serve serves).")
@@ -134,15 +137,15 @@ def _count(n: int, word: str) -> str:
 
 def _rankings(store, folder: Path, day: dt.date, rules: str, top: int) -> list[Path]:  # type: ignore[no-untyped-def]
     from xlrating.exports import print_leaderboard, write_leaderboard
-    from xlrating.leaderboards import mers_leaderboard
+    from xlrating.systems import get
 
-    names = store.player_names()
+    mers = get("mers")  # the demo's examples are EMA results sheets
     written = []
     for ruleset in ("MCR", "Riichi"):
-        results = store.mers_results(ruleset)
+        results = mers.stored_records(store, ruleset=ruleset)
         if not results:
             continue
-        board = mers_leaderboard(results, day, rules=rules, ruleset=ruleset, names=names)
+        board = mers.leaderboard(results, source=str(store.path), stored=store, as_of=day, rules=rules, ruleset=ruleset)
         for suffix in ("xlsx", "json"):
             path = folder / f"ranking-{ruleset.lower()}.{suffix}"
             write_leaderboard(board, path)

@@ -15,7 +15,15 @@ from typing import Any
 
 import click
 
-from xlrating.cli.common import EXIT_INVALID, EXIT_OK, EXIT_UNREADABLE, db_option, fail, resolve_db
+from xlrating.cli.common import (
+    EXIT_INVALID,
+    EXIT_OK,
+    EXIT_UNREADABLE,
+    db_option,
+    fail,
+    resolve_db,
+    system_option,
+)
 from xlrating.cli.validate import load_registry_option
 
 
@@ -25,9 +33,7 @@ from xlrating.cli.validate import load_registry_option
 @click.option("--replace", is_flag=True, help="Replace a tournament already stored from a different file.")
 @click.option("--players", metavar="REGISTRY.csv", default=None,
               help="Player registry (ema_id, last_name, first_name or name) to check IDs and names against.")
-@click.option("--system", type=click.Choice(["dippouch", "dci", "mers"], case_sensitive=False), default=None,
-              help="What the files are: Dip Pouch results, DCI matches or EMA (MERS) results sheets "
-                   "(default: judged by each file's columns).")
+@system_option
 def ingest(files: tuple[str, ...], db: str | None, replace: bool, players: str | None, system: str | None) -> None:
     """Validate EMA results sheets, Dip Pouch results and DCI matches tables and store the valid
     ones (invalid ones store nothing)."""
@@ -36,8 +42,7 @@ def ingest(files: tuple[str, ...], db: str | None, replace: bool, players: str |
     store = None
     try:
         for file in files:
-            outcome, store, _ = ingest_one(file, store, resolve_db(db), registry, replace=replace,
-                                           system=system and system.lower())
+            outcome, store, _ = ingest_one(file, store, resolve_db(db), registry, replace=replace, system=system)
             outcomes.append(outcome)
     finally:
         if store is not None:
@@ -64,22 +69,23 @@ def ingest_one(file: str, store: Any, location: str, registry: Any, *, replace: 
                echo: Any = click.echo, system: str | None = None) -> tuple[str, Any, Any]:
     """Validate and store one file; returns what became of it (a key of :data:`EXIT_STATUS`), the
     store (opened on first need) and the validation (None when the file could not be read).
-    ``system`` (dippouch, dci, mers) says what the file is; None judges it by its columns."""
-    from xlrating.cli.ingest_tables import store_validated, validate_for_ingest
+    ``system`` (a registered system's key) says what the file is; None judges it by its columns."""
+    import hashlib
+
     from xlrating.gate.safe_open import UnreadableWorkbook
     from xlrating.sheets.read.submitted import open_submission
-    from xlrating.sheets.validate.detect import SystemUnclear
     from xlrating.sheets.validate.report import text_report
     from xlrating.store import StoreError, open_store
+    from xlrating.systems import SystemUnclear, get, validate_submission
 
     try:
         # Read and check the file once; the bytes validated are the bytes stored, unchanged, in
         # whichever format they came (.xlsx, .xlsm, .xls, .ods, .csv).
-        submission = open_submission(file)
-        content = submission.data
-        validation = validate_for_ingest(file, submission, registry, system)
+        submitted = open_submission(file)
+        content = submitted.data
+        validation = validate_submission(file, submitted, registry, system=system)
     except SystemUnclear as exc:
-        click.echo(f"xlrating: error: {exc}, or say which with --system dippouch or --system dci", err=True)
+        click.echo(f"xlrating: error: {exc}, or {exc.choose}", err=True)
         return "unreadable", store, None
     except (UnreadableWorkbook, OSError) as exc:
         click.echo(f"xlrating: error: {exc if isinstance(exc, UnreadableWorkbook) else f'{file}: {exc}'}", err=True)
@@ -90,11 +96,15 @@ def ingest_one(file: str, store: Any, location: str, registry: Any, *, replace: 
         errors = sum(f.severity == "error" for f in validation.findings)
         echo(f"{file}: not stored ({errors} error{'s' if errors != 1 else ''}; fix them and ingest again)")
         return "rejected", store, validation
+    chosen = get(validation.system)
     try:
         if store is None:
             store = open_store(location)
-        outcome = store_validated(store, Path(file).name, content, validation.submission, replace=replace)
+        outcome = store.ingest(Path(file).name, content,
+                               chosen.submission(validation.submission, hashlib.sha256(content).hexdigest()),
+                               replace=replace)
     except StoreError as exc:
         fail(str(exc))
-    echo(f"{file}: {outcome.message}")
+    message = outcome.message + (f"; {chosen.replace_hint}" if outcome.replaceable else "")
+    echo(f"{file}: {message}")
     return outcome.status, store, validation

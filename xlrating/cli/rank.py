@@ -1,113 +1,127 @@
-"""``xlrating rank dippouch|dci|mers [FILE]``: a leaderboard from a result table or the store."""
+"""``xlrating rank SYSTEM [FILE]``: a leaderboard from a result table or the store.
+
+One subcommand per registered rating system (:mod:`xlrating.systems`), each with the options its
+declaration lists (:attr:`~xlrating.systems.base.RatingSystem.rank_options`) beside the ones every
+system shares (the output, the sheet, the decimals, the lines shown, the store).
+"""
 
 from __future__ import annotations
 
-import datetime as dt
 from typing import Any
 
 import click
 
 from xlrating.cli.common import date_option, db_option, fail, resolve_db
-from xlrating.core import dci, dippouch, mers
 from xlrating.core.errors import RatingError, TableError
-from xlrating.exports import Leaderboard, format_for, print_leaderboard, write_leaderboard
+from xlrating.exports import format_for, print_leaderboard, write_leaderboard
 from xlrating.gate.safe_open import UnreadableWorkbook
+from xlrating.systems import all_systems, get
+from xlrating.systems.base import RankOption, RatingSystem
 
-SYSTEMS = ("dippouch", "dci", "mers")
+
+class SystemGroup(click.Group):
+    """``rank``: a subcommand per registered system, made when asked for (a system registered after
+    the command line was imported has one too)."""
+
+    def list_commands(self, ctx: click.Context) -> list[str]:
+        return [system.key for system in all_systems()]
+
+    def get_command(self, ctx: click.Context, name: str) -> click.Command | None:
+        try:
+            return _command(get(name))
+        except KeyError:
+            return None
+
+    def format_commands(self, ctx: click.Context, formatter: click.HelpFormatter) -> None:
+        rows = [(system.key, f"{system.title} ({system.game})") for system in all_systems()]
+        with formatter.section("Systems"):
+            formatter.write_dl(rows)
 
 
-@click.command()
-@click.argument("system", type=click.Choice(SYSTEMS, case_sensitive=False))
-@click.argument("file", required=False)
-@click.option("-o", "--output", type=click.Path(dir_okay=False),
-              help="Write the leaderboard to FILE.json, .csv or .xlsx (default: a table on the terminal).")
-@click.option("--sheet", help="Worksheet holding the table (default: the first).")
-@click.option("--ties", type=click.Choice(["best", "average"]), default="best", show_default=True,
-              help="Tie policy: shared best place, or the average of the places a tie covers.")
-@click.option("--as-of", "as_of", callback=date_option, metavar="YYYY-MM-DD",
-              help="MERS: ranking date (default: today).")
-@click.option("--rules", type=click.Choice(list(mers.RULES)), default="2005", show_default=True,
-              help="MERS: rule era.")
-@click.option("--ruleset", type=click.Choice(list(mers.RULESETS), case_sensitive=False),
-              help="MERS: MCR or Riichi (required when the results hold both).")
-@click.option("--method", type=click.Choice(list(dci.METHODS)), default="formula", show_default=True,
-              help="DCI: win probability by the formula or by the FIDE-style table.")
-@click.option("--category", help="DCI: rank only this category.")
-@click.option("--decimals", type=click.IntRange(0, 10), help="Round ratings in the output file.")
-@click.option("--limit", type=click.IntRange(1), default=50, show_default=True,
-              help="Lines shown on the terminal.")
-@db_option
-def rank(system: str, file: str | None, output: str | None, sheet: str | None, ties: str,
-         as_of: dt.date | None, rules: str, ruleset: str | None, method: str, category: str | None,
-         decimals: int | None, limit: int, db: str | None) -> None:
-    """Compute the SYSTEM leaderboard from FILE (.csv or .xlsx; its columns: docs/interfaces.md).
+@click.group("rank", cls=SystemGroup)
+def rank() -> None:
+    """Compute a rating system's leaderboard from FILE (.csv or .xlsx; its columns: docs/interfaces.md).
 
     Without FILE the leaderboard comes from the results store (--db).
     """
-    from xlrating.leaderboards import dci_leaderboard, dippouch_leaderboard, mers_leaderboard
 
+
+def _option(option: RankOption) -> Any:
+    callback = date_option if option.kind == "date" else None
+    kind = click.Choice(list(option.choices), case_sensitive=option.case_sensitive) if option.kind == "choice" else None
+    return click.option(option.flag, option.name, type=kind, default=option.default, callback=callback,
+                        metavar=option.metavar, show_default=option.default is not None, help=option.help)
+
+
+def _command(system: RatingSystem) -> click.Command:
+    def run(file: str | None, output: str | None, sheet: str | None, decimals: int | None, limit: int,
+            db: str | None, **options: Any) -> None:
+        rank_system(system, file, output, sheet, decimals, limit, db, options)
+
+    command = run
+    for option in reversed(system.rank_options):
+        command = _option(option)(command)
+    command = db_option(command)
+    for decorator in reversed((
+        click.argument("file", required=False),
+        click.option("-o", "--output", type=click.Path(dir_okay=False),
+                     help="Write the leaderboard to FILE.json, .csv or .xlsx (default: a table on the terminal)."),
+        click.option("--sheet", help="Worksheet holding the table (default: the first)."),
+        click.option("--decimals", type=click.IntRange(0, 10), help="Round ratings in the output file."),
+        click.option("--limit", type=click.IntRange(1), default=50, show_default=True,
+                     help="Lines shown on the terminal."),
+    )):
+        command = decorator(command)
+    return click.command(system.key, help=f"The {system.title} leaderboard ({system.game}) from FILE ({system.table_title}) "
+                                          f"or, without FILE, from the results store.")(command)
+
+
+def rank_system(system: RatingSystem, file: str | None, output: str | None, sheet: str | None, decimals: int | None,
+                limit: int, db: str | None, options: dict[str, Any]) -> None:
     if output is not None:
         try:
             format_for(output)
         except ValueError as exc:
             fail(str(exc))
-    system = system.lower()
-    policy = "average" if ties == "average" else "best"
+    chosen = dict(options)
     try:
-        board: Leaderboard
-        if system == "dippouch":
-            source, results = _records("dippouch", file, sheet, db, dippouch.results_from_table)
-            board = _guarded(source, lambda: dippouch_leaderboard(results, ties=policy))
-        elif system == "dci":
-            source, matches = _records("dci", file, sheet, db, dci.matches_from_table)
-            board = _guarded(source, lambda: dci_leaderboard(matches, method=method, category=category))
+        if file is None:
+            board = _from_store(system, resolve_db(db), chosen)
         else:
-            names = None
-            if file is None:
-                source = resolve_db(db)
-                results, names = _store_results(source, ruleset)
-            else:
-                rows, header_row, source = _table(file, sheet)
-                results = _guarded(source, lambda: mers.results_from_table(rows, header_row=header_row))
-            present = sorted({r.ruleset for r in results})
-            if ruleset is None and len(present) > 1:
-                fail(f"{source}: the results hold {' and '.join(present)} tournaments; choose one with --ruleset")
-            day = as_of or dt.date.today()
-            canonical = mers.ruleset(ruleset) if ruleset else None
-            board = _guarded(source, lambda: mers_leaderboard(results, day, rules=rules, ruleset=canonical,
-                                                              ties=policy, names=names))
+            from xlrating.sheets.read.table_files import read_table_file
+
+            table = read_table_file(file, sheet=sheet)
+            records = _guarded(table.name, lambda: system.records_from_table(table.rows, table.header_row))
+            board = _guarded(table.name, lambda: system.leaderboard(records, source=table.name, **chosen))
     except UnreadableWorkbook as exc:
         fail(str(exc))
     if output is None:
         print_leaderboard(board, limit=limit)
-    else:
-        try:
-            write_leaderboard(board, output, decimals=decimals)
-        except OSError as exc:
-            fail(f"{output}: cannot write ({exc.strerror or exc})")
-        if board.lines:
-            click.echo(f"wrote {board.counted()} to {output}", err=True)
-        else:  # still a file, with the header only: a script reading it finds the columns it expects
-            click.echo(f"wrote no players to {output} (the header only). {board.empty_reason}", err=True)
+        return
+    try:
+        write_leaderboard(board, output, decimals=decimals)
+    except OSError as exc:
+        fail(f"{output}: cannot write ({exc.strerror or exc})")
+    if board.lines:
+        click.echo(f"wrote {board.counted()} to {output}", err=True)
+    else:  # still a file, with the header only: a script reading it finds the columns it expects
+        click.echo(f"wrote no players to {output} (the header only). {board.empty_reason}", err=True)
 
 
-def _records(system: str, file: str | None, sheet: str | None, db: str | None,
-             from_table: Any) -> tuple[str, list[Any]]:
-    """Where the records come from and the records: FILE's table read by ``from_table``, or
-    without FILE what the store holds for ``system``."""
-    if file is None:
-        source = resolve_db(db)
-        return source, _stored(source, system)
-    rows, header_row, source = _table(file, sheet)
-    return source, _guarded(source, lambda: from_table(rows, header_row=header_row))
+def _from_store(system: RatingSystem, location: str, options: dict[str, Any]) -> Any:
+    """The leaderboard of what the store at ``location`` holds (opened read-only)."""
+    from xlrating.store import StoreError, open_store
 
-
-def _table(file: str | None, sheet: str | None) -> tuple[list[list[object]], int, str]:
-    from xlrating.sheets.read.table_files import read_table_file
-
-    assert file is not None
-    source = read_table_file(file, sheet=sheet)
-    return source.rows, source.header_row, source.name
+    try:
+        with open_store(location, read_only=True) as store:
+            records = system.stored_records(store, **options)
+            if not records:
+                message = system.empty_store_message(location)
+                if message is not None:
+                    fail(message)
+            return _guarded(location, lambda: system.leaderboard(records, source=location, stored=store, **options))
+    except StoreError as exc:
+        fail(str(exc))
 
 
 def _guarded(source: str, compute):  # type: ignore[no-untyped-def]
@@ -118,25 +132,3 @@ def _guarded(source: str, compute):  # type: ignore[no-untyped-def]
         fail(str(exc.with_source(source)))
     except RatingError as exc:
         fail(f"{source}: {exc}")
-
-
-def _stored(location: str, system: str) -> list:  # type: ignore[type-arg]
-    """The Dip Pouch results or DCI matches the store holds (read-only)."""
-    from xlrating.cli.ingest_tables import stored_records
-    from xlrating.store import StoreError
-
-    try:
-        return stored_records(location, system)
-    except StoreError as exc:
-        fail(str(exc))
-
-
-def _store_results(location: str, ruleset: str | None) -> tuple[list[mers.Result], dict[str, str]]:
-    """The current results of the store (read-only) and the players' names."""
-    from xlrating.store import StoreError, open_store
-
-    try:
-        with open_store(location, read_only=True) as store:
-            return list(store.mers_results(mers.ruleset(ruleset) if ruleset else None)), store.player_names()
-    except StoreError as exc:
-        fail(str(exc))

@@ -11,7 +11,7 @@ from pathlib import Path
 
 import click
 
-from xlrating.cli.common import EXIT_INVALID, EXIT_OK, EXIT_UNREADABLE, fail
+from xlrating.cli.common import EXIT_INVALID, EXIT_OK, EXIT_UNREADABLE, fail, system_option
 
 
 def load_registry_option(players: str | None):  # type: ignore[no-untyped-def]
@@ -36,17 +36,15 @@ def load_registry_option(players: str | None):  # type: ignore[no-untyped-def]
                    "With several files OUT is a folder.")
 @click.option("--players", metavar="REGISTRY.csv", default=None,
               help="Player registry (ema_id, last_name, first_name or name) to check IDs and names against.")
-@click.option("--system", type=click.Choice(["dippouch", "dci", "mers"], case_sensitive=False), default=None,
-              help="What the files are: Dip Pouch results, DCI matches or EMA (MERS) results sheets "
-                   "(default: judged by each file's columns).")
+@system_option
 def validate(files: tuple[str, ...], fmt: str, annotate: str | None, players: str | None,
              system: str | None) -> None:
     """Check EMA results reporting sheets, Dip Pouch results and DCI matches tables, and report
     every finding with its sheet and cell."""
     from xlrating.gate.safe_open import UnreadableWorkbook
     from xlrating.sheets.read.submitted import open_submission
-    from xlrating.sheets.validate.detect import SystemUnclear, validate_submission
     from xlrating.sheets.validate.report import file_report, json_report, unreadable_report
+    from xlrating.systems import SystemUnclear, validate_submission
 
     registry = load_registry_option(players)
     status = EXIT_OK
@@ -54,11 +52,10 @@ def validate(files: tuple[str, ...], fmt: str, annotate: str | None, players: st
     copies = _annotated_names(files) if annotate is not None and len(files) > 1 else {}
     for file in files:
         try:
-            validation = validate_submission(file, open_submission(file), registry,
-                                             system=system and system.lower())
+            validation = validate_submission(file, open_submission(file), registry, system=system)
         except SystemUnclear as exc:
-            click.echo(f"xlrating: error: {exc}, or say which with --system dippouch or --system dci", err=True)
-            reports.append(unreadable_report(file, f"{exc}; say which with --system dippouch or --system dci"))
+            click.echo(f"xlrating: error: {exc}, or {exc.choose}", err=True)
+            reports.append(unreadable_report(file, f"{exc}; {exc.choose}"))
             status = EXIT_UNREADABLE
             continue
         except UnreadableWorkbook as exc:

@@ -15,6 +15,7 @@ The macros only translate between xlwings and :mod:`xlrating.sheets` / :mod:`xlr
 from __future__ import annotations
 
 import datetime as dt
+import hashlib
 import os
 from pathlib import Path
 from typing import Any
@@ -98,6 +99,7 @@ def ingest_active(book: Any = None) -> None:
     from xlrating.gate.safe_open import UnreadableWorkbook, read_package
     from xlrating.sheets.validate.ema.sheet import validate_file
     from xlrating.store import StoreError, open_store
+    from xlrating.systems import get
 
     book = _caller(book)
     path = Path(book.fullname)
@@ -116,9 +118,11 @@ def ingest_active(book: Any = None) -> None:
         _report(book, f"{book.name}: not stored - fix the errors below and ingest again", FINDING_COLUMNS, rows)
         return
     location = store_location(book)
+    mers = get("mers")  # the workbook is an EMA results sheet
     try:
         with open_store(location) as store:
-            outcome = store.ingest(path.name, content, validation.submission)
+            outcome = store.ingest(path.name, content,
+                                   mers.submission(validation.submission, hashlib.sha256(content).hexdigest()))
     except StoreError as exc:
         _report(book, f"{book.name}: not stored - {exc}")
         return
@@ -127,22 +131,23 @@ def ingest_active(book: Any = None) -> None:
 
 def recalculate_ratings(book: Any = None, rules: str = "2005") -> None:
     """The MERS ranking of every ruleset in the store, as of today, on the report sheet."""
-    from xlrating.core import mers
     from xlrating.core.errors import RatingError
-    from xlrating.leaderboards import mers_leaderboard
     from xlrating.store import StoreError, open_store
+    from xlrating.systems import get
+    from xlrating.systems.mers import RULESETS
 
+    mers = get("mers")
     book = _caller(book)
     location = store_location(book)
     today = dt.date.today()
     rows: list[list[Any]] = []
     try:
         with open_store(location, read_only=True) as store:
-            names = store.player_names()
-            for ruleset in mers.RULESETS:
-                results = store.mers_results(ruleset)
+            for ruleset in RULESETS:
+                results = mers.stored_records(store, ruleset=ruleset)
                 if results:
-                    board = mers_leaderboard(results, today, rules=rules, ruleset=ruleset, names=names)
+                    board = mers.leaderboard(results, source=location, stored=store, as_of=today, rules=rules,
+                                             ruleset=ruleset)
                     rows += [[ruleset, line["rank"], line["player"], line["name"], line["total"], line["count"]]
                              for line in board.ranked(decimals=2)]
     except (StoreError, RatingError) as exc:

@@ -1,5 +1,6 @@
-"""The results ledger: players, tournaments, results, Dip Pouch and DCI events, and every accepted
-submission.
+"""The results ledger: every rating system's events (each version) with their entries, the players a
+system keeps, every file received as received, and the web's intake queue; one model for every
+system (:mod:`.records`), written in one transaction at a time (:mod:`.transaction`).
 
 ``open_store(location)`` takes a SQLite file path or a ``sqlite:///path`` URL (``sqlite://`` or
 ``:memory:`` for a throwaway in-memory store). Other URL schemes are refused with a message.
@@ -10,12 +11,23 @@ from __future__ import annotations
 import re
 from pathlib import Path
 
-from xlrating.store.events import EventsOutcome, EventVersion
 from xlrating.store.intake import IntakeError, IntakeItem
-from xlrating.store.sqlite import IngestOutcome, SQLiteStore, StoreError, TournamentVersion
+from xlrating.store.records import (
+    EntryRecord,
+    EventChange,
+    EventRecord,
+    IngestOutcome,
+    PlayerRecord,
+    StoredEntry,
+    StoredEvent,
+    StoredPlayer,
+    Submission,
+)
+from xlrating.store.sqlite import SQLiteStore, StoreError
 
-__all__ = ["EventVersion", "EventsOutcome", "IngestOutcome", "IntakeError", "IntakeItem", "SQLiteStore", "StoreError",
-           "TournamentVersion", "open_store", "sqlite_path"]
+__all__ = ["EntryRecord", "EventChange", "EventRecord", "IngestOutcome", "IntakeError", "IntakeItem", "PlayerRecord",
+           "SQLiteStore", "StoreError", "StoredEntry", "StoredEvent", "StoredPlayer", "Submission", "open_store",
+           "sqlite_path"]
 
 
 def sqlite_path(location: str) -> str:

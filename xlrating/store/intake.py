@@ -2,7 +2,7 @@
 
 An organiser's upload is kept as a *check* (the bytes as received and the validator's findings)
 under an unguessable token; a valid check can be *submitted* to the ranking officer with a contact
-address (status ``pending``); the officer *accepts* it (:meth:`SQLiteStore.ingest` with the
+address (status ``pending``); the officer *accepts* it (:meth:`~xlrating.store.ledger.Ledger.ingest` with the
 ``intake_id``, one transaction that stores the results and records the decision) or *rejects* it
 with a note. Checks that were never submitted are deleted after :data:`CHECK_LIFETIME`.
 """
@@ -15,6 +15,8 @@ import json
 import sqlite3
 from dataclasses import dataclass
 from typing import Any, Literal
+
+from xlrating.store.transaction import transaction
 
 IntakeStatus = Literal["checked", "pending", "accepted", "rejected"]
 CHECK_LIFETIME = dt.timedelta(hours=24)
@@ -81,16 +83,9 @@ class IntakeQueue:
     path: str
 
     def _write(self, statements: Any) -> Any:
-        """Run ``statements(db)`` in one ``BEGIN IMMEDIATE`` transaction; returns its result."""
-        db = self._db
-        db.execute("BEGIN IMMEDIATE")
-        try:
-            result = statements(db)
-            db.execute("COMMIT")
-        except BaseException:
-            db.execute("ROLLBACK")
-            raise
-        return result
+        """Run ``statements(db)`` in one transaction; returns its result."""
+        with transaction(self._db, self.path) as block:
+            return statements(block.db)
 
     def add_check(self, token: str, file_name: str, kind: str, content: bytes, findings: list[dict[str, Any]],
                   valid: bool, tournament: str | None, system: str = "mers") -> IntakeItem:

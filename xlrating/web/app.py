@@ -1,12 +1,12 @@
 """The intake server's application: settings, middleware, routes.
 
-Three audiences, three modules of thin handlers over :mod:`xlrating.sheets` and
-:mod:`xlrating.store`: :mod:`~xlrating.web.organiser` (no account: check a sheet, download the
+Three audiences, three groups of thin handlers over :mod:`xlrating.systems`, :mod:`xlrating.sheets`
+and :mod:`xlrating.store`: :mod:`~xlrating.web.organiser` (no account: check a sheet, download the
 annotated copy, submit it), :mod:`~xlrating.web.officer` (signed in: the queue, accept, reject) and
-:mod:`~xlrating.web.public`, :mod:`~xlrating.web.tournament_pages`, :mod:`~xlrating.web.player_pages`,
-:mod:`~xlrating.web.search_page` and :mod:`~xlrating.web.dci_pages` (the public pages, each also as
-JSON, CSV and Excel; see :mod:`~xlrating.web.pages`). Pages are rendered on the server (Jinja2, autoescaped) and need no
-JavaScript.
+the public pages of every registered rating system (:mod:`~xlrating.web.system_pages`: each system's
+own module, such as :mod:`~xlrating.web.mers_pages`, or the generic ones) with the search across them
+(:mod:`~xlrating.web.search_page`), each also as JSON, CSV and Excel (see :mod:`~xlrating.web.pages`).
+Pages are rendered on the server (Jinja2, autoescaped) and need no JavaScript.
 """
 
 from __future__ import annotations
@@ -35,8 +35,8 @@ __all__ = ["Settings", "create_app"]
 def create_app(settings: Settings) -> Starlette:
     """The application for ``settings``; opens (and if needed creates) the store at once, so a
     wrong ``--db`` is an error at start, not on the first request."""
-    from xlrating.web import officer, organiser, player_pages, public, search_page, tournament_pages
-    from xlrating.web.dippouch_pages import routes as dippouch_routes
+    from xlrating.web import officer, organiser, search_page
+    from xlrating.web.system_pages import menu, public_routes
 
     if sqlite_path(settings.db) == ":memory:":
         raise StoreError(f"{settings.db}: the server needs a store file (each request opens it); "
@@ -49,13 +49,8 @@ def create_app(settings: Settings) -> Starlette:
         yield
         checker.close()
 
-    from xlrating.web import dci_pages  # first: /rankings/dci/{category} is DCI's, not a MERS ruleset's
-
     routes = [
-        *dci_pages.routes,
-        *organiser.routes, *officer.routes, *public.routes, *tournament_pages.routes, *player_pages.routes,
-        *search_page.routes,
-        *dippouch_routes,
+        *organiser.routes, *officer.routes, *public_routes(), *search_page.routes,
         Route("/healthz", lambda request: Response("ok", media_type="text/plain")),
         Mount("/static", StaticFiles(directory=str(HERE / "static")), name="static"),
     ]
@@ -81,6 +76,7 @@ def create_app(settings: Settings) -> Starlette:
     app = Starlette(routes=routes, middleware=middleware, lifespan=lifespan,
                     exception_handlers={CsrfRefused: refused, HTTPException: http_error})
     app.state.settings = settings
+    app.state.menu = menu()
     app.state.checker = checker
     app.state.rates = RateLimits(uploads=settings.upload_rate, sign_in=settings.sign_in_rate)
     return app

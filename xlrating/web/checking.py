@@ -19,9 +19,6 @@ import multiprocessing
 from dataclasses import dataclass, field
 from typing import Any
 
-from xlrating.sheets.validate.ema.submission import Submission
-from xlrating.sheets.validate.events import EventTable
-
 
 @dataclass(frozen=True)
 class SheetCheck:
@@ -32,17 +29,17 @@ class SheetCheck:
     valid: bool = False
     tournament: str | None = None
     unreadable: str | None = None
-    # the content, for storing it (valid uploads): an EMA sheet's Submission or a table's EventTable
-    submission: Submission | EventTable | None = None
-    system: str = "mers"  # "mers" (an EMA results sheet), "dippouch" or "dci", judged by the columns
+    # the content, for storing it (valid uploads): what its rating system's validator read
+    submission: Any = None
+    system: str = ""  # the key of the rating system the file is for, judged by its columns
 
 
 def check_sheet(file_name: str, data: bytes) -> SheetCheck:
-    """Validate the bytes of an upload (runs in a worker process): an EMA results sheet, or a Dip
-    Pouch results or DCI matches table, as its columns say (:mod:`xlrating.sheets.validate.detect`)."""
+    """Validate the bytes of an upload (runs in a worker process) as the file of the rating system
+    its sheets are (:func:`xlrating.systems.detect`)."""
     from xlrating.gate.safe_open import UnreadableWorkbook
     from xlrating.sheets.read.submitted import open_submission
-    from xlrating.sheets.validate.detect import SystemUnclear, validate_submission
+    from xlrating.systems import SystemUnclear, get, validate_submission
 
     try:
         submission = open_submission(file_name, data=data)
@@ -50,31 +47,18 @@ def check_sheet(file_name: str, data: bytes) -> SheetCheck:
     except (UnreadableWorkbook, SystemUnclear) as exc:
         return SheetCheck(None, unreadable=str(exc))
     content = validation.submission
-    system = content.system if isinstance(content, EventTable) else "mers"
     return SheetCheck(submission.kind, [f.as_dict() for f in validation.findings], validation.valid,
-                      tournament_label(content), submission=content, system=system)
+                      get(validation.system).label(content), submission=content, system=validation.system)
 
 
 def annotated_sheet(file_name: str, data: bytes) -> bytes:
     """The annotated .xlsx copy of an upload (runs in a worker process)."""
     from xlrating.sheets.read.submitted import open_submission
     from xlrating.sheets.validate.annotate import annotated_copy
-    from xlrating.sheets.validate.detect import validate_submission
+    from xlrating.systems import validate_submission
 
     submission = open_submission(file_name, data=data)
     return annotated_copy(submission, validate_submission(file_name, submission).findings)
-
-
-def tournament_label(submission: Submission | EventTable) -> str | None:
-    """``Name (Ruleset, start date)`` as far as the sheet gives them; for a table, its system and
-    events."""
-    if isinstance(submission, EventTable):
-        return submission.label()
-    t = submission.tournament
-    if not t.name:
-        return None
-    details = ", ".join(str(part) for part in (t.ruleset, t.start_date) if part)
-    return f"{t.name} ({details})" if details else t.name
 
 
 class CheckUnavailable(Exception):

@@ -23,7 +23,7 @@ from starlette.requests import Request
 from xlrating.core import dci
 from xlrating.core.countries import country_code
 from xlrating.core.names import fold
-from xlrating.store import SQLiteStore, dci_queries
+from xlrating.store import SQLiteStore
 from xlrating.web import countries
 from xlrating.web import dci_published as published
 from xlrating.web.charts import total_chart
@@ -107,7 +107,7 @@ def rankings_index(request: Request) -> Page:
     country = _country(request)
     with store(request) as opened:
         now = published.snapshot(opened, method)
-        events = dci_queries.current_events(opened)
+        events = published.current_events(opened, details=False)
     board = now.leaderboard(None)
     rated = [r for r in now.history if r.match.opponent is not None]
     categories = sorted({r.match.category for r in rated})
@@ -157,7 +157,7 @@ def ranking(request: Request) -> Page:
 
 def events(request: Request) -> Page:
     with store(request) as opened:
-        found = dci_queries.current_events(opened)
+        found = published.current_events(opened)
     rows = [{k: e[k] for k in EVENT_LIST_COLUMNS if k != "address"} | {"address": event_address(e["id"])}
             for e in found]
     return Page("DCI events", "dci_events.html", {"events": rows}, (Table("events", "Events", EVENT_LIST_COLUMNS),),
@@ -171,13 +171,14 @@ def event(request: Request) -> Page:
                        f"{EVENTS_PATH} links each one.")
     method = _method(request)
     with store(request) as opened:
-        found = dci_queries.event(opened, int(text))
-        if found is None:
+        looked_up = published.event(opened, int(text))
+        if looked_up is None:
             raise NotFound(f"There is no DCI event number {text}; the list at {EVENTS_PATH} links each one.")
-        versions = dci_queries.event_versions(opened, found["id"])
-        stored = dci_queries.event_matches(opened, found["id"])
-        rated = [r for r in published.snapshot(opened, method).history if r.event_id == found["id"]]
-        here = dci_queries.countries(opened, [found["id"]]).get(found["id"], {})
+        version, found = looked_up
+        versions = published.event_versions(opened, version)
+        stored = published.event_matches(opened, version)
+        rated = [r for r in published.snapshot(opened, method).history if r.tag == found["id"]]
+        here = published.countries(opened, [version]).get(found["id"], {})
     tiers = {(m["date"], m["round"], m["player"], m["opponent"]): m["tier"] for m in stored}
     if found["current"]:
         matches = [_match_row(r, tiers, here) for r in rated]
@@ -307,11 +308,15 @@ def search_data(opened: SQLiteStore, text: str) -> dict[str, Any]:
     rows = [p | {"categories": ", ".join(sorted(p["categories"])), "matches": len(p["matches"]),
                  "address": player_address(p["player"])}
             for p in sorted(players.values(), key=lambda p: fold(p["player"]))][:100]
-    named = [e for e in dci_queries.current_events(opened, details=False) if all(word in fold(e["name"]) for word in words)]
+    named = sorted((e for e in opened.events("dci") if all(word in fold(e.name) for word in words)),
+                   key=lambda e: (e.start_date, e.number), reverse=True)
     events = [{k: e[k] for k in SEARCH_EVENT_COLUMNS if k != "address"} | {"address": event_address(e["id"])}
-              for e in dci_queries.with_details(opened, named[:100])]
+              for e in published.with_details(opened, named[:100])]
     return {"dci_players": rows, "dci_events": events}
 
+
+MENU = (("DCI", RANKINGS_PATH),)
+SEARCH_TEMPLATE = "dci_search.html"
 
 routes = [
     *page_routes(RANKINGS_PATH, rankings_index),

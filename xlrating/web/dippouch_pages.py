@@ -22,7 +22,7 @@ from starlette.requests import Request
 
 from xlrating.core import dippouch
 from xlrating.store import SQLiteStore
-from xlrating.store import dippouch_queries as queries
+from xlrating.systems import get
 from xlrating.web import countries
 from xlrating.web import dippouch_published as published
 from xlrating.web.charts import total_chart
@@ -71,8 +71,8 @@ def ranking(request: Request) -> Page:
     year = _year(request)
     country = _country(request)
     with store(request) as opened:
-        results = opened.dippouch_results()
-        players = queries.players(opened)
+        results = get(published.SYSTEM).stored_records(opened)
+        players = published.players(opened)
     board = published.ranking(results, year)
     everyone = [line | {"country": players.get(line["player"], {}).get("country"),
                         "address": player_address(line["player"])} for line in board["ranking"]]
@@ -110,7 +110,7 @@ def _value(row: dict[str, Any]) -> float:
 
 def events(request: Request) -> Page:
     with store(request) as opened:
-        stored = queries.events(opened)
+        stored = published.events(opened)
     rows = [{column: e[column] for column in EVENT_LIST_COLUMNS if column not in ("value", "address")}
             | {"value": _value(e), "address": event_address(e["id"])} for e in stored]
     return Page("Dip Pouch: the events included", "dippouch_events.html",
@@ -129,12 +129,13 @@ def _event_id(request: Request) -> int:
 def event(request: Request) -> Page:
     event_id = _event_id(request)
     with store(request) as opened:
-        found = queries.event(opened, event_id)
-        if found is None:
+        looked_up = published.event(opened, event_id)
+        if looked_up is None:
             raise NotFound(f"There is no Dip Pouch event number {event_id}; the list at {EVENTS_PATH} links each one.")
-        standings = queries.standings(opened, event_id)
-        versions = queries.event_versions(opened, event_id)
-        results = opened.dippouch_results() if found["current"] else []
+        version, found = looked_up
+        standings = published.standings(opened, version)
+        versions = published.event_versions(opened, version)
+        results = get(published.SYSTEM).stored_records(opened) if found["current"] else []
     day = dt.date.fromisoformat(found["date"])
     changes = published.event_changes(results, found["name"], day) if found["current"] else {}
     rows = []
@@ -180,12 +181,12 @@ def rating_chart(name: str, history: list[dict[str, Any]]) -> Markup:
 def player(request: Request) -> Page:
     name = request.path_params["player"]
     with store(request) as opened:
-        who = queries.players(opened).get(name)
+        who = published.players(opened).get(name)
         if who is None:
             raise NotFound(f"No Dip Pouch player named {name!r} has results here; search players by name at /search.")
-        results = opened.dippouch_results()
-        ids = queries.event_ids(opened)
-        locations = {e["id"]: e["location"] for e in queries.events(opened)}
+        results = get(published.SYSTEM).stored_records(opened)
+        ids = published.event_ids(opened)
+        locations = {e["id"]: e["location"] for e in published.events(opened)}
     board = published.ranking(results)["ranking"]
     line = next(line for line in board if line["player"] == name)
     history = []
@@ -222,11 +223,14 @@ SEARCH_TABLES = (Table("dippouch_players", "Dip Pouch players", SEARCH_PLAYER_CO
 
 def search_data(opened: SQLiteStore, text: str) -> dict[str, Any]:
     """What ``/search`` adds for Dip Pouch: the players and events whose name has every word."""
-    players, found = queries.search(opened, text)
+    players, found = published.search(opened, text)
     return {"dippouch_players": [p | {"address": player_address(p["player"])} for p in players],
             "dippouch_events": [{c: e[c] for c in SEARCH_EVENT_COLUMNS if c != "address"}
                                 | {"address": event_address(e["id"])} for e in found]}
 
+
+MENU = (("Dip Pouch", RANKING_PATH),)
+SEARCH_TEMPLATE = "dippouch_search.html"
 
 routes = [
     *page_routes(RANKING_PATH, ranking),

@@ -7,9 +7,10 @@ The ranking is :func:`xlrating.leaderboards.dippouch_leaderboard` over the curre
 file prints; the year's ranking is the same over the events dated up to 31 December of that year
 (as the World Diplomacy Database lists a ranking per year beside the permanent one).
 
-A player's history replays their events in the order the leaderboard rates them (date, then event
-name) with the rating rules of :mod:`xlrating.core.dippouch`: the percentile of the place, the
-event's value, and the rating before and after. The last rating after is the leaderboard's.
+A player's history is :func:`xlrating.core.dippouch.history.histories`: their events in the order
+the leaderboard rates them, each with the percentile of the place, the event's value, and the rating
+before and after; the last rating after is the leaderboard's. The events, their standings and the
+players' nationalities are read from the store here, as the pages show them.
 """
 
 from __future__ import annotations
@@ -19,7 +20,13 @@ from collections.abc import Iterable
 from typing import Any
 
 from xlrating.core import dippouch
+from xlrating.core.dippouch import history
+from xlrating.core.names import fold
 from xlrating.leaderboards import dippouch_leaderboard
+from xlrating.store import SQLiteStore, StoredEvent
+
+SYSTEM = "dippouch"
+STANDING_COLUMNS = ("place", "player", "country", "score")
 
 
 def up_to(results: Iterable[dippouch.Result], year: int | None) -> list[dippouch.Result]:
@@ -48,30 +55,19 @@ def years(results: Iterable[dippouch.Result]) -> list[int]:
 
 def value(result: dippouch.Result) -> float:
     """The event's value in percent, as the leaderboard weighs it."""
-    return dippouch.tournament_value(result.players, result.rounds, result.world_championship, result.date.year)
+    return history.value(result)
 
 
 def histories(results: Iterable[dippouch.Result]) -> dict[str, list[dict[str, Any]]]:
-    """Each player -> their events in rating order, each ``{event, date, players, rounds,
-    world_championship, place, percentile, value, rating_before, rating_after, change}``."""
-    by_player: dict[str, list[dippouch.Result]] = {}
-    for r in results:
-        by_player.setdefault(r.player, []).append(r)
-    out: dict[str, list[dict[str, Any]]] = {}
-    for player, played in by_player.items():
-        rating = dippouch.STARTING_RATING
-        steps = []
-        for r in sorted(played, key=lambda r: (r.date, r.event)):
-            percentile = (r.players + 0.5 - float(r.place)) / r.players * 100.0
-            worth = value(r)
-            before = rating
-            rating += worth / 100.0 * (percentile - rating)  # the leaderboard's own step, operation by operation
-            steps.append({"event": r.event, "date": r.date.isoformat(), "players": r.players, "rounds": r.rounds,
-                          "world_championship": r.world_championship, "place": r.place, "percentile": percentile,
-                          "value": worth, "rating_before": before, "rating_after": rating,
-                          "change": rating - before})
-        out[player] = steps
-    return out
+    """Each player -> their events in rating order (:func:`xlrating.core.dippouch.history.histories`),
+    each ``{event, date, players, rounds, world_championship, place, percentile, value, rating_before,
+    rating_after, change}``."""
+    return {player: [{"event": step.result.event, "date": step.result.date.isoformat(),
+                      "players": step.result.players, "rounds": step.result.rounds,
+                      "world_championship": step.result.world_championship, "place": step.result.place,
+                      "percentile": step.percentile, "value": step.value, "rating_before": step.rating_before,
+                      "rating_after": step.rating_after, "change": step.change} for step in steps]
+            for player, steps in history.histories(results).items()}
 
 
 def event_changes(results: Iterable[dippouch.Result], name: str, day: dt.date) -> dict[str, dict[str, Any]]:
@@ -81,3 +77,73 @@ def event_changes(results: Iterable[dippouch.Result], name: str, day: dt.date) -
     mine = histories(r for r in items if r.player in players)
     return {player: next(step for step in steps if step["event"] == name and step["date"] == day.isoformat())
             for player, steps in mine.items()}
+
+
+# --- the events as the pages list them ------------------------------------------------------------
+
+def event_row(event: StoredEvent) -> dict[str, Any]:
+    return {"id": event.number, "name": event.name, "date": event.end_date.isoformat(),
+            "location": event.facts.get("location"), "players": event.players, "rounds": event.facts["rounds"],
+            "world_championship": bool(event.facts.get("world_championship")), "version": event.version,
+            "current": event.current, "stored_at": event.stored_at, "replaced_at": event.replaced_at,
+            "file_name": event.file_name}
+
+
+def events(store: SQLiteStore) -> list[dict[str, Any]]:
+    """The current version of every stored Dip Pouch event, newest first (same day: by name)."""
+    return [event_row(e) for e in sorted(store.events(SYSTEM), key=lambda e: (-e.end_date.toordinal(), e.name, e.number))]
+
+
+def event(store: SQLiteStore, number: int) -> tuple[StoredEvent, dict[str, Any]] | None:
+    """One stored version of a Dip Pouch event (current or replaced), or None."""
+    found = store.event(SYSTEM, number)
+    return None if found is None else (found, event_row(found))
+
+
+def event_versions(store: SQLiteStore, found: StoredEvent) -> list[dict[str, Any]]:
+    """Every version of the event ``found`` is a version of, oldest first."""
+    return [event_row(e) for e in store.versions(found)]
+
+
+def standings(store: SQLiteStore, found: StoredEvent) -> list[dict[str, Any]]:
+    """One event version's standings as submitted, by place (then the file's row order)."""
+    entries = sorted(store.entries([found])[found.id], key=lambda e: (e.place or 0, e.row))
+    return [{"place": e.place, "player": e.player, "country": e.facts.get("country"), "score": e.facts.get("score")}
+            for e in entries]
+
+
+def players(store: SQLiteStore) -> dict[str, dict[str, Any]]:
+    """Every player of the current events -> ``{player, country, events}``: the nationality given
+    at their latest event that gives one (None if none does), and how many events they played."""
+    stored = store.current_entries(SYSTEM)
+    stored.sort(key=lambda pair: (pair[0].end_date, pair[0].name, pair[0].number))
+    found: dict[str, dict[str, Any]] = {}
+    for _, entry in stored:
+        name = entry.player or ""
+        item = found.setdefault(name, {"player": name, "country": None, "events": 0})
+        item["events"] += 1
+        if entry.facts.get("country"):
+            item["country"] = entry.facts["country"]
+    return found
+
+
+def event_ids(store: SQLiteStore) -> dict[tuple[str, str], int]:
+    """``(event name, date)`` of each current event -> its number (how the ratings name an event ->
+    the address of its page)."""
+    return {(e.name, e.end_date.isoformat()): e.number for e in store.events(SYSTEM)}
+
+
+def search(store: SQLiteStore, text: str, *, limit: int = 100) -> tuple[list[dict[str, Any]], list[dict[str, Any]]]:
+    """Players and current events whose name (events: or location) contains every word of ``text``,
+    accent- and case-insensitively; at most ``limit`` of each, players by name, events newest first."""
+    words = fold(text).split()
+    if not words:
+        return [], []
+
+    def matches(*names: str | None) -> bool:
+        folded = fold(" ".join(n for n in names if n))
+        return all(word in folded for word in words)
+
+    found = sorted((p for p in players(store).values() if matches(p["player"])),
+                   key=lambda p: (fold(p["player"]), p["player"]))
+    return found[:limit], [e for e in events(store) if matches(e["name"], e["location"])][:limit]

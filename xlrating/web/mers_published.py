@@ -1,6 +1,8 @@
 """What the MERS pages publish, computed from the store by the leaderboard code of
-``xlrating rank mers`` (:func:`xlrating.leaderboards.mers_leaderboard`): a ruleset's ranking with
-each player's country, the EMA's country ranking, and one player's total over time.
+``xlrating rank mers`` (:meth:`xlrating.systems.mers.Mers.leaderboard`): a ruleset's ranking with
+each player's country, the EMA's country ranking; and the stored tournaments, their standings and
+the players as the pages list them. A player's total over time is
+:func:`xlrating.core.mers.history.total_history`.
 
 Countries are the players' as last submitted (the results sheets' 3-letter codes, e.g. FRA).
 """
@@ -11,10 +13,12 @@ import datetime as dt
 from collections.abc import Iterable
 from typing import Any
 
-from xlrating.core import mers
 from xlrating.core.countries import member_names
-from xlrating.leaderboards import mers_leaderboard
-from xlrating.store import SQLiteStore, queries
+from xlrating.core.names import fold
+from xlrating.store import SQLiteStore, StoredEvent
+from xlrating.systems import get
+
+SYSTEM = "mers"
 
 COUNTRY_TEAM = 3
 """The EMA's country ranking: a country's score is the average of the totals of its
@@ -24,10 +28,10 @@ COUNTRY_TEAM = 3
 def ranking(store: SQLiteStore, ruleset: str, rules: str, as_of: dt.date) -> dict[str, Any]:
     """The leaderboard of ``ruleset`` on ``as_of``: ``ranking`` lines (rank, player, name, country,
     total, count), ``breakdown`` (each counted result) and ``empty_reason``."""
-    results = store.mers_results(ruleset)
-    players = queries.players(store)
-    board = mers_leaderboard(results, as_of, rules=rules, ruleset=ruleset,
-                             names={k: p["name"] for k, p in players.items()})
+    system = get(SYSTEM)
+    results = system.stored_records(store, ruleset=ruleset)
+    players = player_register(store)
+    board = system.leaderboard(results, source=store.path, stored=store, as_of=as_of, rules=rules, ruleset=ruleset)
     lines = []
     for line in board.ranked():
         country = players.get(line["player"], {}).get("country")
@@ -63,43 +67,6 @@ def country_ranking(lines: Iterable[dict[str, Any]]) -> list[dict[str, Any]]:
     return ranked
 
 
-def change_dates(results: Iterable[mers.Result], as_of: dt.date, rules: str) -> list[dt.date]:
-    """The days on which a total made of ``results`` can change up to ``as_of``: each result's
-    date, and the days around each anniversary at which the era's age factor steps."""
-    era = mers.ERAS[rules]
-    days: set[dt.date] = set()
-    for result in results:
-        days.add(result.date)
-        ageing = result.effective_date or result.date
-        for years, _ in era.age_steps:
-            try:
-                anniversary = ageing.replace(year=ageing.year + years)
-            except ValueError:  # 29 February
-                anniversary = ageing.replace(year=ageing.year + years, day=28)
-            days.update(anniversary + dt.timedelta(days=shift) for shift in (-1, 0, 1))
-    return sorted(day for day in days if day <= as_of)
-
-
-def total_history(results: list[mers.Result], player: str, ruleset: str, rules: str,
-                  as_of: dt.date) -> list[dict[str, Any]]:
-    """The player's total on each day it could change, up to ``as_of``, computed by the ranking's
-    own code over the tournaments the player played (so each point is what the ranking said that
-    day). Rows: date, total (None while not ranked), count (results counted)."""
-    mine = {r.tournament for r in results if r.player == player}
-    played = [r for r in results if r.tournament in mine]
-    history: list[dict[str, Any]] = []
-    for day in [*change_dates((r for r in played if r.player == player), as_of, rules), as_of]:
-        if history and history[-1]["date"] == day.isoformat():
-            continue
-        line = next((r for r in mers.rankings(played, day, rules, ruleset_name=ruleset) if r.player == player), None)
-        history.append({"date": day.isoformat(), "total": line.total if line else None,
-                        "count": line.count if line else 0})
-    # keep the days on which something changed (and the last one): a step chart of the rest
-    return [point for i, point in enumerate(history)
-            if i == 0 or i == len(history) - 1 or (point["total"], point["count"])
-            != (history[i - 1]["total"], history[i - 1]["count"])]
-
-
 def standing(board: dict[str, Any], player: str) -> dict[str, Any]:
     """The player's line of a :func:`ranking` (rank, total) and counted results."""
     line = next((line for line in board["ranking"] if line["player"] == player), None)
@@ -117,3 +84,80 @@ def tournament_label_ids(rows: Iterable[dict[str, Any]]) -> dict[str, int]:
         counts[row["name"]] = counts.get(row["name"], 0) + 1
     return {(row["name"] if counts[row["name"]] == 1 else f"{row['name']} ({row['start_date']})"): row["id"]
             for row in rows}
+
+
+# --- the tournaments and players as the pages list them -------------------------------------------
+
+def tournament_row(event: StoredEvent) -> dict[str, Any]:
+    facts = event.facts
+    return {"id": event.number, "name": event.name, "ruleset": facts["ruleset"], "city": facts.get("city"),
+            "country": facts.get("country"), "start_date": event.start_date.isoformat(),
+            "end_date": event.end_date.isoformat(), "days": facts.get("days"), "players": event.players,
+            "countries": facts.get("countries"), "weight": facts["weight"], "version": event.version,
+            "current": event.current, "stored_at": event.stored_at, "replaced_at": event.replaced_at,
+            "file_name": event.file_name, "sha256": event.sha256}
+
+
+def current_tournaments(store: SQLiteStore) -> list[dict[str, Any]]:
+    """The current version of every stored tournament, newest first."""
+    return [tournament_row(e) for e in sorted(store.events(SYSTEM), key=lambda e: (e.end_date, e.number),
+                                              reverse=True)]
+
+
+def tournament(store: SQLiteStore, number: int) -> tuple[StoredEvent, dict[str, Any]] | None:
+    """One stored version of a tournament (current or replaced), or None."""
+    found = store.event(SYSTEM, number)
+    return None if found is None else (found, tournament_row(found))
+
+
+def tournament_versions(store: SQLiteStore, found: StoredEvent) -> list[dict[str, Any]]:
+    """Every version of the tournament ``found`` is a version of, oldest first."""
+    return [tournament_row(e) for e in store.versions(found)]
+
+
+def standings(store: SQLiteStore, found: StoredEvent) -> list[dict[str, Any]]:
+    """The results of one tournament version as submitted, by place (then sheet row)."""
+    entries = sorted(store.entries([found])[found.id], key=lambda e: (e.place or 0, e.row))
+    return [{"place": e.place, "ema_id": e.player, "last_name": e.facts.get("last_name"),
+             "first_name": e.facts.get("first_name"), "country": e.facts.get("country"),
+             "table_points": e.facts.get("table_points"), "score": e.facts.get("score")} for e in entries]
+
+
+def player_register(store: SQLiteStore) -> dict[str, dict[str, Any]]:
+    """EMA ID -> ``{ema_id, first_name, last_name, name, country}`` as last submitted."""
+    found = {}
+    for ema_id, player in store.players(SYSTEM).items():
+        first, last = player.facts.get("first_name"), player.facts.get("last_name")
+        found[ema_id] = {"ema_id": ema_id, "first_name": first, "last_name": last,
+                         "name": " ".join(p for p in (first, last) if p), "country": player.facts.get("country")}
+    return found
+
+
+def player_results(store: SQLiteStore, ema_id: str) -> list[dict[str, Any]]:
+    """Every result of a player in the current tournament versions, newest first, with the
+    tournament's number (its page's address)."""
+    mine = [(e, entry) for e, entry in store.player_entries(SYSTEM, ema_id)]
+    mine.sort(key=lambda pair: (pair[0].end_date, pair[0].number), reverse=True)
+    return [{"tournament_id": e.number, "tournament": e.name, "ruleset": e.facts["ruleset"], "city": e.facts.get("city"),
+             "country": e.facts.get("country"), "start_date": e.start_date.isoformat(),
+             "end_date": e.end_date.isoformat(), "players": e.players, "weight": e.facts["weight"],
+             "place": entry.place} for e, entry in mine]
+
+
+def search(store: SQLiteStore, text: str, *, limit: int = 100) -> tuple[list[dict[str, Any]], list[dict[str, Any]]]:
+    """Players and current tournaments whose name contains every word of ``text``, accent- and
+    case-insensitively (``"ines aubert"`` finds Inès Aubert; an EMA ID finds its player). At most
+    ``limit`` of each, players by last then first name, tournaments newest first."""
+    words = fold(text).split()
+    if not words:
+        return [], []
+
+    def matches(*names: str | None) -> bool:
+        folded = fold(" ".join(n for n in names if n))
+        return all(word in folded for word in words)
+
+    found_players = sorted((p for p in player_register(store).values()
+                            if matches(p["first_name"], p["last_name"], p["ema_id"])),
+                           key=lambda p: (fold(p["last_name"] or ""), fold(p["first_name"] or ""), p["ema_id"]))
+    found_tournaments = [t for t in current_tournaments(store) if matches(t["name"], t["city"])]
+    return found_players[:limit], found_tournaments[:limit]

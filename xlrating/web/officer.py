@@ -18,17 +18,16 @@ from starlette.responses import RedirectResponse, Response
 from starlette.routing import Route
 
 from xlrating.sheets.read.submitted import KIND_TITLES
-from xlrating.sheets.validate.events import SYSTEM_TITLES, EventTable
-from xlrating.store import IngestOutcome, IntakeError, StoreError, queries
-from xlrating.store.event_plans import planned_replacements
-from xlrating.store.sqlite import tournament_key
+from xlrating.store import IntakeError, StoreError
+from xlrating.systems import UnknownSystem, get
+from xlrating.systems.base import RatingSystem
 from xlrating.web.checking import CheckUnavailable, check_sheet
+from xlrating.web.officer_plan import planned_replacements
 from xlrating.web.organiser import XLSX, annotated_download, attachment
 from xlrating.web.pages import error_page, render, signed_in, store
 from xlrating.web.security import check_csrf, csrf_token
 from xlrating.web.settings import Settings
 
-EVENT_PAGES = {"dci": "/dci/events/", "dippouch": "/dippouch/events/"}  # a stored event's public page: address prefix by system
 Handler = Callable[[Request], Awaitable[Response]]
 MEDIA_TYPES = {"xlsx": XLSX, "xls": "application/vnd.ms-excel",
                "ods": "application/vnd.oasis.opendocument.spreadsheet", "csv": "text/csv"}
@@ -104,10 +103,17 @@ async def _load(request: Request) -> tuple[Any, bytes] | None:
     return await run_in_threadpool(load)
 
 
+def _system(item: Any) -> RatingSystem | None:
+    try:
+        return get(item.system)
+    except UnknownSystem:  # a system the store held uploads of and this server no longer runs
+        return None
+
+
 def _detail(request: Request, item: Any, status: int = 200, **context: Any) -> Response:
+    system = _system(item)
     return render(request, "submission.html", {"item": item, "kind_title": KIND_TITLES.get(item.kind, item.kind),
-                                               "system_title": SYSTEM_TITLES.get(item.system, item.system),
-                                               "event_pages": EVENT_PAGES}
+                                               "system_title": system.table_title if system else item.system}
                   | context, status)
 
 
@@ -115,35 +121,22 @@ def _missing(request: Request) -> Response:
     return error_page(request, 404, "Not found", "There is no submission with this number.")
 
 
-async def _stored_version(request: Request, item: Any,
-                          content: bytes) -> tuple[dict[str, Any] | None, list[dict[str, Any]] | None]:
-    """What accepting this submission would replace, so the officer sees it before deciding: for
-    an EMA sheet the stored version of its tournament (or the one holding this very file), for a
-    Dip Pouch or DCI table what it would do to each of its events
-    (:func:`~xlrating.store.event_plans.planned_replacements`)."""
-    from xlrating.sheets.validate.ema.submission import Submission
-
+async def _plan(request: Request, item: Any, content: bytes) -> list[dict[str, Any]] | None:
+    """What accepting this submission would do to each of its events, so the officer sees it before
+    deciding (:func:`~xlrating.web.officer_plan.planned_replacements`); None when it cannot be told."""
     try:
         check = await request.app.state.checker.run(check_sheet, item.file_name, content)
     except CheckUnavailable:
-        return None, None
+        return None
     if not check.valid or check.submission is None:
-        return None, None
-    if isinstance(check.submission, EventTable):
-        table = check.submission
+        return None
+    system = get(check.system)
+    submission = system.submission(check.submission, item.sha256)
 
-        def plan() -> list[dict[str, Any]]:
-            with store(request) as opened:
-                return planned_replacements(opened, table)
-        return None, await run_in_threadpool(plan)
-    if not isinstance(check.submission, Submission):
-        return None, None
-    key = tournament_key(check.submission)
-
-    def lookup() -> dict[str, Any] | None:
+    def plan() -> list[dict[str, Any]]:
         with store(request) as opened:
-            return queries.current_version(opened, key)
-    return await run_in_threadpool(lookup), None
+            return planned_replacements(opened, system, submission)
+    return await run_in_threadpool(plan)
 
 
 def _replaces(plan: list[dict[str, Any]] | None) -> bool:
@@ -158,18 +151,8 @@ async def submission(request: Request) -> Response:
     item, content = loaded
     if item.status != "pending":
         return _detail(request, item)
-    stored, plan = await _stored_version(request, item, content)
-    offer = (stored is not None and stored["sha256"] != item.sha256) or _replaces(plan)
-    return _detail(request, item, stored=stored, plan=plan, offer_replace=offer)
-
-
-def _refusal(item: Any, outcome: Any) -> str:
-    """Why accepting did not store the file, in the officer's terms (not the command line's)."""
-    if isinstance(outcome, IngestOutcome):
-        return (f"{outcome.tournament!r} is already stored as version {outcome.version} from a different file. "
-                f"To store this file as version {outcome.version + 1} instead, tick \u201cReplace the stored "
-                f"version\u201d and accept again; version {outcome.version} stays in the history.")
-    return str(outcome.message).split("; use --replace")[0]
+    plan = await _plan(request, item, content)
+    return _detail(request, item, plan=plan, offer_replace=_replaces(plan))
 
 
 @officer_only
@@ -208,28 +191,24 @@ async def accept(request: Request) -> Response:
     if check.submission is None or not check.valid:
         return _detail(request, item, 409, error="The sheet does not pass validation now; reject it with a note.")
     replace = form.get("replace") == "yes"
-    table = isinstance(check.submission, EventTable)
+    system = get(check.system)
+    submitted = system.submission(check.submission, item.sha256)
 
     def ingest() -> Any:
         with store(request) as opened:
-            keep = opened.ingest_events if table else opened.ingest
-            return keep(item.file_name, content, check.submission, replace=replace, intake_id=item.id)
+            return opened.ingest(item.file_name, content, submitted, replace=replace, intake_id=item.id)
 
     try:
         outcome = await run_in_threadpool(ingest)
     except (IntakeError, StoreError) as exc:
         return _detail(request, item, 409, error=str(exc))
     if outcome.status == "refused":  # replacing helps when stored versions differ (not when dates overlap)
-        replaceable = not table or any(c.status == "refused" and c.version > 0 for c in outcome.events)
-        plan = None
-        if isinstance(check.submission, EventTable):
-            events = check.submission
-
-            def replanned() -> list[dict[str, Any]]:
-                with store(request) as opened:
-                    return planned_replacements(opened, events)
-            plan = await run_in_threadpool(replanned)
-        return _detail(request, item, 409, error=_refusal(item, outcome), offer_replace=replaceable, plan=plan)
+        def replanned() -> list[dict[str, Any]]:
+            with store(request) as opened:
+                return planned_replacements(opened, system, submitted)
+        plan = await run_in_threadpool(replanned)
+        return _detail(request, item, 409, error=system.officer_refusal(outcome), offer_replace=outcome.replaceable,
+                       plan=plan)
     request.session["flash"] = f"Accepted {item.file_name}: {outcome.message}."
     return RedirectResponse("/officer", status_code=303)
 

@@ -86,7 +86,8 @@ def render(request: Request, name: str, context: dict[str, Any], status_code: in
     signed in)."""
     settings = request.app.state.settings
     base = {"csrf_token": csrf_token(request), "officer": signed_in(request), "flash": request.session.pop("flash", None),
-            "site_name": settings.site_name, "federation": settings.federation, "search_text": ""}
+            "site_name": settings.site_name, "federation": settings.federation, "search_text": "",
+            "menu": getattr(request.app.state, "menu", ())}
     return templates.TemplateResponse(request, name, base | context, status_code=status_code)
 
 

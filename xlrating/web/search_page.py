@@ -1,18 +1,18 @@
-"""``/search?q=NAME``: players (by first or last name, in any order, or EMA ID) and tournaments
-(by name or city), accent- and case-insensitively, the Dip Pouch players and events and the DCI players and events by name
-(:func:`xlrating.web.dci_pages.search_data`). Also JSON, CSV (the players) and Excel."""
+"""``/search?q=NAME``: what every rating system's pages find by name (players and events),
+accent- and case-insensitively, each system's part from its pages module (``search_data`` with its
+``SEARCH_TABLES`` and ``SEARCH_TEMPLATE``). Also JSON, CSV (the first table) and Excel."""
 
 from __future__ import annotations
 
+from typing import Any
+
 from starlette.requests import Request
 
-from xlrating.store import queries
-from xlrating.web import dci_pages, dippouch_pages
-from xlrating.web.pages import BadRequest, Page, Table, page_routes, store
+from xlrating.web.page import BadRequest, Page, Table
+from xlrating.web.pages import page_routes, store
+from xlrating.web.system_pages import pages_of_every_system
 
 LONGEST_QUERY = 100
-PLAYER_COLUMNS = ("ema_id", "first_name", "last_name", "country", "address")
-TOURNAMENT_COLUMNS = ("id", "name", "ruleset", "start_date", "city", "country", "address")
 
 
 def search(request: Request) -> Page:
@@ -20,20 +20,16 @@ def search(request: Request) -> Page:
     if len(text) > LONGEST_QUERY:
         raise BadRequest(f"The parameter q is {len(text)} characters long; search with at most {LONGEST_QUERY} "
                          f"(a name or part of one).")
+    data: dict[str, Any] = {"q": text}
+    tables: list[Table] = []
+    sections = []
     with store(request) as opened:
-        players, tournaments = queries.search(opened, text)
-        found_dippouch = dippouch_pages.search_data(opened, text)
-        found_dci = dci_pages.search_data(opened, text)
-    data = {"q": text,
-            "players": [{k: p[k] for k in PLAYER_COLUMNS if k != "address"} | {"address": f"/players/{p['ema_id']}"}
-                        for p in players],
-            "tournaments": [{k: t[k] for k in TOURNAMENT_COLUMNS if k != "address"}
-                            | {"address": f"/tournaments/{t['id']}"} for t in tournaments]}
-    data |= found_dippouch | found_dci
-    return Page(f"Search: {text}" if text else "Search", "search.html", data,
-                (Table("players", "Players", PLAYER_COLUMNS), Table("tournaments", "Tournaments", TOURNAMENT_COLUMNS),
-                 *dippouch_pages.SEARCH_TABLES, *dci_pages.SEARCH_TABLES),
-                {"search_text": text})
+        for pages in pages_of_every_system():
+            data |= pages.search_data(opened, text)
+            tables += pages.SEARCH_TABLES
+            sections.append(pages.SEARCH_TEMPLATE)
+    return Page(f"Search: {text}" if text else "Search", "search.html", data, tuple(tables),
+                {"search_text": text, "search_sections": sections})
 
 
 routes = page_routes("/search", search)

@@ -31,7 +31,7 @@ PARSERS = {"result": lambda name, v: dci.score(v), "k": lambda name, v: dci.k_va
 
 def validate_dci(layout: TableLayout, out: Collector) -> EventTable:
     """The findings go to ``out``; the table's events are filled in only when there is no error."""
-    table = EventTable("dci", layout.grid.name)
+    table = EventTable("dci", "DCI matches", layout.grid.name)
     records = read_rows(layout, COLUMNS, out, PARSERS)
     if not records:
         out.add("TABLE_EMPTY", layout.grid.name, layout.header_row, min(layout.columns.values()),

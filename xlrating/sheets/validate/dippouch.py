@@ -25,7 +25,7 @@ SAME_ON_EVERY_ROW = ("players", "rounds", "world_championship", "location")
 
 def validate_dippouch(layout: TableLayout, out: Collector) -> EventTable:
     """The findings go to ``out``; the table's events are filled in only when there is no error."""
-    table = EventTable("dippouch", layout.grid.name)
+    table = EventTable("dippouch", "Dip Pouch results", layout.grid.name)
     records = read_rows(layout, COLUMNS, out, PARSERS)
     if not records:
         out.add("TABLE_EMPTY", layout.grid.name, layout.header_row, min(layout.columns.values()),

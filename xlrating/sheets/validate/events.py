@@ -18,15 +18,13 @@ import datetime as dt
 import hashlib
 import json
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Literal
+from typing import TYPE_CHECKING, Any
 
 from xlrating.core.names import fold
 
 if TYPE_CHECKING:  # the rating engines load numpy; recognising a table does not need them
     from xlrating.core import dci, dippouch
 
-System = Literal["dippouch", "dci"]
-SYSTEM_TITLES = {"dippouch": "Dip Pouch results", "dci": "DCI matches", "mers": "EMA results sheet"}
 
 
 @dataclass(frozen=True)
@@ -133,18 +131,20 @@ Event = DipPouchEvent | DciEvent
 
 @dataclass
 class EventTable:
-    """A whole table as read: complete only when validation found no errors."""
+    """A whole table as read: complete only when validation found no errors. ``title`` is what the
+    table is (``Dip Pouch results``); its events are the system's (each with a ``label()``)."""
 
-    system: System
+    system: str
+    title: str
     sheet: str | None = None
-    events: list[Event] = field(default_factory=list)
+    events: list[Any] = field(default_factory=list)
 
     def label(self) -> str:
         """``Dip Pouch results: Spring Cup (2023-04-16), ... (4 events)``, for the intake queue."""
         names = ", ".join(e.label() for e in self.events[:3])
         more = f" and {len(self.events) - 3} more" if len(self.events) > 3 else ""
         count = f" ({len(self.events)} events)" if len(self.events) > 1 else ""
-        return f"{SYSTEM_TITLES[self.system]}: {names}{more}{count}" if self.events else SYSTEM_TITLES[self.system]
+        return f"{self.title}: {names}{more}{count}" if self.events else self.title
 
 
 def _digest(content: object) -> str:

@@ -1,0 +1,171 @@
+"""What a rating system declares, once, for every layer to read: :class:`RatingSystem`.
+
+A system is its key and names, the table (or sheet) it is submitted as and the validator of it, how
+its events become versioned records of the store and come back as the core's records, its
+leaderboard with the options that choose it (the rules era, a category, ties...), and its public
+pages. The command line builds ``validate``, ``ingest`` and ``rank`` from these declarations; the
+store keeps any system's events alike; the officer's queue, the public pages and the search iterate
+the registry (:mod:`xlrating.systems`). A new system is one module that subclasses
+:class:`RatingSystem` (or :class:`xlrating.systems.tables.TableSystem` for a table of results or
+matches) and registers an instance.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any, ClassVar, Literal
+
+if TYPE_CHECKING:  # the sheets, the store and the exports load only where a system is used
+    from xlrating.core.tables import Column
+    from xlrating.exports import Leaderboard
+    from xlrating.sheets.read.xlsx import SheetGrid
+    from xlrating.sheets.validate.findings import Finding
+    from xlrating.sheets.validate.registry import Registry
+    from xlrating.store.records import EventRecord, IngestOutcome, StoredEvent, Submission
+    from xlrating.store.sqlite import SQLiteStore
+
+Fit = Literal["complete", "near", "none"]
+"""How well a file's sheets fit a system's table: every required column named; all but one; neither."""
+
+
+@dataclass(frozen=True)
+class RankOption:
+    """An option of a system's leaderboard: ``xlrating rank SYSTEM --flag``, the pages' query
+    parameter of the same name, and the keyword of :meth:`RatingSystem.leaderboard`.
+
+    ``kind``: ``text``, ``choice`` (one of ``choices``; ``case_sensitive`` False matches any case
+    and gives the spelling of ``choices``) or ``date`` (YYYY-MM-DD)."""
+
+    name: str
+    flag: str
+    help: str
+    kind: Literal["text", "choice", "date"] = "text"
+    choices: tuple[str, ...] = ()
+    default: Any = None
+    case_sensitive: bool = True
+    metavar: str | None = None
+
+
+TIES = RankOption("ties", "--ties", "Tie policy: shared best place, or the average of the places a tie covers.",
+                  "choice", ("best", "average"), "best")
+
+
+@dataclass
+class Validation:
+    """What validating a submitted file found (in reading order) and what the file says: the
+    system's content, which the store takes (:meth:`RatingSystem.submission`) only when ``valid``."""
+
+    findings: list[Finding]
+    submission: Any
+    system: str
+
+    @property
+    def valid(self) -> bool:
+        return not any(f.severity == "error" for f in self.findings)
+
+
+class RatingSystem:
+    """The declaration of one rating system (see the module docstring). Subclasses set the class
+    attributes and implement the methods; one instance is registered."""
+
+    key: ClassVar[str]  # in addresses, the store and --system: lower case letters
+    title: ClassVar[str]  # "Dip Pouch"
+    game: ClassVar[str]  # "Diplomacy"
+    table_title: ClassVar[str]  # what a submitted file of it is: "Dip Pouch results"
+    event_word: ClassVar[str] = "event"  # what its events are called: "event", "tournament"
+    columns: ClassVar[tuple[Column, ...]] = ()  # the submitted table's columns; () for a sheet of its own layout
+    rank_options: ClassVar[tuple[RankOption, ...]] = ()
+    pages: ClassVar[str | None] = None  # the module of its own public pages; None: the generic ones
+    fallback: ClassVar[bool] = False  # a file no system recognises is validated as this system's
+
+    # --- a submitted file ---------------------------------------------------------------------
+
+    def fit(self, grids: list[SheetGrid]) -> Fit:
+        """How well ``grids`` fit this system's table (:data:`Fit`)."""
+        raise NotImplementedError
+
+    def recognises(self, grids: list[SheetGrid]) -> bool:
+        """Whether ``grids`` are this system's own kind of sheet when no table fits completely (a
+        system submitted as a sheet with its own layout says so here)."""
+        return False
+
+    def validate(self, grids: list[SheetGrid], registry: Registry | None = None) -> Validation:
+        """Every finding of the file, and what it says."""
+        raise NotImplementedError
+
+    def label(self, content: Any) -> str | None:
+        """How the intake queue names a submission: ``Name (details)`` as far as the file gives them."""
+        raise NotImplementedError
+
+    # --- the store ------------------------------------------------------------------------------
+
+    def submission(self, content: Any, sha256: str) -> Submission:
+        """A valid file's content as the store takes it; ``sha256`` is the file's digest."""
+        raise NotImplementedError
+
+    replace_hint: ClassVar[str] = "use --replace to replace them"  # the command line's advice on a refusal
+
+    def officer_refusal(self, outcome: IngestOutcome) -> str:
+        """Why accepting did not store the file, in the ranking officer's terms."""
+        return outcome.message
+
+    def event_detail(self, event: StoredEvent) -> str:
+        """What tells a stored event from others of its name, for messages: its days."""
+        days = event.start_date.isoformat()
+        return days if event.end_date == event.start_date else f"{days} to {event.end_date.isoformat()}"
+
+    def event_address(self, number: int) -> str:
+        """The public page of a stored event version."""
+        return f"/{self.key}/events/{number}"
+
+    def entry_text(self, entry: Any) -> str:
+        """One stored or submitted entry in a line, for the officer's view of what a file changes."""
+        shown = [f"place {entry.place}" if entry.place is not None else None, entry.player,
+                 f"against {entry.opponent}" if entry.opponent is not None else None,
+                 f"result {entry.result:g}" if entry.result is not None else None]
+        return " ".join(part for part in shown if part)
+
+    def fact_changes(self, stored: StoredEvent, new: EventRecord) -> list[tuple[str, Any, Any]]:
+        """``(what, stored, new)`` for the system's own facts of an event that a new version would
+        change, beside its days and players (only those that differ are shown)."""
+        return []
+
+    def entry_countries(self, entries: Sequence[Any]) -> dict[str, str]:
+        """Each player's country in an event, as its entries give it (players without one left out)."""
+        return {}
+
+    def empty_store_message(self, location: str) -> str | None:
+        """Why ``rank`` without a file cannot rank an empty store (None: an empty leaderboard says so)."""
+        return (f"{location}: the store holds no {self.table_title}; ingest a {self.table_title} table first "
+                f"(xlrating ingest FILE) or give the FILE to rank")
+
+    # --- the leaderboard ------------------------------------------------------------------------
+
+    def records_from_table(self, rows: Sequence[Sequence[Any]], header_row: int) -> list[Any]:
+        """The core's records of a table read whole (``xlrating rank SYSTEM FILE``); raises
+        :class:`~xlrating.core.errors.TableError` at the first bad cell."""
+        raise NotImplementedError
+
+    def stored_records(self, store: SQLiteStore, **options: Any) -> list[Any]:
+        """The core's records of the current version of every stored event, as ``rank`` reads them."""
+        raise NotImplementedError
+
+    def leaderboard(self, records: list[Any], *, source: str, stored: SQLiteStore | None = None,
+                    **options: Any) -> Leaderboard:
+        """The leaderboard of ``records`` under ``options`` (:attr:`rank_options`); ``source`` names
+        where they came from for messages, ``stored`` is the store they came from (if they did)."""
+        raise NotImplementedError
+
+    def history(self, records: list[Any], player: str, **options: Any) -> list[dict[str, Any]]:
+        """The player's rating after each event or match, the change and why, in the order rated
+        (rows for a table: the generic player page lists them)."""
+        return []
+
+    def default_options(self) -> dict[str, Any]:
+        return {option.name: option.default for option in self.rank_options}
+
+
+def today() -> dt.date:
+    return dt.date.today()

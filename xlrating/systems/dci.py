@@ -1,0 +1,118 @@
+"""DCI (Magic: The Gathering, the Elo rating the DCI kept until 2011), declared for every layer.
+
+Submitted as a matches table (one row per match from ``player``'s side: ``date``, ``round``,
+``player``, ``opponent``, ``result``, optional ``event``, ``k`` or ``tier``, ``category``, and for the
+pages ``player_country`` and ``opponent_country``); an event is the rows of one event name on
+consecutive days whose rounds continue (:mod:`xlrating.sheets.validate.events`), and two events of
+one name may not overlap in time. The rules are in :mod:`xlrating.core.dci`; the pages in
+:mod:`xlrating.web.dci_pages`.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import TYPE_CHECKING, Any, ClassVar
+
+from xlrating.core.table_columns import DCI_MATCH_COLUMNS, DCI_SHOWN_COLUMNS
+from xlrating.systems.base import RankOption
+from xlrating.systems.tables import TableSystem
+
+if TYPE_CHECKING:
+    from xlrating.core import dci
+    from xlrating.exports import Leaderboard
+    from xlrating.sheets.validate.events import DciEvent, EventTable
+    from xlrating.sheets.validate.findings import Collector
+    from xlrating.sheets.validate.tables import TableLayout
+    from xlrating.store.records import EventRecord, StoredEvent
+    from xlrating.store.sqlite import SQLiteStore
+
+RESULT_WORDS = {1.0: "won against", 0.5: "drew with", 0.0: "lost to"}
+
+
+class Dci(TableSystem):
+    key = "dci"
+    title = "DCI"
+    game = "Magic: The Gathering"
+    table_title = "DCI matches"
+    columns = (*DCI_MATCH_COLUMNS, *DCI_SHOWN_COLUMNS)
+    rank_options: ClassVar[tuple[RankOption, ...]] = (
+        RankOption("ties", "--ties", "Accepted for every system; DCI ratings have no placements to tie.", "choice",
+                   ("best", "average"), "best"),
+        RankOption("method", "--method", "Win probability by the formula or by the FIDE-style table.", "choice",
+                   ("formula", "table"), "formula"),
+        RankOption("category", "--category", "Rank only this category."),
+    )
+    pages = "xlrating.web.dci_pages"
+    refuse_overlap = True
+
+    def read_events(self, layout: TableLayout, out: Collector) -> EventTable:
+        from xlrating.sheets.validate.dci import validate_dci
+
+        return validate_dci(layout, out)
+
+    def check_rankable(self, table: EventTable) -> None:
+        from xlrating.core import dci
+
+        dci.ratings([m for e in table.events for m in e.matches])
+
+    def event_record(self, event: DciEvent, sheet: str | None) -> EventRecord:
+        from xlrating.store.records import EntryRecord, EventRecord
+
+        tiers = event.tiers or (None,) * len(event.matches)
+        countries = event.countries or ((None, None),) * len(event.matches)
+        entries = tuple(EntryRecord(m.row or 0, m.player, opponent=m.opponent, result=m.result, round=m.round,
+                                    date=m.date, facts={"k": m.k, "tier": tier, "category": m.category,
+                                                        "player_country": player_country,
+                                                        "opponent_country": opponent_country})
+                        for m, tier, (player_country, opponent_country) in zip(event.matches, tiers, countries))
+        return EventRecord(event.key, event.name, event.start_date, event.end_date, event.players, event.fingerprint,
+                           event.label(), entries, {"rounds": event.rounds}, sheet)
+
+    def entry_text(self, entry: Any) -> str:
+        facts = entry.facts
+        if entry.opponent is None:
+            return f"{entry.date.isoformat()} round {entry.round}: {entry.player} has a bye ({facts['category']})"
+        return (f"{entry.date.isoformat()} round {entry.round}: {entry.player} {RESULT_WORDS[float(entry.result)]} "
+                f"{entry.opponent} (K {float(facts['k']):g}, {facts['category']})")
+
+    def fact_changes(self, stored: StoredEvent, new: EventRecord) -> list[tuple[str, Any, Any]]:
+        return [("rounds", stored.facts["rounds"], new.facts["rounds"])]
+
+    def entry_countries(self, entries: Sequence[Any]) -> dict[str, str]:
+        found: dict[str, str] = {}
+        for entry in entries:
+            for name, country in ((entry.player, entry.facts.get("player_country")),
+                                  (entry.opponent, entry.facts.get("opponent_country"))):
+                if name is not None and country:
+                    found.setdefault(name, country)
+        return found
+
+    def event_address(self, number: int) -> str:
+        return f"/dci/events/{number}"
+
+    # --- the leaderboard ------------------------------------------------------------------------
+
+    def records_from_table(self, rows: Sequence[Sequence[Any]], header_row: int) -> list[dci.Match]:
+        from xlrating.core import dci
+
+        return dci.matches_from_table(rows, header_row=header_row)
+
+    def stored_records(self, store: SQLiteStore, **options: Any) -> list[dci.Match]:
+        """Every match of the current version of each event, as ``rank dci`` reads them from a table."""
+        return [match for match, _ in self.stored_matches(store)]
+
+    def stored_matches(self, store: SQLiteStore) -> list[tuple[dci.Match, StoredEvent]]:
+        """:meth:`stored_records`, each match with the event version it belongs to."""
+        from xlrating.core import dci
+
+        stored = store.current_entries(self.key)
+        stored.sort(key=lambda pair: pair[0].start_date)  # stable: events in the order stored, rows in file order
+        return [(dci.Match(entry.date or event.start_date, entry.round or 1, entry.player or "", entry.opponent,
+                           float(entry.result or 0.0), event.name, entry.facts["k"], entry.facts["category"], entry.row),
+                 event) for event, entry in stored]
+
+    def leaderboard(self, records: list[Any], *, source: str, stored: SQLiteStore | None = None,
+                    **options: Any) -> Leaderboard:
+        from xlrating.leaderboards import dci_leaderboard
+
+        return dci_leaderboard(records, method=options.get("method") or "formula", category=options.get("category"))

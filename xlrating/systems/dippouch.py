@@ -1,0 +1,97 @@
+"""Dip Pouch (Diplomacy, as the World Diplomacy Database rates it), declared for every layer.
+
+Submitted as a results table (one row per player per event: ``event``, ``date``, ``players``,
+``rounds``, ``player``, ``place``, optional ``world_championship``, and for the pages ``country``,
+``score``, ``location``); an event is the rows of one event name on one date. The rules are in
+:mod:`xlrating.core.dippouch`; the pages in :mod:`xlrating.web.dippouch_pages`.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import TYPE_CHECKING, Any, ClassVar
+
+from xlrating.core.table_columns import DIPPOUCH_RESULT_COLUMNS, DIPPOUCH_SHOWN_COLUMNS
+from xlrating.systems.base import TIES, RankOption
+from xlrating.systems.tables import TableSystem
+
+if TYPE_CHECKING:
+    from xlrating.core import dippouch
+    from xlrating.exports import Leaderboard
+    from xlrating.sheets.validate.events import DipPouchEvent, EventTable
+    from xlrating.sheets.validate.findings import Collector
+    from xlrating.sheets.validate.tables import TableLayout
+    from xlrating.store.records import EventRecord, StoredEvent
+    from xlrating.store.sqlite import SQLiteStore
+
+
+class DipPouch(TableSystem):
+    key = "dippouch"
+    title = "Dip Pouch"
+    game = "Diplomacy"
+    table_title = "Dip Pouch results"
+    columns = (*DIPPOUCH_RESULT_COLUMNS, *DIPPOUCH_SHOWN_COLUMNS)
+    rank_options: ClassVar[tuple[RankOption, ...]] = (TIES,)
+    pages = "xlrating.web.dippouch_pages"
+
+    def read_events(self, layout: TableLayout, out: Collector) -> EventTable:
+        from xlrating.sheets.validate.dippouch import validate_dippouch
+
+        return validate_dippouch(layout, out)
+
+    def check_rankable(self, table: EventTable) -> None:
+        from xlrating.core import dippouch
+
+        dippouch.ratings([r for e in table.events for r in e.results])
+
+    def event_record(self, event: DipPouchEvent, sheet: str | None) -> EventRecord:
+        from xlrating.store.records import EntryRecord, EventRecord
+
+        details = event.details or ((None, None),) * len(event.results)
+        entries = tuple(EntryRecord(r.row or 0, r.player, place=r.place, facts={"country": country, "score": score})
+                        for r, (country, score) in zip(event.results, details))
+        return EventRecord(event.key, event.name, event.start_date, event.end_date, event.players, event.fingerprint,
+                           event.label(), entries, {"rounds": event.rounds, "world_championship": event.world_championship,
+                                                    "location": event.location}, sheet)
+
+    def entry_text(self, entry: Any) -> str:
+        return f"place {entry.place}: {entry.player}"
+
+    def fact_changes(self, stored: StoredEvent, new: EventRecord) -> list[tuple[str, Any, Any]]:
+        return [("rounds", stored.facts["rounds"], new.facts["rounds"]),
+                ("World Championship", "yes" if stored.facts.get("world_championship") else "no",
+                 "yes" if new.facts["world_championship"] else "no")]
+
+    def entry_countries(self, entries: Sequence[Any]) -> dict[str, str]:
+        found: dict[str, str] = {}
+        for entry in entries:
+            if entry.facts.get("country"):
+                found.setdefault(entry.player, entry.facts["country"])
+        return found
+
+    def event_address(self, number: int) -> str:
+        return f"/dippouch/events/{number}"
+
+    # --- the leaderboard ------------------------------------------------------------------------
+
+    def records_from_table(self, rows: Sequence[Sequence[Any]], header_row: int) -> list[dippouch.Result]:
+        from xlrating.core import dippouch
+
+        return dippouch.results_from_table(rows, header_row=header_row)
+
+    def stored_records(self, store: SQLiteStore, **options: Any) -> list[dippouch.Result]:
+        """Every standing of the current version of each event, as ``rank dippouch`` reads them from
+        a table (``row``: the row of the file it came from), events in date order."""
+        from xlrating.core import dippouch
+
+        stored = store.current_entries(self.key)
+        stored.sort(key=lambda pair: pair[0].start_date)  # stable: events in the order stored, rows in file order
+        return [dippouch.Result(event.name, event.start_date, event.players, event.facts["rounds"], entry.player or "",
+                                entry.place or 0, bool(event.facts.get("world_championship")), entry.row)
+                for event, entry in stored]
+
+    def leaderboard(self, records: list[Any], *, source: str, stored: SQLiteStore | None = None,
+                    **options: Any) -> Leaderboard:
+        from xlrating.leaderboards import dippouch_leaderboard
+
+        return dippouch_leaderboard(records, ties=options.get("ties") or "best")

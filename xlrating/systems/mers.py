@@ -1,0 +1,199 @@
+"""MERS (EMA Mahjong, the Mahjong European Ranking System), declared for every layer.
+
+Submitted as the EMA's results reporting sheet (a tournament block and a results table in the
+layouts submitters use; :mod:`xlrating.sheets.validate.ema`), one tournament per sheet; a
+tournament is identified by its ruleset, name (accents and case ignored) and first day, and a new
+file for a stored tournament replaces it only when asked (the file is the version). The sheet's
+players with an EMA ID are kept with their names and country as last submitted. The rules are in
+:mod:`xlrating.core.mers`; the pages in :mod:`xlrating.web.mers_pages`.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import TYPE_CHECKING, Any, ClassVar
+
+from xlrating.core.errors import RatingError
+from xlrating.core.names import fold
+from xlrating.systems.base import TIES, Fit, RankOption, RatingSystem, Validation
+
+if TYPE_CHECKING:
+    from xlrating.core import mers
+    from xlrating.exports import Leaderboard
+    from xlrating.sheets.read.xlsx import SheetGrid
+    from xlrating.sheets.validate.ema.submission import Submission as Sheet
+    from xlrating.sheets.validate.registry import Registry
+    from xlrating.store.records import EventRecord, IngestOutcome, StoredEvent, Submission
+    from xlrating.store.sqlite import SQLiteStore
+
+RULES = ("2005", "2010", "2018")
+RULESETS = ("MCR", "Riichi")
+
+
+def tournament_key(ruleset: str, name: str, start: Any) -> str:
+    """How a tournament's versions are told apart from other tournaments."""
+    return f"{ruleset}|{fold(name)}|{start.isoformat()}"
+
+
+class Mers(RatingSystem):
+    key = "mers"
+    title = "MERS"
+    game = "Mahjong"
+    table_title = "EMA results sheet"
+    event_word = "tournament"
+    rank_options: ClassVar[tuple[RankOption, ...]] = (
+        TIES,
+        RankOption("as_of", "--as-of", "Ranking date (default: today).", "date", metavar="YYYY-MM-DD"),
+        RankOption("rules", "--rules", "Rule era.", "choice", RULES, "2005"),
+        RankOption("ruleset", "--ruleset", "MCR or Riichi (required when the results hold both).", "choice", RULESETS,
+                   case_sensitive=False),
+    )
+    pages = "xlrating.web.mers_pages"
+    fallback = True
+    replace_hint: ClassVar[str] = "use --replace to replace it"
+
+    # --- the file -------------------------------------------------------------------------------
+
+    def fit(self, grids: list[SheetGrid]) -> Fit:
+        return "none"  # not a table: a sheet of its own layout (see recognises)
+
+    def recognises(self, grids: list[SheetGrid]) -> bool:
+        from xlrating.sheets.validate.ema.layout import find_table
+
+        return find_table(grids) is not None
+
+    def validate(self, grids: list[SheetGrid], registry: Registry | None = None) -> Validation:
+        from xlrating.sheets.validate.ema.sheet import validate_grids
+
+        checked = validate_grids(grids, registry)
+        return Validation(checked.findings, checked.submission, self.key)
+
+    def label(self, content: Sheet) -> str | None:
+        t = content.tournament
+        if not t.name:
+            return None
+        details = ", ".join(str(part) for part in (t.ruleset, t.start_date) if part)
+        return f"{t.name} ({details})" if details else t.name
+
+    # --- the store ------------------------------------------------------------------------------
+
+    def submission(self, content: Sheet, sha256: str) -> Submission:
+        from xlrating.store.records import EntryRecord, EventRecord, PlayerRecord, Submission
+
+        t = content.tournament
+        if not (t.name and t.ruleset and t.start_date and t.end_date and t.players and t.mers_weight):
+            raise ValueError("ingest needs a submission that passed validation")
+        entries = tuple(EntryRecord(p.row, p.ema_id, place=p.place, facts={
+            "last_name": p.last_name, "first_name": p.first_name, "country": p.country,
+            "table_points": p.table_points, "score": p.score}) for p in content.players)
+        facts = {"ruleset": t.ruleset, "city": t.city, "country": t.country, "days": t.days, "countries": t.countries,
+                 "declared_weight": t.weight, "qualification": t.qualification, "weight": t.mers_weight,
+                 "effective_date": t.effective_date.isoformat() if t.effective_date else None}
+        event = EventRecord(tournament_key(t.ruleset, t.name, t.start_date), t.name, t.start_date, t.end_date,
+                            t.players, sha256, f"{t.name} ({t.ruleset}, {t.start_date})", entries, facts,
+                            content.results_sheet)
+        players = tuple(PlayerRecord(p.ema_id, {"last_name": p.last_name, "first_name": p.first_name,
+                                                "country": p.country}) for p in content.players if p.ema_id is not None)
+        return Submission(self.key, (event,), lambda outcome: self._describe(content, outcome), players,
+                          note=_note)
+
+    @staticmethod
+    def _describe(content: Sheet, outcome: IngestOutcome) -> str:
+        if outcome.known is not None:
+            name, version, current = outcome.known.versions[0]
+            state = "current" if current else "replaced since"
+            return f"already stored as version {version} of {name!r} ({state}); nothing changed"
+        t, change = content.tournament, outcome.changes[0]
+        if change.status == "refused":
+            return (f"{t.name!r} ({t.ruleset}, {t.start_date}) is already stored as version {change.version} from a "
+                    f"different file")
+        what = f"replaced version {change.version - 1}" if change.status == "replaced" else "new tournament"
+        return (f"stored {t.name!r} ({t.ruleset}, {t.start_date}) as version {change.version} ({what}), "
+                f"{len(content.players)} results")
+
+    def officer_refusal(self, outcome: IngestOutcome) -> str:
+        change = outcome.changes[0]
+        return (f"{change.name!r} is already stored as version {change.version} from a different file. To store this "
+                f"file as version {change.version + 1} instead, tick \u201cReplace the stored version\u201d and accept "
+                f"again; version {change.version} stays in the history.")
+
+    def event_address(self, number: int) -> str:
+        return f"/tournaments/{number}"
+
+    def event_detail(self, event: StoredEvent) -> str:
+        return f"{event.facts['ruleset']}, {event.start_date}"
+
+    def entry_text(self, entry: Any) -> str:
+        name = " ".join(part for part in (entry.facts.get("first_name"), entry.facts.get("last_name")) if part)
+        return f"place {entry.place}: {name or '(no name)'} ({entry.player or 'no EMA ID'})"
+
+    def fact_changes(self, stored: StoredEvent, new: EventRecord) -> list[tuple[str, Any, Any]]:
+        return [("weight", stored.facts.get("weight"), new.facts.get("weight")),
+                ("city", stored.facts.get("city") or "-", new.facts.get("city") or "-")]
+
+    def entry_countries(self, entries: Sequence[Any]) -> dict[str, str]:
+        return {e.player: e.facts["country"] for e in entries if e.player is not None and e.facts.get("country")}
+
+    # --- the leaderboard ------------------------------------------------------------------------
+
+    def records_from_table(self, rows: Sequence[Sequence[Any]], header_row: int) -> list[mers.Result]:
+        from xlrating.core import mers
+
+        return mers.results_from_table(rows, header_row=header_row)
+
+    def stored_records(self, store: SQLiteStore, **options: Any) -> list[mers.Result]:
+        """Every result of the current version of each tournament (of ``ruleset`` when given), as
+        :class:`xlrating.core.mers.Result`: date = end date, players = declared N, weight = the
+        declared MERS weight or the 2018 weight computed from its components. Tournaments of one
+        name are told apart by their first day (``Name (2024-03-16)``)."""
+        import datetime as dt
+
+        from xlrating.core import mers
+
+        ruleset = options.get("ruleset")
+        stored = [(event, entry) for event, entry in store.current_entries(self.key)
+                  if ruleset is None or event.facts["ruleset"] == ruleset]
+        stored.sort(key=lambda pair: (pair[0].end_date, pair[0].number, pair[1].place or 0))
+        named: dict[str, set[int]] = {}
+        for event, _ in stored:
+            named.setdefault(event.name, set()).add(event.number)
+        results = []
+        for event, entry in stored:
+            label = event.name if len(named[event.name]) == 1 else f"{event.name} ({event.start_date})"
+            effective = event.facts.get("effective_date")
+            results.append(mers.Result(label, event.end_date, event.players, event.facts["weight"], entry.player,
+                                       entry.place, event.facts["ruleset"],
+                                       dt.date.fromisoformat(effective) if effective else None, None, entry.row))
+        return results
+
+    def empty_store_message(self, location: str) -> str | None:
+        return None  # an empty ranking says why on its own (no player has enough results)
+
+    def leaderboard(self, records: list[Any], *, source: str, stored: SQLiteStore | None = None,
+                    **options: Any) -> Leaderboard:
+        import datetime as dt
+
+        from xlrating.core import mers
+        from xlrating.leaderboards import mers_leaderboard
+
+        ruleset = options.get("ruleset")
+        present = sorted({r.ruleset for r in records})
+        if ruleset is None and len(present) > 1:
+            raise RatingError(f"the results hold {' and '.join(present)} tournaments; choose one with --ruleset")
+        names = player_names(stored) if stored is not None else None
+        return mers_leaderboard(records, options.get("as_of") or dt.date.today(), rules=options.get("rules") or "2005",
+                                ruleset=mers.ruleset(ruleset) if ruleset else None, ties=options.get("ties") or "best",
+                                names=names)
+
+
+def _note(outcome: IngestOutcome) -> str:
+    """The officer's acceptance as the queue shows it: ``stored as version 2``."""
+    if outcome.known is not None or not outcome.changes:
+        return outcome.message
+    return f"stored as version {outcome.changes[0].version}"
+
+
+def player_names(store: SQLiteStore) -> dict[str, str]:
+    """EMA ID -> "First Last" as last submitted, for showing leaderboards to people."""
+    return {key: " ".join(p for p in (player.facts.get("first_name"), player.facts.get("last_name")) if p)
+            for key, player in store.players("mers").items()}

@@ -1,0 +1,40 @@
+"""Every registered rating system's public pages: its own module when its declaration names one
+(:attr:`~xlrating.systems.base.RatingSystem.pages`), else the generic pages made from its declaration
+(:mod:`xlrating.web.generic_pages`). A pages module has ``routes``, ``MENU`` (the links of the site's
+menu), and the search's ``search_data(store, text)``, ``SEARCH_TABLES`` and ``SEARCH_TEMPLATE``."""
+
+from __future__ import annotations
+
+import importlib
+from typing import Any
+
+from starlette.routing import BaseRoute, Route
+
+from xlrating.systems import all_systems
+from xlrating.systems.base import RatingSystem
+from xlrating.web.generic_pages import SystemPages
+
+
+def pages_of(system: RatingSystem) -> Any:
+    return importlib.import_module(system.pages) if system.pages else SystemPages(system)
+
+
+def pages_of_every_system() -> list[Any]:
+    return [pages_of(system) for system in all_systems()]
+
+
+def menu() -> list[tuple[str, str]]:
+    """The site menu's links to each system's pages, in the registry's order."""
+    return [link for pages in pages_of_every_system() for link in pages.MENU]
+
+
+def _specificity(route: BaseRoute) -> tuple[int, ...]:
+    """Literal path segments before parameters: ``/rankings/dci/{category}`` is tried before
+    ``/rankings/{ruleset}/{rules}``, whichever system was registered first."""
+    path = route.path if isinstance(route, Route) else ""
+    return tuple(1 if "{" in part else 0 for part in path.strip("/").split("/"))
+
+
+def public_routes() -> list[BaseRoute]:
+    routes = [route for pages in pages_of_every_system() for route in pages.routes]
+    return sorted(routes, key=_specificity)
