@@ -10,7 +10,7 @@ from starlette.requests import Request
 
 from xlrating.web.page import BadRequest, Page, Table
 from xlrating.web.pages import page_routes, store
-from xlrating.web.system_pages import pages_of_every_system
+from xlrating.web.system_pages import systems_with_pages
 
 LONGEST_QUERY = 100
 
@@ -24,12 +24,12 @@ def search(request: Request) -> Page:
     tables: list[Table] = []
     sections = []
     with store(request) as opened:
-        for pages in pages_of_every_system():
+        for system, pages in systems_with_pages():
             data |= pages.search_data(opened, text)
             tables += pages.SEARCH_TABLES
-            sections.append(pages.SEARCH_TEMPLATE)
+            sections.append({"template": pages.SEARCH_TEMPLATE, "key": system.key, "title": system.title})
     return Page(f"Search: {text}" if text else "Search", "search.html", data, tuple(tables),
-                {"search_text": text, "search_sections": sections})
+                {"search_text": text, "search_sections": sections, "found": data})
 
 
 routes = page_routes("/search", search)

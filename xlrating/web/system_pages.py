@@ -23,6 +23,10 @@ def pages_of_every_system() -> list[Any]:
     return [pages_of(system) for system in all_systems()]
 
 
+def systems_with_pages() -> list[tuple[RatingSystem, Any]]:
+    return [(system, pages_of(system)) for system in all_systems()]
+
+
 def menu() -> list[tuple[str, str]]:
     """The site menu's links to each system's pages, in the registry's order."""
     return [link for pages in pages_of_every_system() for link in pages.MENU]
