@@ -22,7 +22,7 @@ LYON = Path(__file__).parents[2] / "examples" / "01_lyon_mcr_open_2024.xlsx"
 
 
 def _pending(store, token: str = "t1"):  # type: ignore[no-untyped-def]
-    store.add_check(token, LYON.name, "xlsx", LYON.read_bytes(), [], True, "Lyon MCR Open 2024")
+    store.add_check(token, LYON.name, "xlsx", LYON.read_bytes(), [], True, "Lyon MCR Open 2024", "mers")
     return store.submit_check(token, "org@example.org")
 
 
@@ -41,11 +41,11 @@ def test_a_store_of_the_first_schema_is_upgraded_with_its_data_kept(tmp_path: Pa
 
 def test_uploads_never_submitted_are_dropped_after_a_day(tmp_path: Path) -> None:
     with open_store(str(tmp_path / "s.db")) as store:
-        store.add_check("old", "a.xlsx", "xlsx", b"a", [], True, None)
+        store.add_check("old", "a.xlsx", "xlsx", b"a", [], True, None, "mers")
         _pending(store, "kept")
         day_ago = (dt.datetime.now(dt.UTC) - dt.timedelta(hours=25)).isoformat(timespec="seconds")
         store._db.execute("UPDATE intake SET uploaded_at = ?", (day_ago,))
-        store.add_check("new", "b.xlsx", "xlsx", b"b", [], True, None)
+        store.add_check("new", "b.xlsx", "xlsx", b"b", [], True, None, "mers")
         assert store.intake_by_token("old") is None
         assert store.intake_by_token("kept").status == "pending"  # submitted: kept for the officer
         assert store.intake_by_token("new") is not None

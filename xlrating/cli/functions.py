@@ -11,9 +11,8 @@ from typing import Any
 
 import click
 
+from xlrating.cli.common import SystemChoice
 from xlrating.functions import FUNCTIONS, ExcelFunction
-
-SYSTEMS = {"dippouch": "Dip Pouch", "dci": "DCI", "mers": "MERS"}
 
 
 def as_record(function: ExcelFunction) -> dict[str, Any]:
@@ -60,15 +59,19 @@ def as_text(function: ExcelFunction) -> list[str]:
 @click.command("functions")
 @click.option("--format", "fmt", type=click.Choice(["text", "json"]), default="text", show_default=True,
               help="text for people, json for machines.")
-@click.option("--system", type=click.Choice(sorted(SYSTEMS)), default=None, help="Only this rating system.")
+@click.option("--system", type=SystemChoice(), default=None, help="Only this rating system.")
 def functions(fmt: str, system: str | None) -> None:
     """List the Excel functions with their arguments, grouped by rating system."""
-    chosen = [f for f in FUNCTIONS if system is None or f.system == SYSTEMS[system]]
+    from xlrating.systems import all_systems
+
+    wanted = {s.title for s in all_systems() if system is None or s.key == system}
+    titles = list(dict.fromkeys(f.system for f in FUNCTIONS if f.system in wanted))  # in the table's order
+    chosen = [f for f in FUNCTIONS if f.system in wanted]
     if fmt == "json":
         click.echo(json.dumps([as_record(f) for f in chosen], indent=2))
         return
     out: list[str] = []
-    for name in SYSTEMS.values():
+    for name in titles:
         group = [f for f in chosen if f.system == name]
         if group:
             out.append(f"{name}\n{'=' * len(name)}")

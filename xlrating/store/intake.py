@@ -44,7 +44,7 @@ class IntakeItem:
     submitted_at: str | None
     decided_at: str | None
     decision_note: str | None
-    system: str = "mers"  # "mers" (an EMA results sheet), "dippouch" or "dci"
+    system: str  # the key of the rating system the file is for
 
     @property
     def errors(self) -> int:
@@ -88,9 +88,9 @@ class IntakeQueue:
             return statements(block.db)
 
     def add_check(self, token: str, file_name: str, kind: str, content: bytes, findings: list[dict[str, Any]],
-                  valid: bool, tournament: str | None, system: str = "mers") -> IntakeItem:
-        """Keep an uploaded sheet and its findings under ``token`` (``system``: what the file is
-        for, "mers" for an EMA results sheet); drops expired checks."""
+                  valid: bool, tournament: str | None, system: str) -> IntakeItem:
+        """Keep an uploaded sheet and its findings under ``token`` (``system``: the key of the rating
+        system the file is for); drops expired checks."""
         now = dt.datetime.now(dt.UTC)
         expired = (now - CHECK_LIFETIME).isoformat(timespec="seconds")
 
