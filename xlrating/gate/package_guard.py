@@ -229,7 +229,8 @@ def packed_bytes(archive: zipfile.ZipFile, info: zipfile.ZipInfo) -> bytes:
     if found is not None:
         return found
     stored = copy.copy(info)
-    stored.compress_type, stored.file_size, stored.CRC = zipfile.ZIP_STORED, info.compress_size, None
+    stored.compress_type, stored.file_size = zipfile.ZIP_STORED, info.compress_size
+    stored.CRC = None  # type: ignore[assignment]  # the packed bytes have no CRC of their own to check
     with archive.open(stored) as stream:
         return stream.read()
 

@@ -411,10 +411,10 @@ def wellformed(raw: bytes) -> bool:
     by expat for a small part, by libxml2 for a larger one (without the GIL, so a reader can run it
     in a thread while it reads the part)."""
     if len(raw) < _LIBXML2_BYTES:
-        parser = ParserCreate(namespace_separator="}")
-        parser.SetParamEntityParsing(XML_PARAM_ENTITY_PARSING_NEVER)
+        small = ParserCreate(namespace_separator="}")
+        small.SetParamEntityParsing(XML_PARAM_ENTITY_PARSING_NEVER)
         try:
-            parser.Parse(raw, True)
+            small.Parse(raw, True)
         except ExpatError:
             return False
         return True

@@ -310,7 +310,7 @@ class PartParser:
             elif kind == "s" and not 0 <= int(text) < self.scan.shared_strings:
                 raise ValueError("no such shared string")
             elif kind == "d":
-                from openpyxl.utils.datetime import from_ISO8601  # type: ignore[import-untyped]
+                from openpyxl.utils.datetime import from_ISO8601
 
                 from_ISO8601(text)
         except ValueError:

@@ -74,9 +74,8 @@ class TableSystem(RatingSystem):
             try:
                 self.check_rankable(table)
             except TableError as exc:
-                column = layout.columns.get(exc.column or "", min(layout.columns.values()))
-                out.add("TABLE_NOT_RANKABLE", layout.grid.name, exc.row or layout.header_row, column,
-                        message=str(exc))
+                at = layout.columns.get(exc.column or "", min(layout.columns.values()))
+                out.add("TABLE_NOT_RANKABLE", layout.grid.name, exc.row or layout.header_row, at, message=str(exc))
                 table.events = []
         return Validation(out.sorted([g.name for g in grids]), table, self.key)
 

@@ -22,6 +22,7 @@ from starlette.requests import Request
 
 from xlrating.core import dci
 from xlrating.core.countries import country_code
+from xlrating.core.dci.history import RatedMatch
 from xlrating.core.names import fold
 from xlrating.store import SQLiteStore
 from xlrating.web import countries
@@ -196,7 +197,7 @@ def event(request: Request) -> Page:
                  Table("versions", "Versions", VERSION_COLUMNS)), _context(request, method))
 
 
-def _match_row(r: published.RatedMatch, tiers: dict[tuple[Any, ...], str | None],
+def _match_row(r: RatedMatch, tiers: dict[tuple[Any, ...], str | None],
                here: dict[str, str]) -> dict[str, Any]:
     m = r.match
     return {"round": m.round, "date": m.date.isoformat(), "category": m.category, "player": m.player,
@@ -208,7 +209,7 @@ def _match_row(r: published.RatedMatch, tiers: dict[tuple[Any, ...], str | None]
             "opponent_before": r.opponent_before, "opponent_after": r.opponent_after}
 
 
-def _changes(rated: list[published.RatedMatch], here: dict[str, str]) -> list[dict[str, Any]]:
+def _changes(rated: list[RatedMatch], here: dict[str, str]) -> list[dict[str, Any]]:
     """Each player's rating before their first and after their last match of the event, per
     category, with their country in the event."""
     seen: dict[tuple[str, str], dict[str, Any]] = {}
@@ -246,7 +247,7 @@ def player(request: Request) -> Page:
                         "rating": line["rating"] if line else None, "count": line["count"] if line else 0})
     history = _history(matches)
     charts = {c: total_chart([{"date": p["date"], "total": p["rating"]} for p in history if p["category"] == c],
-                             sorted({m["date"] for m in matches if m["category"] == c and m["outcome"] != "bye"}),
+                             sorted({str(m["date"]) for m in matches if m["category"] == c and m["outcome"] != "bye"}),
                              label=f"{name}'s DCI {c} rating over time", y_range=_y_range(history, c))
               for c in sorted({p["category"] for p in history})
               if len({p["date"] for p in history if p["category"] == c}) > 1}  # a line needs two days

@@ -189,7 +189,7 @@ def player(request: Request) -> Page:
         locations = {e["id"]: e["location"] for e in published.events(opened)}
     board = published.ranking(results)["ranking"]
     line = next(line for line in board if line["player"] == name)
-    history = []
+    history: list[dict[str, Any]] = []
     for step in published.histories(r for r in results if r.player == name)[name]:
         event_id = ids.get((step["event"], step["date"]))
         history.append({"event_id": event_id, "location": locations.get(event_id)} | step

@@ -23,8 +23,9 @@ from xlrating.systems import UnknownSystem, get
 from xlrating.systems.base import RatingSystem
 from xlrating.web.checking import CheckUnavailable, check_sheet
 from xlrating.web.officer_plan import planned_replacements
-from xlrating.web.organiser import XLSX, annotated_download, attachment
+from xlrating.web.organiser import annotated_download
 from xlrating.web.pages import error_page, render, signed_in, store
+from xlrating.web.renderers import XLSX, attachment
 from xlrating.web.security import check_csrf, csrf_token
 from xlrating.web.settings import Settings
 

@@ -7,6 +7,7 @@ as that type (the caller turns that into a finding); an empty cell is ``None``.
 from __future__ import annotations
 
 import datetime as dt
+import enum
 import math
 import re
 from typing import Any, Final
@@ -19,12 +20,16 @@ from xlrating.core.errors import InvalidArgument
 from xlrating.core.tables import is_blank
 
 
-class _Invalid:
+class _Invalid(enum.Enum):
+    """The one value of a cell that could not be read as asked (an enum, so ``is INVALID`` narrows)."""
+
+    INVALID = "INVALID"
+
     def __repr__(self) -> str:
         return "INVALID"
 
 
-INVALID: Final = _Invalid()
+INVALID: Final = _Invalid.INVALID
 
 
 def a1(row: int, column: int) -> str:

@@ -68,7 +68,7 @@ def _value_and_formula_parser() -> Any:
     """openpyxl's sheet parser in data_only mode that also keeps each cell's formula text, or None
     when openpyxl no longer has the internals it is built on."""
     try:
-        from openpyxl.worksheet._reader import FORMULA_TAG, WorkSheetParser  # type: ignore[import-untyped]
+        from openpyxl.worksheet._reader import FORMULA_TAG, WorkSheetParser
     except ImportError:
         return None
     if not callable(getattr(WorkSheetParser, "parse_cell", None)):
@@ -119,7 +119,7 @@ def _stream_sheet(path: str | os.PathLike[str], wb: Any, ws: Any, parser_class: 
 
 
 def _bounds(ref: str) -> Range:
-    from openpyxl.utils.cell import range_boundaries  # type: ignore[import-untyped]
+    from openpyxl.utils.cell import range_boundaries
 
     min_col, min_row, max_col, max_row = range_boundaries(ref)
     return (min_row, min_col, max_row, max_col)

@@ -58,7 +58,7 @@ def _score(layout: Layout, out: Collector, r: int, role: str, value: Any) -> flo
         out.add("SCORE_NOT_NUMBER", layout.grid.name, r, layout.columns[role],
                 column=role.replace("_", " "), value=value)
         return None
-    return parsed  # type: ignore[return-value]
+    return parsed
 
 
 def _ema_id(layout: Layout, out: Collector, r: int, raw: Any, row: PlayerRow,
