@@ -163,6 +163,11 @@ class RatingSystem:
         (rows for a table: the generic player page lists them)."""
         return []
 
+    def breakdown(self, records: list[Any], player: str, **options: Any) -> list[dict[str, Any]]:
+        """What makes the player's rating under ``options``: each thing counted and how it counts.
+        For a rating that is a replay of events or matches, that is its history."""
+        return self.history(records, player, **options)
+
     def default_options(self) -> dict[str, Any]:
         return {option.name: option.default for option in self.rank_options}
 

@@ -111,6 +111,29 @@ class Dci(TableSystem):
                            float(entry.result or 0.0), event.name, entry.facts["k"], entry.facts["category"], entry.row),
                  event) for event, entry in stored]
 
+    def history(self, records: list[Any], player: str, **options: Any) -> list[dict[str, Any]]:
+        """Each match of the player in rating order, from their side: the opponent and their
+        rating, the result, K, p and the change ``K * (W - p)`` (:func:`xlrating.core.dci.history.history`);
+        a bye at its place, not rated."""
+        from xlrating.core.dci.history import history
+
+        rated = history(records, [None] * len(records), options.get("method") or "formula")
+        rows = []
+        for item in rated:
+            m = item.match
+            if player not in (m.player, m.opponent):
+                continue
+            mine = m.player == player
+            result = float(m.result) if mine else 1.0 - float(m.result)
+            rows.append({"date": m.date.isoformat(), "event": m.event, "round": m.round, "category": m.category,
+                         "opponent": m.opponent if mine else m.player, "result": result, "k": float(m.k),
+                         "expected": item.expected if mine else item.opponent_expected,
+                         "opponent_rating": item.opponent_before if mine else item.player_before,
+                         "rating_before": item.player_before if mine else item.opponent_before,
+                         "change": None if item.change is None else item.change if mine else -item.change,
+                         "rating_after": item.player_after if mine else item.opponent_after})
+        return rows
+
     def leaderboard(self, records: list[Any], *, source: str, stored: SQLiteStore | None = None,
                     **options: Any) -> Leaderboard:
         from xlrating.leaderboards import dci_leaderboard

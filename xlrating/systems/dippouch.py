@@ -90,6 +90,17 @@ class DipPouch(TableSystem):
                                 entry.place or 0, bool(event.facts.get("world_championship")), entry.row)
                 for event, entry in stored]
 
+    def history(self, records: list[Any], player: str, **options: Any) -> list[dict[str, Any]]:
+        """Each event of the player in rating order: the percentile of the place, the event's value
+        and the rating before and after (:func:`xlrating.core.dippouch.history.histories`)."""
+        from xlrating.core.dippouch.history import histories
+
+        return [{"event": step.result.event, "date": step.result.date.isoformat(), "players": step.result.players,
+                 "rounds": step.result.rounds, "world_championship": step.result.world_championship,
+                 "place": step.result.place, "percentile": step.percentile, "value": step.value,
+                 "rating_before": step.rating_before, "rating_after": step.rating_after, "change": step.change}
+                for step in histories(r for r in records if r.player == player).get(player, [])]
+
     def leaderboard(self, records: list[Any], *, source: str, stored: SQLiteStore | None = None,
                     **options: Any) -> Leaderboard:
         from xlrating.leaderboards import dippouch_leaderboard

@@ -166,6 +166,15 @@ class Mers(RatingSystem):
                                        dt.date.fromisoformat(effective) if effective else None, None, entry.row))
         return results
 
+    def history(self, records: list[Any], player: str, **options: Any) -> list[dict[str, Any]]:
+        """The player's total on each day it changed (:func:`xlrating.core.mers.history.total_history`)."""
+        return _history(records, player, options)
+
+    def breakdown(self, records: list[Any], player: str, **options: Any) -> list[dict[str, Any]]:
+        """The results that make the player's total, best first, then the padding to five: each with
+        its base rank, weight and age factor."""
+        return _breakdown(records, player, options)
+
     def empty_store_message(self, location: str) -> str | None:
         return None  # an empty ranking says why on its own (no player has enough results)
 
@@ -186,11 +195,39 @@ class Mers(RatingSystem):
                                 names=names)
 
 
+def _options(options: dict[str, Any]) -> tuple[Any, str, str | None]:
+    import datetime as dt
+
+    ruleset = options.get("ruleset")
+    return options.get("as_of") or dt.date.today(), options.get("rules") or "2005", ruleset
+
+
 def _note(outcome: IngestOutcome) -> str:
     """The officer's acceptance as the queue shows it: ``stored as version 2``."""
     if outcome.known is not None or not outcome.changes:
         return outcome.message
     return f"stored as version {outcome.changes[0].version}"
+
+
+def _history(records: list[Any], player: str, options: dict[str, Any]) -> list[dict[str, Any]]:
+    from xlrating.core.mers.history import total_history
+
+    as_of, rules, ruleset = _options(options)
+    return total_history(records, player, ruleset, rules, as_of)
+
+
+def _breakdown(records: list[Any], player: str, options: dict[str, Any]) -> list[dict[str, Any]]:
+    from xlrating.core import mers
+
+    as_of, rules, ruleset = _options(options)
+    board = mers.rankings(records, as_of, rules, ruleset_name=ruleset, ties=options.get("ties") or "best",
+                          with_breakdown=True)
+    line = next((line for line in board if line.player == player), None)
+    if line is None or line.breakdown is None:
+        return []
+    return [{"tournament": "(padding to 5 results)" if r.padding else r.tournament,
+             "date": r.date.isoformat() if r.date else None, "base_rank": r.base_rank, "weight": r.weight,
+             "age_factor": r.age_factor, "padding": r.padding} for r in line.breakdown.results]
 
 
 def player_names(store: SQLiteStore) -> dict[str, str]:
