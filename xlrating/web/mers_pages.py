@@ -17,6 +17,7 @@ from starlette.requests import Request
 
 from xlrating.core import mers
 from xlrating.core.countries import country_code, is_country, member_names
+from xlrating.core.mers.country_ranking import COUNTRY_TEAM, country_ranking
 from xlrating.core.mers.history import total_history
 from xlrating.store import SQLiteStore
 from xlrating.web import mers_published
@@ -26,7 +27,7 @@ from xlrating.web.pages import BadRequest, NotFound, Page, Table, choice, date_p
 DEFAULT_RULES = mers.RULES[-1]  # the EMA's current rules
 RANKING_COLUMNS = ("rank", "player", "name", "country", "total", "count")
 COUNTRY_COLUMNS = ("rank", "country", "country_name", "ranked_players", "total",
-                   *(f"{what}_{i}" for i in range(1, mers_published.COUNTRY_TEAM + 1) for what in ("player", "total")))
+                   *(f"{what}_{i}" for i in range(1, COUNTRY_TEAM + 1) for what in ("player", "total")))
 
 
 def _era(request: Request) -> tuple[str, str]:
@@ -91,9 +92,9 @@ def countries(request: Request) -> Page:
     with store(request) as opened:
         board = mers_published.ranking(opened, ruleset, rules, as_of)
     names = {line["player"]: line["name"] for line in board["ranking"]}
-    rows = mers_published.country_ranking(board["ranking"])
+    rows = country_ranking(board["ranking"])
     data: dict[str, Any] = {"ruleset": ruleset, "rules": rules, "as_of": as_of.isoformat(),
-                            "team_size": mers_published.COUNTRY_TEAM, "countries": rows}
+                            "team_size": COUNTRY_TEAM, "countries": rows}
     return Page(f"{ruleset} country ranking, {rules} rules", "countries.html", data,
                 (Table("countries", "Countries", COUNTRY_COLUMNS),),
                 {"all_rules": mers.RULES, "as_of_param": request.query_params.get("as_of") or None, "names": names,

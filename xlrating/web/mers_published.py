@@ -1,6 +1,6 @@
 """What the MERS pages publish, computed from the store by the leaderboard code of
 ``xlrating rank mers`` (:meth:`xlrating.systems.mers.Mers.leaderboard`): a ruleset's ranking with
-each player's country, the EMA's country ranking; and the stored tournaments, their standings and
+each player's country; and the stored tournaments, their standings and
 the players as the pages list them. A player's total over time is
 :func:`xlrating.core.mers.history.total_history`.
 
@@ -13,16 +13,11 @@ import datetime as dt
 from collections.abc import Iterable
 from typing import Any
 
-from xlrating.core.countries import member_names
 from xlrating.core.names import fold
 from xlrating.store import SQLiteStore, StoredEvent
 from xlrating.systems import get
 
 SYSTEM = "mers"
-
-COUNTRY_TEAM = 3
-"""The EMA's country ranking: a country's score is the average of the totals of its
-:data:`COUNTRY_TEAM` best-ranked players, a missing player counting 0."""
 
 
 def ranking(store: SQLiteStore, ruleset: str, rules: str, as_of: dt.date) -> dict[str, Any]:
@@ -39,32 +34,6 @@ def ranking(store: SQLiteStore, ruleset: str, rules: str, as_of: dt.date) -> dic
                       "total": line["total"], "count": line["count"]})
     breakdown = [row | {"date": row["date"].isoformat() if row["date"] else None} for row in board.breakdown]
     return {"ranking": lines, "breakdown": breakdown, "empty_reason": board.empty_reason, "results": results}
-
-
-def country_ranking(lines: Iterable[dict[str, Any]]) -> list[dict[str, Any]]:
-    """Countries ranked by :data:`COUNTRY_TEAM`'s rule from ranking lines (best first; a player
-    without a country is left out). Each row: rank, country, country_name, ranked_players, total,
-    then player_1.. and total_1.. for the players counted (None where the country has fewer)."""
-    by_country: dict[str, list[dict[str, Any]]] = {}
-    for line in lines:
-        if line["country"]:
-            by_country.setdefault(line["country"], []).append(line)
-    rows = []
-    for code, members in by_country.items():
-        best = sorted(members, key=lambda line: -line["total"])[:COUNTRY_TEAM]
-        row: dict[str, Any] = {"country": code, "country_name": member_names().get(code, code),
-                               "ranked_players": len(members),
-                               "total": sum(line["total"] for line in best) / COUNTRY_TEAM}
-        for i in range(COUNTRY_TEAM):
-            row[f"player_{i + 1}"] = best[i]["player"] if i < len(best) else None
-            row[f"total_{i + 1}"] = best[i]["total"] if i < len(best) else None
-        rows.append(row)
-    rows.sort(key=lambda row: (-row["total"], row["country"]))
-    ranked: list[dict[str, Any]] = []
-    for i, row in enumerate(rows):
-        rank = ranked[-1]["rank"] if ranked and ranked[-1]["total"] == row["total"] else i + 1
-        ranked.append({"rank": rank} | row)
-    return ranked
 
 
 def standing(board: dict[str, Any], player: str) -> dict[str, Any]:
