@@ -16,3 +16,10 @@ def fold(name: str) -> str:
     decomposed = unicodedata.normalize("NFKD", name)
     plain = "".join(ch for ch in decomposed if not unicodedata.combining(ch)).casefold()
     return " ".join(re.sub(r"[^\w]+", " ", plain).split())
+
+
+def has_words(words: list[str], *names: str | None) -> bool:
+    """Whether the names (those given) hold every one of ``words`` (folded, as :func:`fold` gives
+    them): how a search by name matches, in any order (``"ines aubert"`` finds Inès Aubert)."""
+    folded = fold(" ".join(name for name in names if name))
+    return all(word in folded for word in words)

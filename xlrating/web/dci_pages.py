@@ -23,12 +23,23 @@ from starlette.requests import Request
 from xlrating.core import dci
 from xlrating.core.countries import country_code
 from xlrating.core.dci.history import RatedMatch
-from xlrating.core.names import fold
+from xlrating.core.names import fold, has_words
 from xlrating.store import SQLiteStore
 from xlrating.web import countries
 from xlrating.web import dci_published as published
 from xlrating.web.charts import total_chart
-from xlrating.web.pages import BadRequest, NotFound, Page, Table, choice, href, page_routes, store
+from xlrating.web.pages import (
+    BadRequest,
+    NotFound,
+    Page,
+    Table,
+    choice,
+    href,
+    not_stored,
+    number_parameter,
+    page_routes,
+    store,
+)
 
 RANKINGS_PATH = "/rankings/dci"
 EVENTS_PATH = "/dci/events"
@@ -166,15 +177,12 @@ def events(request: Request) -> Page:
 
 
 def event(request: Request) -> Page:
-    text = request.path_params["event_id"]
-    if not text.isdigit() or len(text) > 12:
-        raise NotFound(f"There is no DCI event number {text!r}: events are numbered 1, 2, 3...; the list at "
-                       f"{EVENTS_PATH} links each one.")
+    number = number_parameter(request, "event_id", "DCI event", EVENTS_PATH)
     method = _method(request)
     with store(request) as opened:
-        looked_up = published.event(opened, int(text))
+        looked_up = published.event(opened, number)
         if looked_up is None:
-            raise NotFound(f"There is no DCI event number {text}; the list at {EVENTS_PATH} links each one.")
+            raise not_stored("DCI event", number, EVENTS_PATH)
         version, found = looked_up
         versions = published.event_versions(opened, version)
         stored = published.event_matches(opened, version)
@@ -296,7 +304,7 @@ def search_data(opened: SQLiteStore, text: str) -> dict[str, Any]:
     now = published.snapshot(opened, "formula")
     matches = now.matches
     names = {name for m in matches for name in (m.player, m.opponent) if name is not None}
-    wanted = {name for name in names if all(word in fold(name) for word in words)}
+    wanted = {name for name in names if has_words(words, name)}
     players: dict[str, dict[str, Any]] = {}
     for m in matches:
         for name in (m.player, m.opponent):
@@ -309,7 +317,7 @@ def search_data(opened: SQLiteStore, text: str) -> dict[str, Any]:
     rows = [p | {"categories": ", ".join(sorted(p["categories"])), "matches": len(p["matches"]),
                  "address": player_address(p["player"])}
             for p in sorted(players.values(), key=lambda p: fold(p["player"]))][:100]
-    named = sorted((e for e in opened.events("dci") if all(word in fold(e.name) for word in words)),
+    named = sorted((e for e in opened.events("dci") if has_words(words, e.name)),
                    key=lambda e: (e.start_date, e.number), reverse=True)
     events = [{k: e[k] for k in SEARCH_EVENT_COLUMNS if k != "address"} | {"address": event_address(e["id"])}
               for e in published.with_details(opened, named[:100])]

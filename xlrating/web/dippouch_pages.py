@@ -26,7 +26,17 @@ from xlrating.systems import get
 from xlrating.web import countries
 from xlrating.web import dippouch_published as published
 from xlrating.web.charts import total_chart
-from xlrating.web.pages import BadRequest, NotFound, Page, Table, href, page_routes, store
+from xlrating.web.pages import (
+    BadRequest,
+    NotFound,
+    Page,
+    Table,
+    href,
+    not_stored,
+    number_parameter,
+    page_routes,
+    store,
+)
 
 RANKING_PATH = "/rankings/dippouch"
 EVENTS_PATH = "/dippouch/events"
@@ -118,20 +128,12 @@ def events(request: Request) -> Page:
                 (Table("events", "Events", EVENT_LIST_COLUMNS),), {"ranking_path": RANKING_PATH})
 
 
-def _event_id(request: Request) -> int:
-    text = request.path_params["event_id"]
-    if not text.isdigit() or len(text) > 12:
-        raise NotFound(f"There is no Dip Pouch event number {text!r}: events are numbered 1, 2, 3...; "
-                       f"the list at {EVENTS_PATH} links each one.")
-    return int(text)
-
-
 def event(request: Request) -> Page:
-    event_id = _event_id(request)
+    event_id = number_parameter(request, "event_id", "Dip Pouch event", EVENTS_PATH)
     with store(request) as opened:
         looked_up = published.event(opened, event_id)
         if looked_up is None:
-            raise NotFound(f"There is no Dip Pouch event number {event_id}; the list at {EVENTS_PATH} links each one.")
+            raise not_stored("Dip Pouch event", event_id, EVENTS_PATH)
         version, found = looked_up
         standings = published.standings(opened, version)
         versions = published.event_versions(opened, version)

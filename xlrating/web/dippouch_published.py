@@ -21,7 +21,7 @@ from typing import Any
 
 from xlrating.core import dippouch
 from xlrating.core.dippouch import history
-from xlrating.core.names import fold
+from xlrating.core.names import fold, has_words
 from xlrating.leaderboards import dippouch_leaderboard
 from xlrating.store import SQLiteStore, StoredEvent
 
@@ -141,8 +141,7 @@ def search(store: SQLiteStore, text: str, *, limit: int = 100) -> tuple[list[dic
         return [], []
 
     def matches(*names: str | None) -> bool:
-        folded = fold(" ".join(n for n in names if n))
-        return all(word in folded for word in words)
+        return has_words(words, *names)
 
     found = sorted((p for p in players(store).values() if matches(p["player"])),
                    key=lambda p: (fold(p["player"]), p["player"]))

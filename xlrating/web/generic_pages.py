@@ -17,11 +17,11 @@ from starlette.requests import Request
 from starlette.routing import Route
 
 from xlrating.core.errors import RatingError
-from xlrating.core.names import fold
+from xlrating.core.names import fold, has_words
 from xlrating.store import SQLiteStore, StoredEntry, StoredEvent
 from xlrating.systems.base import RankOption, RatingSystem
 from xlrating.web.page import BadRequest, NotFound, Page, Table
-from xlrating.web.pages import page_routes, store
+from xlrating.web.pages import not_stored, number_parameter, page_routes, store
 
 EVENT_COLUMNS = ("id", "name", "start_date", "end_date", "players", "version", "current", "address")
 VERSION_COLUMNS = ("id", "version", "current", "stored_at", "replaced_at", "file_name")
@@ -110,15 +110,12 @@ class SystemPages:
                     (Table("events", "Events", EVENT_COLUMNS),), self._context())
 
     def event(self, request: Request) -> Page:
-        text = request.path_params["number"]
-        if not (text.isascii() and text.isdigit()) or len(text) > 12:
-            raise NotFound(f"There is no {self.system.title} event number {text!r}: events are numbered 1, 2, 3...; "
-                           f"the list at {self.events_path} links each one.")
+        what = f"{self.system.title} event"
+        number = number_parameter(request, "number", what, self.events_path)
         with store(request) as opened:
-            found = opened.event(self.system.key, int(text))
+            found = opened.event(self.system.key, number)
             if found is None:
-                raise NotFound(f"There is no {self.system.title} event number {text}; the list at {self.events_path} "
-                               f"links each one.")
+                raise not_stored(what, number, self.events_path)
             entries = [_entry(e) for e in opened.entries([found])[found.id]]
             versions = opened.versions(found)
         columns = _columns(entries, ENTRY_FIELDS)
@@ -161,8 +158,8 @@ class SystemPages:
         if not words:
             return {f"{key}_players": [], f"{key}_events": []}
         names = {name for _, entry in opened.current_entries(key) for name in (entry.player, entry.opponent) if name}
-        players = sorted((n for n in names if all(word in fold(n) for word in words)), key=lambda n: (fold(n), n))
-        events = sorted((e for e in opened.events(key) if all(word in fold(e.name) for word in words)),
+        players = sorted((n for n in names if has_words(words, n)), key=lambda n: (fold(n), n))
+        events = sorted((e for e in opened.events(key) if has_words(words, e.name)),
                         key=lambda e: (e.start_date, e.number), reverse=True)
         return {f"{key}_players": [{"player": n, "address": self.player_address(n)} for n in players[:SEARCH_LIMIT]],
                 f"{key}_events": [self._event_row(e) for e in events[:SEARCH_LIMIT]]}

@@ -22,7 +22,18 @@ from xlrating.core.mers.history import total_history
 from xlrating.store import SQLiteStore
 from xlrating.web import mers_published
 from xlrating.web.charts import total_chart
-from xlrating.web.pages import BadRequest, NotFound, Page, Table, choice, date_parameter, page_routes, store
+from xlrating.web.pages import (
+    BadRequest,
+    NotFound,
+    Page,
+    Table,
+    choice,
+    date_parameter,
+    not_stored,
+    number_parameter,
+    page_routes,
+    store,
+)
 
 DEFAULT_RULES = mers.RULES[-1]  # the EMA's current rules
 RANKING_COLUMNS = ("rank", "player", "name", "country", "total", "count")
@@ -123,16 +134,13 @@ def _age(end_date: str, as_of: dt.date, rules: str) -> dict[str, Any]:
 
 
 def tournament(request: Request) -> Page:
-    text = request.path_params["tournament_id"]
-    if not text.isdigit() or len(text) > 12:
-        raise NotFound(f"There is no tournament number {text!r}: tournaments are numbered 1, 2, 3...; "
-                       f"the list at /tournaments links each one.")
+    number = number_parameter(request, "tournament_id", "tournament", "/tournaments")
     rules = choice(request.query_params.get("rules") or DEFAULT_RULES, mers.RULES, "The rule era (?rules=)", BadRequest)
     as_of = date_parameter(request)
     with store(request) as opened:
-        looked_up = mers_published.tournament(opened, int(text))
+        looked_up = mers_published.tournament(opened, number)
         if looked_up is None:
-            raise NotFound(f"There is no tournament number {text}; the list at /tournaments links each one.")
+            raise not_stored("tournament", number, "/tournaments")
         version, found = looked_up
         results = mers_published.standings(opened, version)
         versions = mers_published.tournament_versions(opened, version)

@@ -13,7 +13,7 @@ import datetime as dt
 from collections.abc import Iterable
 from typing import Any
 
-from xlrating.core.names import fold
+from xlrating.core.names import fold, has_words
 from xlrating.store import SQLiteStore, StoredEvent
 from xlrating.systems import get
 
@@ -122,8 +122,7 @@ def search(store: SQLiteStore, text: str, *, limit: int = 100) -> tuple[list[dic
         return [], []
 
     def matches(*names: str | None) -> bool:
-        folded = fold(" ".join(n for n in names if n))
-        return all(word in folded for word in words)
+        return has_words(words, *names)
 
     found_players = sorted((p for p in player_register(store).values()
                             if matches(p["first_name"], p["last_name"], p["ema_id"])),

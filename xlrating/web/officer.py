@@ -88,7 +88,7 @@ async def queue(request: Request) -> Response:
 
 def _item_id(request: Request) -> int | None:
     text = request.path_params["item"]
-    return int(text) if text.isdigit() and len(text) < 12 else None
+    return int(text) if text.isascii() and text.isdigit() and len(text) < 12 else None
 
 
 async def _load(request: Request) -> tuple[Any, bytes] | None:

@@ -165,6 +165,22 @@ def date_parameter(request: Request, name: str = "as_of") -> dt.date:
                          f"e.g. {name}=2025-12-31.") from None
 
 
+def number_parameter(request: Request, name: str, what: str, listing: str) -> int:
+    """An event's number in a path (``/tournaments/3``): ASCII digits, else a 404 saying how events
+    are numbered and where they are listed (``²`` or ``٣`` are digits to Python, not numbers here)."""
+    text = request.path_params[name]
+    if not (text.isascii() and text.isdigit()) or len(text) > 12:
+        plural = what.split()[-1] + "s"
+        raise NotFound(f"There is no {what} number {text!r}: {plural} are numbered 1, 2, 3...; the list at {listing} "
+                       f"links each one.")
+    return int(text)
+
+
+def not_stored(what: str, number: int, listing: str) -> NotFound:
+    """The 404 of an event number no event has."""
+    return NotFound(f"There is no {what} number {number}; the list at {listing} links each one.")
+
+
 def choice(value: str, options: tuple[str, ...], what: str, error: type[PageError] = NotFound) -> str:
     """``value`` as spelled in ``options`` (any case), or ``error`` naming them."""
     for option in options:
