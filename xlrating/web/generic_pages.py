@@ -36,10 +36,10 @@ def _entry(entry: StoredEntry) -> dict[str, Any]:
 
 
 def _columns(rows: list[dict[str, Any]], first: tuple[str, ...]) -> tuple[str, ...]:
-    """``first`` (those any row has), then every other key in the order the rows give them."""
+    """``first``, then every other key in the order the rows give them: those some row has a value of."""
     keys: dict[str, None] = {}
     for row in rows:
-        keys.update(dict.fromkeys(row))
+        keys.update(dict.fromkeys(k for k, v in row.items() if v is not None))
     return (*(k for k in first if k in keys), *(k for k in keys if k not in first))
 
 
