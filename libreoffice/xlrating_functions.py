@@ -116,7 +116,7 @@ FUNCTIONS = {
             ('weights', 'tournament weights, same size'),
             ('dates', 'tournament dates (last day), same size'),
             ('as_of', 'ranking date; default: the latest result date'),
-            ('rules', '"2005" (default), "2010" or "2018"'),
+            ('rules', '"2005", "2010" or "2018"; default: the era in force on as_of'),
         ),
     ),
     'MERS_RANKINGS': (
@@ -124,7 +124,7 @@ FUNCTIONS = {
         (
             ('results', 'results table with header: tournament, date, players, weight, player, place [, ruleset, effective_date, base_rank]'),
             ('as_of', 'ranking date; default: the latest result date'),
-            ('rules', '"2005" (default), "2010" or "2018"'),
+            ('rules', '"2005", "2010" or "2018"; default: the era in force on as_of'),
             ('ruleset', 'MCR or Riichi, when the results hold both'),
             ('ties', '"best" (default) or "average"'),
         ),

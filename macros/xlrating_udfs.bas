@@ -111,12 +111,12 @@ Public Sub RegisterXlratingFunctions()
         "weights: tournament weights, same size", _
         "dates: tournament dates (last day), same size", _
         "as_of: ranking date; default: the latest result date", _
-        "rules: ""2005"" (default), ""2010"" or ""2018""")
+        "rules: ""2005"", ""2010"" or ""2018""; default: the era in force on as_of")
     Application.MacroOptions Macro:="MERS_RANKINGS", Description:="Leaderboard of ranked players, best first: player, total, counted.", Category:="xlrating", _
         ArgumentDescriptions:=Array( _
         "results: results table with header: tournament, date, players, weight, player, place [, ruleset, effective_date, base_rank]", _
         "as_of: ranking date; default: the latest result date", _
-        "rules: ""2005"" (default), ""2010"" or ""2018""", _
+        "rules: ""2005"", ""2010"" or ""2018""; default: the era in force on as_of", _
         "ruleset: MCR or Riichi, when the results hold both", _
         "ties: ""best"" (default) or ""average""")
 End Sub
@@ -266,7 +266,7 @@ End Function
 ' weights: tournament weights, same size
 ' dates: tournament dates (last day), same size
 ' as_of (optional): ranking date; default: the latest result date
-' rules (optional): "2005" (default), "2010" or "2018"
+' rules (optional): "2005", "2010" or "2018"; default: the era in force on as_of
 Public Function MERS_RANKING(base_ranks, weights, dates, Optional as_of, Optional rules)
 Attribute MERS_RANKING.VB_Description = "One player's MERS total; #N/A when fewer than 2 results count."
     On Error GoTo failed
@@ -280,7 +280,7 @@ End Function
 ' Leaderboard of ranked players, best first: player, total, counted.
 ' results: results table with header: tournament, date, players, weight, player, place [, ruleset, effective_date, base_rank]
 ' as_of (optional): ranking date; default: the latest result date
-' rules (optional): "2005" (default), "2010" or "2018"
+' rules (optional): "2005", "2010" or "2018"; default: the era in force on as_of
 ' ruleset (optional): MCR or Riichi, when the results hold both
 ' ties (optional): "best" (default) or "average"
 Public Function MERS_RANKINGS(results, Optional as_of, Optional rules, Optional ruleset, Optional ties)

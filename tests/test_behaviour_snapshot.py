@@ -39,7 +39,7 @@ PLAYER_PAGES = 6  # players' pages recorded per system (the first of each listin
 
 
 def _masked(text: str, folder: Path) -> str:
-    text = text.replace(str(folder), "<tmp>")
+    text = text.replace(str(folder), "<tmp>").replace(str(ROOT), "<repo>")
     return HUMAN_STAMP.sub("<when>", STAMP.sub("<stamp>", text))
 
 

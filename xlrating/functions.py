@@ -110,7 +110,7 @@ def _latest_date(dates: Sequence[dt.date], argument: str) -> dt.date:
     return max(dates)
 
 
-def _mers_rankings(results: list[list[Any]], as_of: Any, rules: str, ruleset: str | None,
+def _mers_rankings(results: list[list[Any]], as_of: Any, rules: str | None, ruleset: str | None,
                    ties: str) -> list[list[Any]]:
     from xlrating.core import mers
 
@@ -123,7 +123,8 @@ def _mers_rankings(results: list[list[Any]], as_of: Any, rules: str, ruleset: st
     return [["player", "total", "counted"], *([r.player, r.total, r.count] for r in board)]
 
 
-def _mers_ranking(base_ranks: list[Any], weights: list[Any], dates: list[Any], as_of: Any, rules: str) -> float:
+def _mers_ranking(base_ranks: list[Any], weights: list[Any], dates: list[Any], as_of: Any,
+                  rules: str | None) -> float:
     from xlrating.core import mers
 
     if not len(base_ranks) == len(weights) == len(dates):
@@ -240,14 +241,14 @@ FUNCTIONS: tuple[ExcelFunction, ...] = (
          _a("weights", "column", "tournament weights, same size"),
          _a("dates", "column", "tournament dates (last day), same size"),
          _a("as_of", "date", "ranking date; default: the latest result date", None),
-         _a("rules", "text", '"2005" (default), "2010" or "2018"', "2005")),
+         _a("rules", "text", '"2005", "2010" or "2018"; default: the era in force on as_of', None)),
         "number", "One player's MERS total; #N/A when fewer than 2 results count.", _mers_ranking),
     ExcelFunction(
         "MERS_RANKINGS", "MERS",
         (_a("results", "table", "results table with header: tournament, date, players, weight, player, place "
                                  "[, ruleset, effective_date, base_rank]"),
          _a("as_of", "date", "ranking date; default: the latest result date", None),
-         _a("rules", "text", '"2005" (default), "2010" or "2018"', "2005"),
+         _a("rules", "text", '"2005", "2010" or "2018"; default: the era in force on as_of', None),
          _a("ruleset", "text", "MCR or Riichi, when the results hold both", None),
          _a("ties", "text", '"best" (default) or "average"', "best")),
         "table", "Leaderboard of ranked players, best first: player, total, counted.", _mers_rankings),

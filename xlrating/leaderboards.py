@@ -46,11 +46,13 @@ def _dci_empty_reason(category: str | None, present: list[str]) -> str:
     return "No player has a DCI rating: the table holds no rated match (a bye is not rated)."
 
 
-def mers_leaderboard(results: Iterable[mers.Result], as_of: dt.date, *, rules: str = "2005",
+def mers_leaderboard(results: Iterable[mers.Result], as_of: dt.date, *, rules: str | None = None,
                      ruleset: str | None = None, ties: TiePolicy = "best",
                      names: Mapping[str, str] | None = None) -> Leaderboard:
-    """The MERS leaderboard with its breakdown; ``names`` (EMA ID -> name, e.g. from the store)
+    """The MERS leaderboard with its breakdown; ``rules`` None: the era in force on ``as_of`` (the
+    leaderboard's ``about`` names the era used); ``names`` (EMA ID -> name, e.g. from the store)
     adds a name column after the player's ID."""
+    rules = mers.era_of(rules, as_of).name
     board = mers.rankings(results, as_of, rules, ruleset_name=ruleset, ties=ties, with_breakdown=True)
     lines: list[dict[str, object]] = []
     for r in board:
@@ -74,11 +76,12 @@ def mers_leaderboard(results: Iterable[mers.Result], as_of: dt.date, *, rules: s
                        empty_reason=mers_empty_reason(as_of, rules=rules, ruleset=ruleset))
 
 
-def mers_empty_reason(as_of: dt.date, *, rules: str = "2005", ruleset: str | None = None) -> str:
+def mers_empty_reason(as_of: dt.date, *, rules: str | None = None, ruleset: str | None = None) -> str:
     """Why a MERS leaderboard has nobody, from the rules themselves (the terminal, files and the
     web ranking page say it in these words)."""
-    years = next(years for years, factor in mers.ERAS[rules].age_steps if factor == 0)
+    era = mers.era_of(rules, as_of)
+    years = next(years for years, factor in era.age_steps if factor == 0)
     of = f" of {ruleset}" if ruleset else ""
     return (f"No player has enough results for a MERS ranking{of} as of {as_of.isoformat()}: a player is "
             f"ranked with at least {mers.MINIMUM_RESULTS} results that count on that day, and under the "
-            f"{rules} rules a result counts from the day it is played until it is {years} years old.")
+            f"{era.name} rules a result counts from the day it is played until it is {years} years old.")

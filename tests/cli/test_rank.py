@@ -276,10 +276,11 @@ def test_an_empty_mers_leaderboard_on_the_terminal_says_why_without_a_table(tmp_
     src = tmp_path / "one.csv"
     src.write_text("tournament,date,players,weight,player,place\nT,2024-01-01,10,1,04060059,1\n")
     lines = _shown("rank", "mers", src, "--as-of", "2024-06-01", columns=300)
-    assert lines == ["MERS leaderboard", "as of 2024-06-01, rules 2005",
+    # no --rules: the era in force on the ranking date (2018)
+    assert lines == ["MERS leaderboard", "as of 2024-06-01, rules 2018",
                      ("No player has enough results for a MERS ranking as of 2024-06-01: a player is ranked with "
-                      "at least 2 results that count on that day, and under the 2005 rules a result counts from the "
-                      "day it is played until it is 4 years old.")]
+                      "at least 2 results that count on that day, and under the 2018 rules a result counts from the "
+                      "day it is played until it is 2 years old.")]
 
 
 def test_an_empty_leaderboard_file_comes_with_the_reason_instead_of_a_count(tmp_path):

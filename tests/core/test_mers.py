@@ -13,7 +13,9 @@ D = dt.date
 def test_defaults_are_pinned():
     assert mers.MINIMUM_RESULTS == 2 and mers.PADDED_RESULTS == 5
     assert mers.RULES == ("2005", "2010", "2018")
-    assert mers.ranking.__defaults__ == ("2005",)
+    assert mers.ranking.__defaults__ == (None,)  # the era in force on the ranking date
+    assert [mers.rules_in_force(d) for d in (D(2010, 7, 11), D(2010, 7, 12), D(2017, 12, 31), D(2018, 1, 1))] \
+        == ["2005", "2010", "2010", "2018"]
     assert mers.base_rank.__defaults__ == ("none",)
 
 
@@ -95,38 +97,38 @@ def test_a_leap_day_result_ages_on_28_february():
 
 
 def test_results_after_the_ranking_date_do_not_count():
-    assert mers.age_factor(D(2024, 1, 2), D(2024, 1, 1)) == 0.0
+    assert mers.age_factor(D(2024, 1, 2), D(2024, 1, 1)) == 0.0  # under the rules in force (2018) as under any
 
 
 def test_2005_total_is_the_weighted_average_padded_to_five():
     results = [(1000, 1, D(2024, 1, 1)), (500, 2, D(2023, 1, 1))]
     # (1000*1 + 500*2 + 0*3) / (1 + 2 + 3)
-    assert mers.ranking(results, D(2024, 6, 1)) == pytest.approx(2000 / 6)
+    assert mers.ranking(results, D(2024, 6, 1), "2005") == pytest.approx(2000 / 6)
 
 
 def test_a_player_with_exactly_two_results_is_ranked_and_one_is_not():
     two = [(800, 1, D(2024, 1, 1)), (600, 1, D(2024, 2, 1))]
-    assert mers.ranking(two, D(2024, 6, 1)) == pytest.approx(1400 / 5)
+    assert mers.ranking(two, D(2024, 6, 1), "2005") == pytest.approx(1400 / 5)
     with pytest.raises(NotRanked) as err:
-        mers.ranking(two[:1], D(2024, 6, 1))
+        mers.ranking(two[:1], D(2024, 6, 1), "2005")
     assert err.value.counted == 1
 
 
 def test_results_with_age_factor_zero_count_neither_in_total_nor_towards_the_minimum():
     results = [(900, 1, D(2024, 1, 1)), (900, 1, D(2015, 1, 1))]
     with pytest.raises(NotRanked):
-        mers.ranking(results, D(2024, 6, 1))
+        mers.ranking(results, D(2024, 6, 1), "2005")
 
 
 def test_five_or_more_results_are_not_padded():
     results = [(b, 1, D(2024, 1, 1)) for b in (100, 200, 300, 400, 500, 600)]
-    assert mers.ranking(results, D(2024, 6, 1)) == pytest.approx(350)
+    assert mers.ranking(results, D(2024, 6, 1), "2005") == pytest.approx(350)
 
 
 def test_age_factor_halves_a_result_weight_in_the_average():
     results = [(1000, 1, D(2024, 1, 1))] * 4 + [(0, 1, D(2021, 1, 1))]
     # 2005: the old result is over 2 years old: weight 0.5
-    assert mers.ranking(results, D(2024, 6, 1)) == pytest.approx(4000 / 4.5)
+    assert mers.ranking(results, D(2024, 6, 1), "2005") == pytest.approx(4000 / 4.5)
 
 
 def test_2010_total_mixes_all_results_with_the_best_three_of_the_padded_list():
@@ -177,7 +179,7 @@ HEADER = ["tournament", "date", "players", "weight", "ruleset", "player", "place
 def test_players_without_an_ema_id_shape_base_ranks_but_are_not_ranked():
     rows = [HEADER, ["T1", "2024-01-01", 3, 1, "MCR", "-", 1], ["T1", "2024-01-01", 3, 1, "MCR", "01000001", 2],
             ["T2", "2024-02-01", 3, 1, "MCR", "", 1], ["T2", "2024-02-01", 3, 1, "MCR", "01000001", 3]]
-    board = mers.rankings(mers.results_from_table(rows), D(2024, 6, 1))
+    board = mers.rankings(mers.results_from_table(rows), D(2024, 6, 1), "2005")
     assert [(r.player, r.count) for r in board] == [("01000001", 2)]
     assert board[0].total == pytest.approx(500 / 5)
 
@@ -186,15 +188,15 @@ def test_each_ruleset_is_ranked_from_its_own_tournaments():
     rows = [HEADER] + [[f"M{i}", "2024-01-01", 2, 1, "MCR", "a", 1] for i in range(2)] + [
         [f"R{i}", "2024-01-01", 2, 1, "riichi", "a", 2] for i in range(2)]
     results = mers.results_from_table(rows)
-    assert mers.rankings(results, D(2024, 6, 1), ruleset_name="MCR")[0].total == pytest.approx(400)
-    assert mers.rankings(results, D(2024, 6, 1), ruleset_name="Riichi")[0].total == 0
+    assert mers.rankings(results, D(2024, 6, 1), "2005", ruleset_name="MCR")[0].total == pytest.approx(400)
+    assert mers.rankings(results, D(2024, 6, 1), "2005", ruleset_name="Riichi")[0].total == 0
 
 
 def test_average_tie_policy_scores_a_three_way_tie_for_26th_as_27th():
     rows = [HEADER] + [["T", "2024-01-01", 40, 1, "MCR", p, 26] for p in "abc"]
     rows += [[f"U{p}", "2024-01-01", 2, 1, "MCR", p, 1] for p in "abc"]
-    best = mers.rankings(mers.results_from_table(rows), D(2024, 6, 1), ties="best")[0]
-    average = mers.rankings(mers.results_from_table(rows), D(2024, 6, 1), ties="average")[0]
+    best = mers.rankings(mers.results_from_table(rows), D(2024, 6, 1), "2005", ties="best")[0]
+    average = mers.rankings(mers.results_from_table(rows), D(2024, 6, 1), "2005", ties="average")[0]
     assert best.total == pytest.approx((mers.base_rank(40, 26) + 1000) / 5)
     assert average.total == pytest.approx((mers.base_rank(40, 27) + 1000) / 5)
 
@@ -225,27 +227,27 @@ def test_table_dates_read_iso_and_european_dotted_but_not_ambiguous_slashes():
 def test_a_result_played_before_the_ranking_date_counts_even_if_its_effective_date_is_later():
     # The pandemic freeze moved effective dates forward; the result was still played.
     results = [(1000, 1, D(2020, 3, 1), D(2022, 3, 1)), (1000, 1, D(2020, 9, 1), D(2022, 9, 1))]
-    assert mers.ranking(results, D(2021, 6, 1)) == pytest.approx(2000 / 5)
+    assert mers.ranking(results, D(2021, 6, 1), "2005") == pytest.approx(2000 / 5)
 
 
 def test_a_result_played_after_the_ranking_date_never_counts_whatever_its_effective_date():
     results = [(1000, 1, D(2021, 7, 1), D(2020, 1, 1)), (1000, 1, D(2021, 1, 1))]
     with pytest.raises(NotRanked):
-        mers.ranking(results, D(2021, 6, 1))
+        mers.ranking(results, D(2021, 6, 1), "2005")
 
 
 def test_leaderboard_applies_effective_dates_like_the_single_player_total():
     rows = [HEADER + ["effective_date"],
             ["T1", "2020-03-01", 2, 1, "MCR", "a", 1, "2022-03-01"],
             ["T2", "2020-09-01", 2, 1, "MCR", "a", 1, "2022-09-01"]]
-    (line,) = mers.rankings(mers.results_from_table(rows), D(2021, 6, 1))
+    (line,) = mers.rankings(mers.results_from_table(rows), D(2021, 6, 1), "2005")
     assert line.total == pytest.approx(2000 / 5)
 
 
 def test_a_yearly_tournament_keeps_its_name_from_one_edition_to_the_next():
     rows = [HEADER, ["Dutch Open", "2023-05-01", 10, 1, "MCR", "a", 1], ["Dutch Open", "2023-05-01", 10, 1, "MCR", "b", 2],
             ["Dutch Open", "2024-05-01", 12, 2, "MCR", "a", 3], ["Dutch Open", "2024-05-01", 12, 2, "MCR", "b", 1]]
-    board = {r.player: r for r in mers.rankings(mers.results_from_table(rows), D(2024, 6, 1))}
+    board = {r.player: r for r in mers.rankings(mers.results_from_table(rows), D(2024, 6, 1), "2005")}
     expected = (1000 * 1 + mers.base_rank(12, 3) * 2) / (1 + 2 + 3)
     assert board["a"].count == 2 and board["a"].total == pytest.approx(expected)
 

@@ -69,9 +69,9 @@ README_EXAMPLES: list[tuple[str, list[Any], Any, int]] = [
     ("MERS_BASE_RANK", [100, 25, "round"], 758, 0),
     ("MERS_BASE_RANK", [100, 25, "truncate"], 757, 0),
     ("MERS_WEIGHT", [2, 90, 12, True], 5, 0),
-    ("MERS_RANKING", [_A, _B, _C, _ON], 751.6, 1),
+    ("MERS_RANKING", [_A, _B, _C, _ON, "2005"], 751.6, 1),
     ("MERS_RANKING", [_A, _B, _C, _ON, "2010"], 812.20, 2),
-    ("MERS_RANKING", [_A, _B, _C, _ON, "2018"], 785.32, 2),
+    ("MERS_RANKING", [_A, _B, _C, _ON], 785.32, 2),
     ("MERS_RANKING", [_A[0][0], _B[0][0], _C[0][0]], "#N/A", 0),
 ]
 

@@ -215,8 +215,9 @@ def test_ranking_lists_players_with_two_stored_results(tmp_path: Path, monkeypat
     ranked = report[4:]
     assert [line[1] for line in ranked] == [1, 2]
     assert ranked[0][0] == "Riichi" and ranked[0][5] == 2 and ranked[0][3]  # the player's name is shown
-    # 2005 rules: two results of base rank 1000, padded with three zeros to five results
-    assert ranked[0][4] == pytest.approx(400.0)
+    # the rules in force today (2018): two results of base rank 1000 padded with three zeros to five;
+    # half the average of the best five, half that of the best four
+    assert ranked[0][4] == pytest.approx(0.5 * 2000 / 5 + 0.5 * 2000 / 4)
 
 
 def test_ranking_without_a_store_says_what_to_do(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:

@@ -260,8 +260,9 @@ def test_date_cells_arrive_as_dates(xlwings_windows: Any) -> None:
     weights = ComRange((1.0,), (1.0,), (2.0,))
     dates = ComRange((TimeType(2023, 5, 1),), (TimeType(2023, 9, 1),), (TimeType(2024, 2, 1),))
     [[total]] = cell(xlwings_windows.udfs, "MERS_RANKING", base_ranks, weights, dates, MISSING, MISSING)
-    # fewer than 5 results: padded with base rank 0, weight 1 up to five (2005 rules)
-    assert total == pytest.approx((900 + 800 + 2 * 700) / 6)
+    # no as_of and no rules: on the latest result date (2024-02-01), under the rules then in force (2018):
+    # padded with base rank 0, weight 1 up to five; half the best five (all) and half the best four
+    assert total == pytest.approx(0.5 * (900 + 800 + 2 * 700) / 6 + 0.5 * (900 + 800 + 2 * 700) / 5)
 
 
 def test_not_ranked_player_is_na(xlwings_windows: Any) -> None:

@@ -37,12 +37,13 @@ def bundled_examples() -> Path | None:
 @click.option("--as-of", "as_of", default=DEMO_AS_OF.isoformat(), show_default=True, metavar="YYYY-MM-DD",
               callback=date_option,
               help="Ranking date.")
-@click.option("--rules", type=click.Choice(["2005", "2010", "2018"]), default="2005", show_default=True,
-              help="MERS rule era.")
+@click.option("--rules", type=click.Choice(["2005", "2010", "2018"]), default=None,
+              help="MERS rule era (default: the era in force on the ranking date).")
 @click.option("--top", default=5, show_default=True, type=click.IntRange(1), help="Lines of each ranking shown.")
-def demo(out: str, as_of: dt.date, rules: str, top: int) -> None:
+def demo(out: str, as_of: dt.date, rules: str | None, top: int) -> None:
     """Run validate -> ingest -> rank on the bundled example submissions."""
     from xlrating.cli.ingest import EXIT_STATUS, ingest_one, ingest_summary
+    from xlrating.core.mers import rules_in_force
     from xlrating.sheets.validate.annotate import annotate_workbook
     from xlrating.store import StoreError
 
@@ -71,8 +72,9 @@ def demo(out: str, as_of: dt.date, rules: str, top: int) -> None:
         if store is None:
             fail("no example submission was valid; nothing to rank", EXIT_INVALID)
         click.echo(f"\n== 2. store {db}: {ingest_summary(outcomes)}")
-        click.echo(f"\n== 3. MERS rankings on {day} (rules {rules})")
-        written = _rankings(store, folder, day, rules, top)
+        era = rules or rules_in_force(day)
+        click.echo(f"\n== 3. MERS rankings on {day} (rules {era})")
+        written = _rankings(store, folder, day, era, top)
     except StoreError as exc:
         fail(str(exc))
     except OSError as exc:

@@ -129,9 +129,10 @@ def ingest_active(book: Any = None) -> None:
     _report(book, f"{book.name}: {outcome.message} (store: {location})", FINDING_COLUMNS, rows)
 
 
-def recalculate_ratings(book: Any = None, rules: str = "2005") -> None:
+def recalculate_ratings(book: Any = None, rules: str | None = None) -> None:
     """The MERS ranking of every ruleset in the store, as of today, on the report sheet."""
     from xlrating.core.errors import RatingError
+    from xlrating.core.mers import rules_in_force
     from xlrating.store import StoreError, open_store
     from xlrating.systems import get
     from xlrating.systems.mers import RULESETS
@@ -153,5 +154,6 @@ def recalculate_ratings(book: Any = None, rules: str = "2005") -> None:
     except (StoreError, RatingError) as exc:
         _report(book, f"ranking not computed - {exc}")
         return
-    _report(book, f"MERS ranking ({rules} rules) as of {today:%Y-%m-%d} from {location}",
+    era = rules or rules_in_force(today)
+    _report(book, f"MERS ranking ({era} rules) as of {today:%Y-%m-%d} from {location}",
             ["Ruleset", "Rank", "Player", "Name", "Total", "Results"], rows)

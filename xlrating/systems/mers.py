@@ -44,7 +44,7 @@ class Mers(RatingSystem):
     rank_options: ClassVar[tuple[RankOption, ...]] = (
         TIES,
         RankOption("as_of", "--as-of", "Ranking date (default: today).", "date", metavar="YYYY-MM-DD"),
-        RankOption("rules", "--rules", "Rule era.", "choice", RULES, "2005"),
+        RankOption("rules", "--rules", "Rule era (default: the era in force on the ranking date).", "choice", RULES),
         RankOption("ruleset", "--ruleset", "MCR or Riichi (required when the results hold both).", "choice", RULESETS,
                    case_sensitive=False),
     )
@@ -190,7 +190,7 @@ class Mers(RatingSystem):
         if ruleset is None and len(present) > 1:
             raise RatingError(f"the results hold {' and '.join(present)} tournaments; choose one with --ruleset")
         names = player_names(stored) if stored is not None else None
-        return mers_leaderboard(records, options.get("as_of") or dt.date.today(), rules=options.get("rules") or "2005",
+        return mers_leaderboard(records, options.get("as_of") or dt.date.today(), rules=options.get("rules"),
                                 ruleset=mers.ruleset(ruleset) if ruleset else None, ties=options.get("ties") or "best",
                                 names=names)
 
@@ -198,8 +198,10 @@ class Mers(RatingSystem):
 def _options(options: dict[str, Any]) -> tuple[Any, str, str | None]:
     import datetime as dt
 
-    ruleset = options.get("ruleset")
-    return options.get("as_of") or dt.date.today(), options.get("rules") or "2005", ruleset
+    from xlrating.core.mers import rules_in_force
+
+    as_of = options.get("as_of") or dt.date.today()
+    return as_of, options.get("rules") or rules_in_force(as_of), options.get("ruleset")
 
 
 def _note(outcome: IngestOutcome) -> str:

@@ -35,7 +35,11 @@ from xlrating.web.pages import (
     store,
 )
 
-DEFAULT_RULES = mers.RULES[-1]  # the EMA's current rules
+
+def _rules(request: Request, as_of: dt.date) -> str:
+    """``?rules=`` as given, else the era in force on the page's date (as ``rank mers`` takes it)."""
+    given = request.query_params.get("rules")
+    return choice(given, mers.RULES, "The rule era (?rules=)", BadRequest) if given else mers.rules_in_force(as_of)
 RANKING_COLUMNS = ("rank", "player", "name", "country", "total", "count")
 COUNTRY_COLUMNS = ("rank", "country", "country_name", "ranked_players", "total",
                    *(f"{what}_{i}" for i in range(1, COUNTRY_TEAM + 1) for what in ("player", "total")))
@@ -70,7 +74,7 @@ def rankings_index(request: Request) -> Page:
             "rankings": rows}
     return Page("Rankings", "rankings.html", data,
                 (Table("rankings", "Rankings", ("ruleset", "rules", "tournaments", "ranking", "countries")),),
-                {"rules": mers.RULES, "default_rules": DEFAULT_RULES})
+                {"rules": mers.RULES, "default_rules": mers.rules_in_force(dt.date.today())})
 
 
 def ranking(request: Request) -> Page:
@@ -135,8 +139,8 @@ def _age(end_date: str, as_of: dt.date, rules: str) -> dict[str, Any]:
 
 def tournament(request: Request) -> Page:
     number = number_parameter(request, "tournament_id", "tournament", "/tournaments")
-    rules = choice(request.query_params.get("rules") or DEFAULT_RULES, mers.RULES, "The rule era (?rules=)", BadRequest)
     as_of = date_parameter(request)
+    rules = _rules(request, as_of)
     with store(request) as opened:
         looked_up = mers_published.tournament(opened, number)
         if looked_up is None:
@@ -168,8 +172,8 @@ PLAYER_HISTORY_COLUMNS = ("ruleset", "date", "total", "count")
 
 def player(request: Request) -> Page:
     ema_id = request.path_params["ema_id"]
-    rules = choice(request.query_params.get("rules") or DEFAULT_RULES, mers.RULES, "The rule era (?rules=)", BadRequest)
     as_of = date_parameter(request)
+    rules = _rules(request, as_of)
     if not EMA_ID.fullmatch(ema_id):
         raise NotFound(f"{ema_id!r} is not an EMA ID (8 digits, e.g. 04858660); search players by name at /search.")
     with store(request) as opened:

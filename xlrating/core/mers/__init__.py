@@ -4,7 +4,8 @@
 - Tournament weight: pre-2018 its MERS value (1 local, 2 national, 5 European/World); from 2018
   the sum of days (1, 2, 3 for 3+), players (+0.5 for 41-80, +1 above 80), countries (+0.5 for
   6-9, +1 for 10+) and qualification (+1).
-- A player's total, by rule era (``2005`` default, ``2010``, ``2018``): a weighted average
+- A player's total, by rule era (``2005``, ``2010``, ``2018``; by default the era in force on the
+  ranking date): a weighted average
   ``sum(w * a * b) / sum(w * a)`` of counted results (age factor ``a`` > 0), padded with results
   of base rank 0 and weight 1 up to 5; at least 2 counted results to be ranked.
 
@@ -36,9 +37,11 @@ from xlrating.core.mers.rules import (
     aged_factor,
     base_rank,
     breakdown,
+    era_of,
     part_a_size,
     ranking,
     round_base_rank,
+    rules_in_force,
     tournament_weight,
     weighted_average,
 )
@@ -54,18 +57,19 @@ except ImportError:
 __all__ = [
     "ERAS", "MINIMUM_RESULTS", "NO_ID", "PADDED_RESULTS", "RESULT_COLUMNS", "ROUNDINGS", "RULES", "RULESETS",
     "Breakdown", "CountedResult", "Era", "Ranking", "Result", "ResultColumns", "Rounding", "age_factor", "aged_factor",
-    "base_rank", "breakdown", "part_a_size", "ranking", "rankings", "rankings_from_columns",
-    "results_from_table", "round_base_rank", "ruleset", "tournament_weight", "weighted_average",
+    "base_rank", "breakdown", "era_of", "part_a_size", "ranking", "rankings", "rankings_from_columns",
+    "results_from_table", "round_base_rank", "rules_in_force", "ruleset", "tournament_weight", "weighted_average",
 ]
 
 
-def rankings(results: Iterable[Result], as_of: Any, rules: str = "2005", *, ruleset_name: str | None = None,
+def rankings(results: Iterable[Result], as_of: Any, rules: str | None = None, *, ruleset_name: str | None = None,
              ties: TiePolicy = "best", with_breakdown: bool = False) -> list[Ranking]:
     """The leaderboard of one ruleset on ``as_of``: ranked players, best total first.
 
     ``ruleset_name`` None means every result is used (a single-ruleset table). Base ranks are
     computed from places with the event's declared player count and the tie policy.
-    ``with_breakdown`` attaches each player's counted results (best first, then padding).
+    ``with_breakdown`` attaches each player's counted results (best first, then padding). ``rules``
+    None: the era in force on ``as_of``.
     Computed on columns (:func:`~xlrating.core.mers.columns.rankings_from_columns`), or without numpy
     player by player (:mod:`xlrating.core.mers.replay`), with the same result.
     """

@@ -10,20 +10,18 @@ from typing import Any
 
 import numpy as np
 
-from xlrating.core import checks
 from xlrating.core.columns import encode, first_disagreement, first_repeat, group_positions, scored_places
 from xlrating.core.dates import as_date
 from xlrating.core.errors import TableError
 from xlrating.core.mers.results import Ranking, Result, ruleset
 from xlrating.core.mers.rules import (
-    ERAS,
     MINIMUM_RESULTS,
     PADDED_RESULTS,
-    RULES,
     RULESETS,
     Breakdown,
     CountedResult,
     aged_factor,
+    era_of,
 )
 from xlrating.core.placement import TiePolicy, tie_policy
 
@@ -75,12 +73,12 @@ class ResultColumns:
                              names=self.names)
 
 
-def rankings_from_columns(c: ResultColumns, as_of: Any, rules: str = "2005", *, ruleset_name: str | None = None,
+def rankings_from_columns(c: ResultColumns, as_of: Any, rules: str | None = None, *, ruleset_name: str | None = None,
                           ties: TiePolicy = "best", with_breakdown: bool = False) -> list[Ranking]:
     """The leaderboard from :class:`ResultColumns`: every player's weighted averages at once,
     as grouped sums over the counted results sorted by player and base rank."""
-    era = ERAS[checks.choice("rules", rules, RULES)]
     day = as_date("as_of", as_of)
+    era = era_of(rules, day)
     policy = tie_policy(ties)
     if ruleset_name is not None:
         c = c.select(c.ruleset == RULESETS.index(ruleset(ruleset_name)))

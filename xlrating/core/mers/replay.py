@@ -10,19 +10,17 @@ from collections import Counter
 from collections.abc import Iterable
 from typing import Any
 
-from xlrating.core import checks
 from xlrating.core.dates import as_date
 from xlrating.core.errors import TableError
 from xlrating.core.mers.results import Ranking, Result, ruleset
 from xlrating.core.mers.rules import (
-    ERAS,
     MINIMUM_RESULTS,
     PADDED_RESULTS,
-    RULES,
     RULESETS,
     Breakdown,
     CountedResult,
     aged_factor,
+    era_of,
 )
 from xlrating.core.placement import TiePolicy, tie_policy
 
@@ -31,13 +29,13 @@ Tournament = tuple[dt.date, str]
 Counted = tuple[float, float, float, Result | None]
 
 
-def rankings(results: Iterable[Result], as_of: Any, rules: str = "2005", *, ruleset_name: str | None = None,
+def rankings(results: Iterable[Result], as_of: Any, rules: str | None = None, *, ruleset_name: str | None = None,
              ties: TiePolicy = "best", with_breakdown: bool = False) -> list[Ranking]:
     """The leaderboard of one ruleset on ``as_of`` (see :func:`xlrating.core.mers.rankings`)."""
     items = list(results)
     codes = [RULESETS.index(r.ruleset) for r in items]  # as the columns hold them (an unknown one fails)
-    era = ERAS[checks.choice("rules", rules, RULES)]
     day = as_date("as_of", as_of)
+    era = era_of(rules, day)
     policy = tie_policy(ties)
     tournaments = {t: i for i, t in enumerate(sorted({_tournament(r) for r in items}))}
     if ruleset_name is not None:

@@ -38,6 +38,25 @@ class Era:
     integer_base_ranks: bool
 
 
+# The day each era took effect; before the first named day, the 2005 rules (as the EMA published them).
+ERA_STARTS: tuple[tuple[str, dt.date], ...] = (("2010", dt.date(2010, 7, 12)), ("2018", dt.date(2018, 1, 1)))
+
+
+def rules_in_force(as_of: dt.date) -> str:
+    """The era whose rules applied on ``as_of``: 2005 before 12 July 2010, 2010 until 31 December
+    2017, 2018 from 1 January 2018."""
+    era = "2005"
+    for name, start in ERA_STARTS:
+        if as_of >= start:
+            era = name
+    return era
+
+
+def era_of(rules: Any, as_of: dt.date) -> Era:
+    """The era named by ``rules`` (checked), or when None the one in force on ``as_of``."""
+    return ERAS[rules_in_force(as_of) if rules is None else checks.choice("rules", rules, RULES)]
+
+
 ERAS: dict[str, Era] = {
     "2005": Era("2005", ((2, 0.5), (4, 0.0)), integer_base_ranks=False),
     "2010": Era("2010", ((1, 2 / 3), (2, 1 / 3), (3, 0.0)), integer_base_ranks=False),
@@ -83,15 +102,16 @@ def tournament_weight(days: int, players: int, countries: int, qualification: bo
     return weight
 
 
-def age_factor(date: dt.date, as_of: dt.date, rules: str = "2005", *,
+def age_factor(date: dt.date, as_of: dt.date, rules: str | None = None, *,
                effective_date: dt.date | None = None) -> float:
-    """The weight multiplier of a result dated ``date`` on ranking date ``as_of`` (0: not counted).
+    """The weight multiplier of a result dated ``date`` on ranking date ``as_of`` (0: not counted),
+    under ``rules`` (None: the era in force on ``as_of``).
 
     A result is "over k years old" when ``as_of > date + k years``. An ``effective_date`` (the
     EMA's pandemic freeze) replaces the date for ageing only: a result played after ``as_of`` is
     not counted, whatever its effective date.
     """
-    era = ERAS[checks.choice("rules", rules, RULES)]
+    era = era_of(rules, as_of)
     if date > as_of:
         return 0.0
     return aged_factor(effective_date or date, as_of, era)
@@ -148,13 +168,14 @@ def _best(results: Sequence[CountedResult], n: int) -> list[CountedResult]:
 ResultItem = tuple[Any, Any, Any] | tuple[Any, Any, Any, Any]
 
 
-def breakdown(results: Iterable[ResultItem | CountedResult], as_of: Any, rules: str = "2005",
+def breakdown(results: Iterable[ResultItem | CountedResult], as_of: Any, rules: str | None = None,
               *, tournaments: Sequence[str] | None = None) -> Breakdown:
     """A player's total with its working. ``results``: ``(base_rank, weight, date)`` items, or
     ``(base_rank, weight, date, effective_date)`` where the effective date (when not None)
-    replaces the date for ageing (the EMA froze ageing over 2020-2022 this way)."""
-    era = ERAS[checks.choice("rules", rules, RULES)]
+    replaces the date for ageing (the EMA froze ageing over 2020-2022 this way). ``rules`` None:
+    the era in force on ``as_of``."""
     day = as_date("as_of", as_of)
+    era = era_of(rules, day)
     counted: list[CountedResult] = []
     for i, item in enumerate(results):
         names = tournaments[i] if tournaments is not None else None
@@ -195,8 +216,8 @@ def _unpack(i: int, item: Any) -> tuple[float, float, dt.date, dt.date | None]:
     return b, w, d, eff
 
 
-def ranking(results: Iterable[ResultItem], as_of: Any, rules: str = "2005") -> float:
-    """One player's MERS total on ``as_of`` under ``rules``.
+def ranking(results: Iterable[ResultItem], as_of: Any, rules: str | None = None) -> float:
+    """One player's MERS total on ``as_of`` under ``rules`` (None: the era in force on ``as_of``).
 
     Raises :class:`NotRanked` when fewer than 2 results count (Excel shows ``#N/A``).
     """
