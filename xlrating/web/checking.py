@@ -5,17 +5,21 @@ Every upload is read by the same hostile-input-safe reader as ``xlrating validat
 format judged from the bytes), from the bytes received; the file name only says which format the
 organiser meant and labels the findings. Nothing is written to disk.
 
-The work runs in a small pool of worker processes (:class:`SheetChecker`): a file that takes long
-or too much memory costs a worker, never the server; a check that passes ``timeout`` seconds ends
-its worker and answers with a message. At most ``queue`` checks wait for a worker; more are told
-the server is busy.
+Each check runs in a process of its own (:class:`SheetChecker`), forked from a server that has the
+checking code loaded: a file that takes long or too much memory costs its own process, never the
+server or another check; a check that passes ``timeout`` seconds from its start is stopped and
+answers with a message. At most ``queue`` checks wait for a place; more are told the server is busy
+and when to try again.
 """
 
 from __future__ import annotations
 
 import asyncio
-import concurrent.futures
+import collections
+import math
 import multiprocessing
+import threading
+import time
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -62,52 +66,118 @@ def annotated_sheet(file_name: str, data: bytes) -> bytes:
 
 
 class CheckUnavailable(Exception):
-    """The check could not run (too slow, a worker died, the server is busy); the message says so."""
+    """The check could not run (too slow, its process died, the server is busy); the message says so."""
+
+
+class CheckBusy(CheckUnavailable):
+    """Every checking process is busy and the queue is full; ``retry_after``: seconds to wait."""
+
+    def __init__(self, retry_after: int):
+        super().__init__(f"the server is checking many sheets right now; try again in {retry_after} seconds")
+        self.retry_after = retry_after
+
+
+# The modules every check needs, imported once by the fork server that each check's process is forked
+# from (a check then starts in milliseconds, not the half second of a fresh interpreter).
+PRELOAD = ["xlrating.web.checking", "xlrating.systems", "xlrating.sheets.read.submitted", "xlrating.sheets.read.xlsx",
+           "xlrating.sheets.validate.ema.sheet", "xlrating.sheets.validate.annotate", "xlrating.core.mers",
+           "xlrating.core.dippouch", "xlrating.core.dci", "openpyxl"]
+
+
+def _work(connection: Any, function: Any, args: tuple[Any, ...]) -> None:
+    """A check's process: run it, send back what it gave or raised."""
+    try:
+        connection.send(("ok", function(*args)))
+    except MemoryError:
+        connection.send(("memory", None))
+    except BaseException as exc:  # noqa: BLE001 - whatever it raised goes back to the server, which raises it
+        try:
+            connection.send(("raised", exc))
+        except Exception:  # noqa: BLE001 - an exception that cannot be pickled: its words
+            connection.send(("raised", RuntimeError(repr(exc))))
+    finally:
+        connection.close()
 
 
 class SheetChecker:
-    """A pool of worker processes running :func:`check_sheet` and :func:`annotated_sheet`."""
+    """Runs :func:`check_sheet` and :func:`annotated_sheet`, each check in a process of its own.
 
-    def __init__(self, processes: int = 2, *, timeout: float = 60.0, queue: int = 200):
+    At most ``processes`` checks run at once and at most ``queue`` wait for one to end; more are
+    told the server is busy and for how long (:class:`CheckBusy`). A check's ``timeout`` counts from
+    the moment its process starts, never from when it was queued; a check that runs out, or whose
+    process dies, ends that process alone: no other check is cancelled or slowed."""
+
+    def __init__(self, processes: int = 2, *, timeout: float = 60.0, queue: int = 50):
         self.processes = processes
         self.timeout = timeout
-        self._room = asyncio.Semaphore(processes + queue)
-        self._pool: concurrent.futures.ProcessPoolExecutor | None = None
+        self.queue = queue
+        self._slots: asyncio.Semaphore | None = None
+        self._waiting = 0
+        self._durations: collections.deque[float] = collections.deque([1.0], maxlen=50)
+        self._running: set[Any] = set()
+        self._lock = threading.Lock()
+        methods = multiprocessing.get_all_start_methods()
+        self._context: Any = multiprocessing.get_context("forkserver" if "forkserver" in methods else "spawn")
+        if "forkserver" in methods:
+            self._context.set_forkserver_preload(PRELOAD)
 
-    def _executor(self) -> concurrent.futures.ProcessPoolExecutor:
-        if self._pool is None:
-            # spawn: a fresh interpreter per worker, not a fork of the server's threads
-            self._pool = concurrent.futures.ProcessPoolExecutor(
-                self.processes, mp_context=multiprocessing.get_context("spawn"))
-        return self._pool
+    def _retry_after(self) -> int:
+        """Seconds until a place in the queue is likely free: the checks ahead, at the recent pace."""
+        typical = sorted(self._durations)[len(self._durations) // 2]
+        return max(5, math.ceil(typical * (self._waiting + self.processes) / max(self.processes, 1)))
 
     async def run(self, function: Any, *args: Any) -> Any:
-        if self._room.locked():
-            raise CheckUnavailable("the server is checking many sheets right now; try again in a minute")
-        async with self._room:
-            loop = asyncio.get_running_loop()
-            pool = self._executor()
-            try:
-                return await asyncio.wait_for(loop.run_in_executor(pool, function, *args), self.timeout)
-            except TimeoutError:
-                self._restart(pool)
+        if self._slots is None:
+            self._slots = asyncio.Semaphore(self.processes)
+        if self._slots.locked() and self._waiting >= self.queue:
+            raise CheckBusy(self._retry_after())
+        self._waiting += 1
+        try:
+            await self._slots.acquire()
+        finally:
+            self._waiting -= 1
+        try:
+            return await asyncio.to_thread(self._run, function, args)
+        finally:
+            self._slots.release()
+
+    def _run(self, function: Any, args: tuple[Any, ...]) -> Any:
+        receiver, sender = self._context.Pipe(duplex=False)
+        process = self._context.Process(target=_work, args=(sender, function, args), daemon=True)
+        started = time.monotonic()
+        process.start()
+        sender.close()
+        with self._lock:
+            self._running.add(process)
+        try:
+            if not receiver.poll(self.timeout):
                 raise CheckUnavailable(f"checking the sheet took longer than {self.timeout:g} seconds and was "
                                        f"stopped; a results sheet is checked in a second or two, so this file is "
-                                       f"far larger or more complex than one") from None
-            except concurrent.futures.process.BrokenProcessPool:
-                self._restart(pool)
+                                       f"far larger or more complex than one")
+            try:
+                kind, value = receiver.recv()
+            except EOFError:
                 raise CheckUnavailable("the checking process stopped while reading this file (it may need more "
                                        "memory than a results sheet does); nothing was stored") from None
-
-    def _restart(self, pool: concurrent.futures.ProcessPoolExecutor) -> None:
-        """End the pool (killing its workers: one is stuck on a file) so the next check gets a new one."""
-        if self._pool is pool:
-            self._pool = None
-        for process in list(getattr(pool, "_processes", {}).values()):  # no public way to stop a busy worker
-            process.kill()
-        pool.shutdown(wait=False, cancel_futures=True)
+        finally:
+            if process.is_alive():
+                process.kill()
+            process.join()
+            receiver.close()
+            with self._lock:
+                self._running.discard(process)
+        self._durations.append(time.monotonic() - started)
+        if kind == "memory":
+            raise CheckUnavailable("reading this file needs more memory than a results sheet does; nothing was "
+                                   "stored")
+        if kind == "raised":
+            raise value
+        return value
 
     def close(self) -> None:
-        if self._pool is not None:
-            self._pool.shutdown(wait=True, cancel_futures=True)
-            self._pool = None
+        """Stop every check still running (the server is stopping)."""
+        with self._lock:
+            running = list(self._running)
+        for process in running:
+            if process.is_alive():
+                process.kill()

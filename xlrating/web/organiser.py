@@ -22,7 +22,7 @@ from starlette.routing import Route
 
 from xlrating.sheets.read.submitted import SUFFIX_KINDS
 from xlrating.store import IntakeError
-from xlrating.web.checking import CheckUnavailable, annotated_sheet, check_sheet
+from xlrating.web.checking import CheckBusy, CheckUnavailable, annotated_sheet, check_sheet
 from xlrating.web.pages import XLSX, attachment, error_page, json_response, render, store, wants_json
 from xlrating.web.security import check_csrf
 
@@ -78,7 +78,10 @@ async def upload(request: Request) -> Response:
     try:
         check = await request.app.state.checker.run(check_sheet, name, data)
     except CheckUnavailable as exc:
-        return _home_error(request, f"{name}: {exc}", 503)
+        response = _home_error(request, f"{name}: {exc}", 503)
+        if isinstance(exc, CheckBusy):
+            response.headers["retry-after"] = str(exc.retry_after)
+        return response
     if check.unreadable is not None:
         return _home_error(request, check.unreadable, 422)
     token = secrets.token_urlsafe(24)
