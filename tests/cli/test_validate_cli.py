@@ -101,3 +101,19 @@ def test_annotate_with_several_files_writes_one_copy_each_into_a_folder(tmp_path
     result = _run("--annotate", str(tmp_path / "marked"), *files)
     assert result.exit_code == 1
     assert sorted(p.name for p in (tmp_path / "marked").iterdir()) == ["one.annotated.xlsx", "two.annotated.xlsx"]
+
+
+def test_one_systematic_mistake_prints_a_few_findings_and_counts_the_rest(tmp_path):
+    from click.testing import CliRunner
+
+    from xlrating.cli import main
+
+    rows = "".join(f"Cup {i},2023-13-01,10,1,P{i},1\n" for i in range(300))
+    table = tmp_path / "results.csv"
+    table.write_text("event,date,players,rounds,player,place\n" + rows)
+    text = CliRunner().invoke(main, ["validate", str(table)]).stdout.splitlines()
+    assert text[0].endswith("INVALID (300 errors, 0 warnings)")
+    assert len(text) == 1 + 20 + 1
+    assert text[-1] == "  ... and 280 more TABLE_DATE_INVALID like these (validate --format json lists every one)"
+    listed = CliRunner().invoke(main, ["validate", "--format", "json", str(table)]).stdout
+    assert listed.count('"TABLE_DATE_INVALID"') == 300

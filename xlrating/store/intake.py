@@ -45,30 +45,31 @@ class IntakeItem:
     decided_at: str | None
     decision_note: str | None
     system: str  # the key of the rating system the file is for
-
-    @property
-    def errors(self) -> int:
-        return sum(f["severity"] == "error" for f in self.findings)
-
-    @property
-    def warnings(self) -> int:
-        return sum(f["severity"] == "warning" for f in self.findings)
+    errors: int  # every error found, those beyond the kept findings included
+    warnings: int
+    more_findings: dict[str, int]  # code -> findings of it beyond those kept
+    records: str | None  # what a valid file says, as the store's records (JSON), kept for the officer
 
     def public(self) -> dict[str, Any]:
         """What the organiser's page shows, as JSON (no content, no contact)."""
         return {"file_name": self.file_name, "format": self.kind, "sha256": self.sha256, "size": self.size,
                 "valid": self.valid, "tournament": self.tournament, "uploaded_at": self.uploaded_at,
                 "status": self.status, "submitted_at": self.submitted_at, "decided_at": self.decided_at,
-                "decision_note": self.decision_note, "system": self.system, "findings": self.findings}
+                "decision_note": self.decision_note, "system": self.system, "errors": self.errors,
+                "warnings": self.warnings, "findings": self.findings, "more_findings": self.more_findings}
 
 
 _COLUMNS = ("id, token, file_name, kind, sha256, size, findings, valid, tournament, uploaded_at, status, "
-            "contact, submitted_at, decided_at, decision_note, system")
+            "contact, submitted_at, decided_at, decision_note, system, errors, warnings, more_findings, records")
 
 
 def _item(row: tuple[Any, ...]) -> IntakeItem:
-    return IntakeItem(row[0], row[1], row[2], row[3], row[4], row[5], json.loads(row[6]), bool(row[7]), row[8],
-                      row[9], row[10], row[11], row[12], row[13], row[14], row[15])
+    findings = json.loads(row[6])
+    errors = row[16] if row[16] is not None else sum(f["severity"] == "error" for f in findings)
+    warnings = row[17] if row[17] is not None else sum(f["severity"] == "warning" for f in findings)
+    return IntakeItem(row[0], row[1], row[2], row[3], row[4], row[5], findings, bool(row[7]), row[8],
+                      row[9], row[10], row[11], row[12], row[13], row[14], row[15], errors, warnings,
+                      json.loads(row[18]) if row[18] else {}, row[19])
 
 
 def utc_now() -> str:
@@ -88,9 +89,15 @@ class IntakeQueue:
             return statements(block.db)
 
     def add_check(self, token: str, file_name: str, kind: str, content: bytes, findings: list[dict[str, Any]],
-                  valid: bool, tournament: str | None, system: str) -> IntakeItem:
+                  valid: bool, tournament: str | None, system: str, *, errors: int | None = None,
+                  warnings: int | None = None, more_findings: dict[str, int] | None = None,
+                  records: str | None = None) -> IntakeItem:
         """Keep an uploaded sheet and its findings under ``token`` (``system``: the key of the rating
-        system the file is for); drops expired checks."""
+        system the file is for; ``findings``: those kept, ``errors`` and ``warnings`` every one found,
+        ``more_findings`` the rest counted by code; ``records``: a valid file's records as JSON);
+        drops expired checks."""
+        errors = sum(f["severity"] == "error" for f in findings) if errors is None else errors
+        warnings = sum(f["severity"] == "warning" for f in findings) if warnings is None else warnings
         now = dt.datetime.now(dt.UTC)
         expired = (now - CHECK_LIFETIME).isoformat(timespec="seconds")
 
@@ -98,9 +105,11 @@ class IntakeQueue:
             db.execute("DELETE FROM intake WHERE status = 'checked' AND uploaded_at < ?", (expired,))
             db.execute(
                 "INSERT INTO intake (token, file_name, kind, sha256, size, content, findings, valid, tournament, "
-                "uploaded_at, status, system) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, 'checked', ?)",
+                "uploaded_at, status, system, errors, warnings, more_findings, records) "
+                "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, 'checked', ?, ?, ?, ?, ?)",
                 (token, file_name, kind, hashlib.sha256(content).hexdigest(), len(content), content,
-                 json.dumps(findings), int(valid), tournament, now.isoformat(timespec="seconds"), system))
+                 json.dumps(findings), int(valid), tournament, now.isoformat(timespec="seconds"), system, errors,
+                 warnings, json.dumps(more_findings or {}), records))
 
         self._write(statements)
         item = self.intake_by_token(token)

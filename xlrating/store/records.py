@@ -10,7 +10,8 @@ entries, players and the files received.
 from __future__ import annotations
 
 import datetime as dt
-from collections.abc import Callable, Mapping
+import json
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Literal
 
@@ -161,3 +162,33 @@ class Submission:
 
     def decision_note(self, outcome: IngestOutcome) -> str:
         return self.note(outcome) if self.note is not None else outcome.message
+
+
+def records_json(events: Sequence[EventRecord], players: Sequence[PlayerRecord] = ()) -> str:
+    """A submission's records as JSON, for keeping what a checked file said until it is accepted."""
+    def entry(e: EntryRecord) -> dict[str, Any]:
+        return {"row": e.row, "player": e.player, "place": e.place, "opponent": e.opponent, "result": e.result,
+                "round": e.round, "date": e.date.isoformat() if e.date else None, "facts": dict(e.facts)}
+
+    return json.dumps({
+        "events": [{"key": e.key, "name": e.name, "start_date": e.start_date.isoformat(),
+                    "end_date": e.end_date.isoformat(), "players": e.players, "fingerprint": e.fingerprint,
+                    "label": e.label, "entries": [entry(x) for x in e.entries], "facts": dict(e.facts),
+                    "sheet": e.sheet} for e in events],
+        "players": [{"player": p.player, "facts": dict(p.facts)} for p in players],
+    }, ensure_ascii=False, separators=(",", ":"))
+
+
+def records_from_json(text: str) -> tuple[tuple[EventRecord, ...], tuple[PlayerRecord, ...]]:
+    """The records :func:`records_json` kept."""
+    data = json.loads(text)
+
+    def day(value: str | None) -> dt.date | None:
+        return dt.date.fromisoformat(value) if value else None
+
+    events = tuple(EventRecord(
+        e["key"], e["name"], dt.date.fromisoformat(e["start_date"]), dt.date.fromisoformat(e["end_date"]),
+        e["players"], e["fingerprint"], e["label"],
+        tuple(EntryRecord(x["row"], x["player"], x["place"], x["opponent"], x["result"], x["round"], day(x["date"]),
+                          x["facts"]) for x in e["entries"]), e["facts"], e["sheet"]) for e in data["events"])
+    return events, tuple(PlayerRecord(p["player"], p["facts"]) for p in data["players"])

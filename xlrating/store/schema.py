@@ -106,8 +106,10 @@ SUBMISSIONS = """
     );
 """
 SCHEMA = SUBMISSIONS + ONE_MODEL
-"""The schema a new store is created with: what the migrations give, written at once (a new store
-has no emptied tables' pages left over; ``tests/store/test_schema.py`` holds the two equal)."""
+SCHEMA_BASE = 6
+"""A new store is created with :data:`SCHEMA`, the schema of migration 6, written at once (it has no
+emptied tables' pages left over), then the migrations after it; ``tests/store/test_schema.py``
+holds a new store and a migrated one equal."""
 
 
 def facts(**values: Any) -> str:
@@ -327,6 +329,15 @@ MIGRATIONS: tuple[Migration, ...] = (
     ALTER TABLE matches ADD COLUMN opponent_country TEXT;
     """,
     _one_model,
+    # 7: what the intake keeps of a checked upload beside its findings: the counts of errors and
+    # warnings, the findings beyond those kept of each code (as {code: count}), and what a valid file
+    # says as records (JSON), which the officer's page and acceptance read instead of checking again.
+    """
+    ALTER TABLE intake ADD COLUMN errors INTEGER;
+    ALTER TABLE intake ADD COLUMN warnings INTEGER;
+    ALTER TABLE intake ADD COLUMN more_findings TEXT;
+    ALTER TABLE intake ADD COLUMN records TEXT;
+    """,
 )
 
 SCHEMA_VERSION = len(MIGRATIONS)

@@ -16,7 +16,7 @@ from typing import Self
 from xlrating.store.errors import StoreError
 from xlrating.store.intake import IntakeQueue
 from xlrating.store.ledger import Ledger
-from xlrating.store.schema import MIGRATIONS, SCHEMA, SCHEMA_VERSION
+from xlrating.store.schema import MIGRATIONS, SCHEMA, SCHEMA_BASE, SCHEMA_VERSION
 from xlrating.store.transaction import transaction
 
 __all__ = ["SQLiteStore", "StoreError"]
@@ -68,9 +68,9 @@ class SQLiteStore(IntakeQueue, Ledger):
             if version == 0 and block.db.execute("SELECT count(*) FROM sqlite_master").fetchone()[0]:
                 raise StoreError(f"{self.path}: a SQLite database that is not an xlrating store (it holds "
                                  f"other tables); choose another file with --db")
-            if version == 0:  # a new store: the current schema at once
+            if version == 0:  # a new store: the schema of the one model at once, then what came after
                 _run(block.db, SCHEMA)
-                version = SCHEMA_VERSION
+                version = SCHEMA_BASE
             for number in range(version, SCHEMA_VERSION):
                 step = MIGRATIONS[number]
                 if callable(step):  # a migration that moves rows in Python, inside the same transaction

@@ -23,7 +23,7 @@ if TYPE_CHECKING:  # the sheets, the store and the exports load only where a sys
     from xlrating.sheets.read.xlsx import SheetGrid
     from xlrating.sheets.validate.findings import Finding
     from xlrating.sheets.validate.registry import Registry
-    from xlrating.store.records import EventRecord, IngestOutcome, StoredEvent, Submission
+    from xlrating.store.records import EventRecord, IngestOutcome, PlayerRecord, StoredEvent, Submission
     from xlrating.store.sqlite import SQLiteStore
 
 Fit = Literal["complete", "near", "none"]
@@ -101,9 +101,35 @@ class RatingSystem:
 
     # --- the store ------------------------------------------------------------------------------
 
-    def submission(self, content: Any, sha256: str) -> Submission:
-        """A valid file's content as the store takes it; ``sha256`` is the file's digest."""
+    refuse_overlap: ClassVar[bool] = False  # two events of one name whose days overlap: refused
+
+    def event_records(self, content: Any, sha256: str) -> tuple[EventRecord, ...]:
+        """A valid file's events as the store keeps them; ``sha256`` is the file's digest."""
         raise NotImplementedError
+
+    def player_records(self, content: Any) -> tuple[PlayerRecord, ...]:
+        """What a valid file says of its players that the system keeps beside its entries."""
+        return ()
+
+    def describe(self, events: Sequence[EventRecord], outcome: IngestOutcome) -> str:
+        """What ingesting ``events`` did, in a sentence for people."""
+        raise NotImplementedError
+
+    def note(self, outcome: IngestOutcome) -> str:
+        """What the officer's acceptance keeps as its note (default: the sentence of :meth:`describe`)."""
+        return outcome.message
+
+    def submission(self, content: Any, sha256: str) -> Submission:
+        """A valid file's content as the store takes it."""
+        return self.submission_of(self.event_records(content, sha256), self.player_records(content))
+
+    def submission_of(self, events: Sequence[EventRecord], players: Sequence[PlayerRecord] = ()) -> Submission:
+        """The store's submission of records already made (what the intake kept of a checked file)."""
+        from xlrating.store.records import Submission
+
+        made = tuple(events)
+        return Submission(self.key, made, lambda outcome: self.describe(made, outcome), tuple(players),
+                          self.refuse_overlap, self.note)
 
     replace_hint: ClassVar[str] = "use --replace to replace them"  # the command line's advice on a refusal
 

@@ -23,7 +23,7 @@ if TYPE_CHECKING:
     from xlrating.sheets.read.xlsx import SheetGrid
     from xlrating.sheets.validate.ema.submission import Submission as Sheet
     from xlrating.sheets.validate.registry import Registry
-    from xlrating.store.records import EventRecord, IngestOutcome, StoredEvent, Submission
+    from xlrating.store.records import EventRecord, IngestOutcome, PlayerRecord, StoredEvent
     from xlrating.store.sqlite import SQLiteStore
 
 RULES = ("2005", "2010", "2018")
@@ -77,8 +77,8 @@ class Mers(RatingSystem):
 
     # --- the store ------------------------------------------------------------------------------
 
-    def submission(self, content: Sheet, sha256: str) -> Submission:
-        from xlrating.store.records import EntryRecord, EventRecord, PlayerRecord, Submission
+    def event_records(self, content: Sheet, sha256: str) -> tuple[EventRecord, ...]:
+        from xlrating.store.records import EntryRecord, EventRecord
 
         t = content.tournament
         if not (t.name and t.ruleset and t.start_date and t.end_date and t.players and t.mers_weight):
@@ -89,27 +89,33 @@ class Mers(RatingSystem):
         facts = {"ruleset": t.ruleset, "city": t.city, "country": t.country, "days": t.days, "countries": t.countries,
                  "declared_weight": t.weight, "qualification": t.qualification, "weight": t.mers_weight,
                  "effective_date": t.effective_date.isoformat() if t.effective_date else None}
-        event = EventRecord(tournament_key(t.ruleset, t.name, t.start_date), t.name, t.start_date, t.end_date,
+        return (EventRecord(tournament_key(t.ruleset, t.name, t.start_date), t.name, t.start_date, t.end_date,
                             t.players, sha256, f"{t.name} ({t.ruleset}, {t.start_date})", entries, facts,
-                            content.results_sheet)
-        players = tuple(PlayerRecord(p.ema_id, {"last_name": p.last_name, "first_name": p.first_name,
-                                                "country": p.country}) for p in content.players if p.ema_id is not None)
-        return Submission(self.key, (event,), lambda outcome: self._describe(content, outcome), players,
-                          note=_note)
+                            content.results_sheet),)
 
-    @staticmethod
-    def _describe(content: Sheet, outcome: IngestOutcome) -> str:
+    def player_records(self, content: Sheet) -> tuple[PlayerRecord, ...]:
+        from xlrating.store.records import PlayerRecord
+
+        return tuple(PlayerRecord(p.ema_id, {"last_name": p.last_name, "first_name": p.first_name,
+                                             "country": p.country}) for p in content.players if p.ema_id is not None)
+
+    def describe(self, events: Sequence[EventRecord], outcome: IngestOutcome) -> str:
         if outcome.known is not None:
             name, version, current = outcome.known.versions[0]
             state = "current" if current else "replaced since"
             return f"already stored as version {version} of {name!r} ({state}); nothing changed"
-        t, change = content.tournament, outcome.changes[0]
+        event, change = events[0], outcome.changes[0]
+        what = f"{event.name!r} ({event.facts['ruleset']}, {event.start_date})"
         if change.status == "refused":
-            return (f"{t.name!r} ({t.ruleset}, {t.start_date}) is already stored as version {change.version} from a "
-                    f"different file")
-        what = f"replaced version {change.version - 1}" if change.status == "replaced" else "new tournament"
-        return (f"stored {t.name!r} ({t.ruleset}, {t.start_date}) as version {change.version} ({what}), "
-                f"{len(content.players)} results")
+            return f"{what} is already stored as version {change.version} from a different file"
+        done = f"replaced version {change.version - 1}" if change.status == "replaced" else "new tournament"
+        return f"stored {what} as version {change.version} ({done}), {len(event.entries)} results"
+
+    def note(self, outcome: IngestOutcome) -> str:
+        """The officer's acceptance as the queue shows it: ``stored as version 2``."""
+        if outcome.known is not None or not outcome.changes:
+            return outcome.message
+        return f"stored as version {outcome.changes[0].version}"
 
     def officer_refusal(self, outcome: IngestOutcome) -> str:
         change = outcome.changes[0]
@@ -202,13 +208,6 @@ def _options(options: dict[str, Any]) -> tuple[Any, str, str | None]:
 
     as_of = options.get("as_of") or dt.date.today()
     return as_of, options.get("rules") or rules_in_force(as_of), options.get("ruleset")
-
-
-def _note(outcome: IngestOutcome) -> str:
-    """The officer's acceptance as the queue shows it: ``stored as version 2``."""
-    if outcome.known is not None or not outcome.changes:
-        return outcome.message
-    return f"stored as version {outcome.changes[0].version}"
 
 
 def _history(records: list[Any], player: str, options: dict[str, Any]) -> list[dict[str, Any]]:

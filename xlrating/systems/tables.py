@@ -12,7 +12,7 @@ such system does alike, so that its module declares only what is its own.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import TYPE_CHECKING, Any, ClassVar
+from typing import TYPE_CHECKING, Any
 
 from xlrating.core.errors import TableError
 from xlrating.systems.base import Fit, RatingSystem, Validation
@@ -23,15 +23,13 @@ if TYPE_CHECKING:
     from xlrating.sheets.validate.findings import Collector
     from xlrating.sheets.validate.registry import Registry
     from xlrating.sheets.validate.tables import TableLayout
-    from xlrating.store.records import EventChange, EventRecord, IngestOutcome, Submission
+    from xlrating.store.records import EventChange, EventRecord, IngestOutcome
 
 
 class TableSystem(RatingSystem):
     """A :class:`~xlrating.systems.base.RatingSystem` whose submissions are one table (see the module
     docstring). A subclass sets :attr:`columns` and implements :meth:`read_events`,
     :meth:`check_rankable` and :meth:`event_record`."""
-
-    refuse_overlap: ClassVar[bool] = False  # two events of one name whose days overlap: refused
 
     def read_events(self, layout: TableLayout, out: Collector) -> EventTable:
         """Read and check the table's rows: findings to ``out``; the events only when no error."""
@@ -84,13 +82,10 @@ class TableSystem(RatingSystem):
 
     # --- the store ------------------------------------------------------------------------------
 
-    def submission(self, content: Any, sha256: str) -> Submission:
-        from xlrating.store.records import Submission
+    def event_records(self, content: Any, sha256: str) -> tuple[EventRecord, ...]:
+        return tuple(self.event_record(e, content.sheet) for e in content.events)
 
-        return Submission(self.key, tuple(self.event_record(e, content.sheet) for e in content.events), self.describe,
-                          refuse_overlap=self.refuse_overlap)
-
-    def describe(self, outcome: IngestOutcome) -> str:
+    def describe(self, events: Sequence[EventRecord], outcome: IngestOutcome) -> str:
         if outcome.known is not None:
             return (f"this file was already stored on {outcome.known.received_at} (as {outcome.known.file_name!r}); "
                     f"nothing changed")

@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import asyncio
 import collections
+import hashlib
 import math
 import multiprocessing
 import threading
@@ -33,9 +34,11 @@ class SheetCheck:
     valid: bool = False
     tournament: str | None = None
     unreadable: str | None = None
-    # the content, for storing it (valid uploads): what its rating system's validator read
-    submission: Any = None
     system: str = ""  # the key of the rating system the file is for, judged by its columns
+    errors: int = 0  # every error and warning found (the findings kept are the first of each code)
+    warnings: int = 0
+    more_findings: dict[str, int] = field(default_factory=dict)  # code -> findings beyond those kept
+    records: str | None = None  # a valid file's events as the store's records (JSON), kept until accepted
 
 
 def check_sheet(file_name: str, data: bytes) -> SheetCheck:
@@ -43,6 +46,8 @@ def check_sheet(file_name: str, data: bytes) -> SheetCheck:
     its sheets are (:func:`xlrating.systems.detect`)."""
     from xlrating.gate.safe_open import UnreadableWorkbook
     from xlrating.sheets.read.submitted import open_submission
+    from xlrating.sheets.validate.findings import grouped
+    from xlrating.store.records import records_json
     from xlrating.systems import SystemUnclear, get, validate_submission
 
     try:
@@ -50,9 +55,17 @@ def check_sheet(file_name: str, data: bytes) -> SheetCheck:
         validation = validate_submission(file_name, submission)
     except (UnreadableWorkbook, SystemUnclear) as exc:
         return SheetCheck(None, unreadable=str(exc))
+    system = get(validation.system)
     content = validation.submission
-    return SheetCheck(submission.kind, [f.as_dict() for f in validation.findings], validation.valid,
-                      get(validation.system).label(content), submission=content, system=validation.system)
+    kept, more = grouped(validation.findings)
+    errors = sum(f.severity == "error" for f in validation.findings)
+    records = None
+    if validation.valid:
+        made = system.submission(content, hashlib.sha256(data).hexdigest())
+        records = records_json(made.events, made.players)
+    return SheetCheck(submission.kind, [f.as_dict() for f in kept], validation.valid, system.label(content),
+                      system=validation.system, errors=errors, warnings=len(validation.findings) - errors,
+                      more_findings=more, records=records)
 
 
 def annotated_sheet(file_name: str, data: bytes) -> bytes:

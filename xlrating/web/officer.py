@@ -18,7 +18,8 @@ from starlette.responses import RedirectResponse, Response
 from starlette.routing import Route
 
 from xlrating.sheets.read.submitted import KIND_TITLES
-from xlrating.store import IntakeError, StoreError
+from xlrating.store import IntakeError, StoreError, Submission
+from xlrating.store.records import records_from_json
 from xlrating.systems import UnknownSystem, get
 from xlrating.systems.base import RatingSystem
 from xlrating.web.checking import CheckUnavailable, check_sheet
@@ -122,17 +123,27 @@ def _missing(request: Request) -> Response:
     return error_page(request, 404, "Not found", "There is no submission with this number.")
 
 
+async def _submitted(request: Request, item: Any, content: bytes) -> tuple[RatingSystem, Submission]:
+    """What the file says, as the store takes it: the records kept when it was checked, or (for an
+    upload kept before they were) from checking it again; raises :class:`CheckUnavailable`, or
+    :class:`ValueError` when it does not pass validation now."""
+    if item.records is not None:
+        system = get(item.system)
+        return system, system.submission_of(*records_from_json(item.records))
+    check = await request.app.state.checker.run(check_sheet, item.file_name, content)
+    if check.records is None or not check.valid:
+        raise ValueError("The sheet does not pass validation now; reject it with a note.")
+    system = get(check.system)
+    return system, system.submission_of(*records_from_json(check.records))
+
+
 async def _plan(request: Request, item: Any, content: bytes) -> list[dict[str, Any]] | None:
     """What accepting this submission would do to each of its events, so the officer sees it before
     deciding (:func:`~xlrating.web.officer_plan.planned_replacements`); None when it cannot be told."""
     try:
-        check = await request.app.state.checker.run(check_sheet, item.file_name, content)
-    except CheckUnavailable:
+        system, submission = await _submitted(request, item, content)
+    except (CheckUnavailable, ValueError):
         return None
-    if not check.valid or check.submission is None:
-        return None
-    system = get(check.system)
-    submission = system.submission(check.submission, item.sha256)
 
     def plan() -> list[dict[str, Any]]:
         with store(request) as opened:
@@ -186,14 +197,12 @@ async def accept(request: Request) -> Response:
         return _missing(request)
     item, content = loaded
     try:
-        check = await request.app.state.checker.run(check_sheet, item.file_name, content)
+        system, submitted = await _submitted(request, item, content)
     except CheckUnavailable as exc:
         return _detail(request, item, 503, error=str(exc))
-    if check.submission is None or not check.valid:
-        return _detail(request, item, 409, error="The sheet does not pass validation now; reject it with a note.")
+    except ValueError as exc:
+        return _detail(request, item, 409, error=str(exc))
     replace = form.get("replace") == "yes"
-    system = get(check.system)
-    submitted = system.submission(check.submission, item.sha256)
 
     def ingest() -> Any:
         with store(request) as opened:

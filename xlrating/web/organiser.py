@@ -89,7 +89,8 @@ async def upload(request: Request) -> Response:
     def keep() -> None:
         with store(request) as opened:
             opened.add_check(token, name, check.kind, data, check.findings, check.valid, check.tournament,
-                             check.system)
+                             check.system, errors=check.errors, warnings=check.warnings,
+                             more_findings=check.more_findings, records=check.records)
 
     await run_in_threadpool(keep)
     return RedirectResponse(f"/checks/{token}", status_code=303)

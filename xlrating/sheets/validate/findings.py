@@ -161,6 +161,22 @@ def has_errors(findings: list[Finding]) -> bool:
     return any(f.severity == "error" for f in findings)
 
 
+SHOWN_PER_CODE = 20
+"""Findings of one code shown before the rest are counted: a sheet with one systematic mistake
+(a column of dates in the wrong format) is 20 lines and "and 4,590 more like these", not 4,610."""
+
+
+def grouped(findings: list[Finding], per_code: int = SHOWN_PER_CODE) -> tuple[list[Finding], dict[str, int]]:
+    """The first ``per_code`` findings of each code, in reading order, and how many more each code has."""
+    seen: dict[str, int] = {}
+    shown = []
+    for f in findings:
+        seen[f.code] = seen.get(f.code, 0) + 1
+        if seen[f.code] <= per_code:
+            shown.append(f)
+    return shown, {code: n - per_code for code, n in seen.items() if n > per_code}
+
+
 class Collector:
     """Collects findings during one validation pass, reading cells on the rules' behalf.
 

@@ -6,7 +6,7 @@ import json
 from collections.abc import Sequence
 from typing import Any
 
-from xlrating.sheets.validate.findings import Finding
+from xlrating.sheets.validate.findings import Finding, grouped
 
 
 def text_report(file: str, findings: Sequence[Finding]) -> list[str]:
@@ -15,8 +15,11 @@ def text_report(file: str, findings: Sequence[Finding]) -> list[str]:
     warnings = len(findings) - errors
     verdict = "INVALID" if errors else "valid"
     lines = [f"{file}: {verdict} ({_count(errors, 'error')}, {_count(warnings, 'warning')})"]
-    for f in findings:
+    shown, more = grouped(list(findings))
+    for f in shown:
         lines.append(f"  {f.sheet}!{f.cell}: {f.severity} {f.code}: {f.message}")
+    for code, n in more.items():
+        lines.append(f"  ... and {n:,} more {code} like these (validate --format json lists every one)")
     return lines
 
 
