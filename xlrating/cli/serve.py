@@ -61,5 +61,9 @@ def serve(host: str, port: int, db: str | None, max_upload_mb: float, upload_rat
         click.echo("xlrating: warning: XLRATING_SECRET_KEY is not set; sessions end when the server restarts",
                    err=True)
     click.echo(f"xlrating: serving {settings.db} on http://{host}:{port}/ (Ctrl+C stops)", err=True)
+    # An idle connection is closed after 5 seconds; beyond 400 open connections a visitor gets 503 at
+    # once (a flood of slow connections cannot exhaust the server); a request body must arrive within
+    # a minute (:class:`xlrating.web.security.BodyLimit`).
     uvicorn.run(app, host=host, port=port, proxy_headers=proxy is not None, forwarded_allow_ips=proxy,
-                server_header=False, log_level="info", timeout_graceful_shutdown=10)
+                server_header=False, log_level="info", timeout_graceful_shutdown=10, timeout_keep_alive=5,
+                limit_concurrency=400)

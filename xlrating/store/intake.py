@@ -12,6 +12,7 @@ from __future__ import annotations
 import datetime as dt
 import hashlib
 import json
+import secrets
 import sqlite3
 from dataclasses import dataclass
 from typing import Any, Literal
@@ -171,6 +172,36 @@ class IntakeQueue:
         item = self.intake_by_id(intake_id)
         assert item is not None
         return item
+
+
+class OfficerSessions:
+    """The ranking officer's sessions (a mixin over the store's ``_db``): started at sign-in, ended
+    at sign-out or after ``hours``; a session cookie is only as good as the session it names."""
+
+    _db: sqlite3.Connection
+    path: str
+
+    def start_session(self, user: str) -> str:
+        """A new session of ``user``; its id (unguessable) goes in the signed cookie."""
+        session = secrets.token_urlsafe(32)
+        with transaction(self._db, self.path) as block:
+            block.db.execute("INSERT INTO officer_sessions (id, user, started_at) VALUES (?, ?, ?)",
+                             (session, user, utc_now()))
+        return session
+
+    def session_user(self, session: str, hours: float) -> str | None:
+        """The user of a session that is neither ended nor older than ``hours``, else None."""
+        row = self._db.execute("SELECT user, started_at FROM officer_sessions WHERE id = ? AND ended_at IS NULL",
+                               (session,)).fetchone()
+        if row is None:
+            return None
+        age = dt.datetime.now(dt.UTC) - dt.datetime.fromisoformat(row[1])
+        return str(row[0]) if age <= dt.timedelta(hours=hours) else None
+
+    def end_session(self, session: str) -> None:
+        with transaction(self._db, self.path) as block:
+            block.db.execute("UPDATE officer_sessions SET ended_at = ? WHERE id = ? AND ended_at IS NULL",
+                             (utc_now(), session))
 
 
 def _not_pending(db: sqlite3.Connection, intake_id: int) -> str:

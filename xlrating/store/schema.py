@@ -338,6 +338,16 @@ MIGRATIONS: tuple[Migration, ...] = (
     ALTER TABLE intake ADD COLUMN more_findings TEXT;
     ALTER TABLE intake ADD COLUMN records TEXT;
     """,
+    # 8: the ranking officer's sessions, so that signing out ends one on the server (a copy of its
+    # cookie opens nothing after), and a session ends after its hours whatever the cookie says.
+    """
+    CREATE TABLE officer_sessions (
+        id         TEXT PRIMARY KEY,
+        user       TEXT NOT NULL,
+        started_at TEXT NOT NULL,
+        ended_at   TEXT
+    );
+    """,
 )
 
 SCHEMA_VERSION = len(MIGRATIONS)

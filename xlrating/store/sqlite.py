@@ -14,7 +14,7 @@ from pathlib import Path
 from typing import Self
 
 from xlrating.store.errors import StoreError
-from xlrating.store.intake import IntakeQueue
+from xlrating.store.intake import IntakeQueue, OfficerSessions
 from xlrating.store.ledger import Ledger
 from xlrating.store.schema import MIGRATIONS, SCHEMA, SCHEMA_BASE, SCHEMA_VERSION
 from xlrating.store.transaction import transaction
@@ -22,7 +22,7 @@ from xlrating.store.transaction import transaction
 __all__ = ["SQLiteStore", "StoreError"]
 
 
-class SQLiteStore(IntakeQueue, Ledger):
+class SQLiteStore(IntakeQueue, OfficerSessions, Ledger):
     """A results store in one SQLite file (``:memory:`` for a throwaway one)."""
 
     def __init__(self, path: str, *, read_only: bool = False):

@@ -19,6 +19,7 @@ import collections
 import hashlib
 import math
 import multiprocessing
+import os
 import threading
 import time
 from dataclasses import dataclass, field
@@ -97,8 +98,14 @@ PRELOAD = ["xlrating.web.checking", "xlrating.systems", "xlrating.sheets.read.su
            "xlrating.core.dippouch", "xlrating.core.dci", "openpyxl"]
 
 
-def _work(connection: Any, function: Any, args: tuple[Any, ...]) -> None:
-    """A check's process: run it, send back what it gave or raised."""
+PASSED_ON = ("XLRATING_SYSTEMS",)  # the server's variables a check needs as they are now
+
+
+def _work(connection: Any, function: Any, args: tuple[Any, ...], environment: dict[str, str]) -> None:
+    """A check's process: run it, send back what it gave or raised. ``environment``: the server's
+    variables a check reads (the registered systems' modules): the process is forked from the fork
+    server, which started before they may have been set."""
+    os.environ.update(environment)
     try:
         connection.send(("ok", function(*args)))
     except MemoryError:
@@ -156,7 +163,8 @@ class SheetChecker:
 
     def _run(self, function: Any, args: tuple[Any, ...]) -> Any:
         receiver, sender = self._context.Pipe(duplex=False)
-        process = self._context.Process(target=_work, args=(sender, function, args), daemon=True)
+        environment = {name: os.environ[name] for name in PASSED_ON if name in os.environ}
+        process = self._context.Process(target=_work, args=(sender, function, args, environment), daemon=True)
         started = time.monotonic()
         process.start()
         sender.close()

@@ -7,9 +7,9 @@ the sign-in form and an action is refused (403), so nothing of the queue is reac
 
 from __future__ import annotations
 
-import datetime as dt
 import functools
 from collections.abc import Awaitable, Callable
+from pathlib import PurePosixPath
 from typing import Any
 
 from starlette.concurrency import run_in_threadpool
@@ -66,8 +66,12 @@ async def sign_in(request: Request) -> Response:
     if not await run_in_threadpool(settings.officer.matches, user, password):
         return render(request, "sign_in.html", {"configured": True, "user": user,
                                                 "error": "The user name or the password is wrong."}, 401)
+    def start() -> str:
+        with store(request) as opened:
+            return opened.start_session(user)
+
     request.session.clear()  # a new session (and CSRF token) for the signed-in officer
-    request.session.update(officer=user, officer_since=dt.datetime.now(dt.UTC).timestamp())
+    request.session["officer_session"] = await run_in_threadpool(start)
     csrf_token(request)
     return RedirectResponse("/officer", status_code=303)
 
@@ -75,6 +79,12 @@ async def sign_in(request: Request) -> Response:
 async def sign_out(request: Request) -> Response:
     form = await request.form(max_files=0, max_fields=10, max_part_size=4 * 1024)
     check_csrf(request, form)
+    session = request.session.get("officer_session")
+    if isinstance(session, str):
+        def end() -> None:
+            with store(request) as opened:
+                opened.end_session(session)
+        await run_in_threadpool(end)
     request.session.clear()
     return RedirectResponse("/", status_code=303)
 
@@ -175,7 +185,18 @@ async def original(request: Request) -> Response:
         return _missing(request)
     item, content = loaded
     return Response(content, media_type=MEDIA_TYPES.get(item.kind, "application/octet-stream"),
-                    headers={"content-disposition": attachment(item.file_name)})
+                    headers={"content-disposition": attachment(download_name(item.file_name, item.kind))})
+
+
+SUFFIXES = {"xlsx": (".xlsx", ".xlsm"), "xls": (".xls",), "ods": (".ods",), "csv": (".csv",)}
+
+
+def download_name(file_name: str, kind: str) -> str:
+    """The organiser's file name with the extension of the format its bytes are (``results.bat``
+    holding a CSV downloads as ``results.csv``): the officer's computer opens it as what it is."""
+    path = PurePosixPath(file_name)
+    suffixes = SUFFIXES.get(kind, (".bin",))
+    return file_name if path.suffix.lower() in suffixes else f"{path.stem or 'submission'}{suffixes[0]}"
 
 
 @officer_only

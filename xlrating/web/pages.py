@@ -70,22 +70,25 @@ templates.env.filters["number"] = number
 # --- every page ---------------------------------------------------------------------------------
 
 def signed_in(request: Request) -> str | None:
-    """The signed-in ranking officer, or None (also after :data:`SESSION_HOURS`)."""
-    user = request.session.get("officer")
-    since = request.session.get("officer_since")
+    """The signed-in ranking officer, or None: the session named in the cookie must be one the
+    server started and has not ended (signing out ends it; a copied cookie then opens nothing), and
+    not older than :data:`SESSION_HOURS`."""
+    session = request.session.get("officer_session")
     officer = request.app.state.settings.officer
-    if not isinstance(user, str) or not isinstance(since, int | float) or officer is None:
+    if not isinstance(session, str) or officer is None:
         return None
-    if dt.datetime.now(dt.UTC).timestamp() - since > SESSION_HOURS * 3600 or user != officer.user:
-        return None
-    return user
+    with store(request) as opened:
+        user = opened.session_user(session, SESSION_HOURS)
+    return user if user == officer.user else None
 
 
 def render(request: Request, name: str, context: dict[str, Any], status_code: int = 200) -> HTMLResponse:
     """A page, with what every page needs (the site's name, the CSRF token for its forms, who is
     signed in)."""
     settings = request.app.state.settings
-    base = {"csrf_token": csrf_token(request), "officer": signed_in(request), "flash": request.session.pop("flash", None),
+    # the token is made when a form on the page asks for it: a page without a form sets no cookie
+    base = {"csrf_token": lambda: csrf_token(request), "officer": signed_in(request),
+            "flash": request.session.pop("flash", None),
             "site_name": settings.site_name, "federation": settings.federation, "search_text": "",
             "menu": getattr(request.app.state, "menu", ())}
     return templates.TemplateResponse(request, name, base | context, status_code=status_code)

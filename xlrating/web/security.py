@@ -14,6 +14,7 @@
 
 from __future__ import annotations
 
+import asyncio
 import hashlib
 import hmac
 import secrets
@@ -72,14 +73,21 @@ class BodyTooLarge(Exception):
     pass
 
 
+class BodyTooSlow(Exception):
+    pass
+
+
 class BodyLimit:
     """Refuses request bodies over ``max_bytes`` with 413, before the application reads them; the
-    message names ``upload_bytes`` (the upload limit, without the room for the form's other fields)."""
+    message names ``upload_bytes`` (the upload limit, without the room for the form's other fields).
+    A body that takes longer than ``seconds`` to arrive is refused with 408: a visitor who sends an
+    upload a byte at a time holds a connection for that long at most."""
 
-    def __init__(self, app: ASGIApp, *, max_bytes: int, upload_bytes: int | None = None):
+    def __init__(self, app: ASGIApp, *, max_bytes: int, upload_bytes: int | None = None, seconds: float = 60.0):
         self.app = app
         self.max_bytes = max_bytes
         self.upload_bytes = max_bytes if upload_bytes is None else upload_bytes
+        self.seconds = seconds
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         if scope["type"] != "http":
@@ -91,10 +99,15 @@ class BodyLimit:
             return
         received = 0
         started = False
+        deadline = asyncio.get_running_loop().time() + self.seconds
 
         async def counting_receive() -> Message:
             nonlocal received
-            message = await receive()
+            left = deadline - asyncio.get_running_loop().time()
+            try:
+                message = await asyncio.wait_for(receive(), max(left, 0.001))
+            except TimeoutError:
+                raise BodyTooSlow from None
             if message["type"] == "http.request":
                 received += len(message.get("body", b""))
                 if received > self.max_bytes:
@@ -112,6 +125,11 @@ class BodyLimit:
             if started:
                 raise
             await self._refuse(scope, receive, send)
+        except BodyTooSlow:
+            if started:
+                raise
+            await PlainTextResponse(f"The upload did not arrive within {self.seconds:g} seconds; send it again.",
+                                    status_code=408, headers={"connection": "close"})(scope, receive, send)
 
     async def _refuse(self, scope: Scope, receive: Receive, send: Send) -> None:
         megabytes = round(self.upload_bytes / 1024**2, 2)  # --max-upload-mb 0.1 is 104,857 bytes: "0.1 MB"
