@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import math
 import re
+import unicodedata
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from typing import Any
@@ -27,6 +28,8 @@ def _text(name: str, value: Any) -> str:
     if isinstance(value, float) and value.is_integer():
         value = int(value)
     text = str(value).strip()
+    if not unicodedata.is_normalized("NFC", text):  # one spelling of "Dóra", however it was typed
+        text = unicodedata.normalize("NFC", text)
     if not text:
         raise InvalidArgument(name, "a non-empty text", value)
     return text

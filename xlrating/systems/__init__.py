@@ -13,7 +13,7 @@ from __future__ import annotations
 import importlib
 import importlib.metadata
 import os
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from xlrating.systems.base import RatingSystem
 from xlrating.systems.dci import Dci
@@ -132,10 +132,25 @@ def validate_submission(path: str | os.PathLike[str], submitted: SubmittedFile, 
     """Validate the opened file ``submitted`` as ``system``'s (judged by :func:`detect` when None);
     raises :class:`SystemUnclear` when its columns leave a doubt."""
     from xlrating.sheets.read.submitted import read_grids
+    from xlrating.sheets.validate.findings import not_utf8_findings
 
     grids = read_grids(submitted)
     chosen = get(system) if system else detect(grids, os.fspath(path))
-    return chosen.validate(grids, registry)
+    validation = chosen.validate(grids, registry)
+    garbled = not_utf8_findings(grids)
+    if garbled:  # a CSV's bytes that are not UTF-8: a finding at each cell, in reading order
+        cells = {(f.sheet, f.cell) for f, _ in garbled}
+        validation.findings = sorted([*(f for f, _ in garbled),
+                                      *(f for f in validation.findings if (f.sheet, f.cell) not in cells)],
+                                     key=_reading_order(grids))
+    return validation
+
+
+def _reading_order(grids: list[SheetGrid]) -> Any:
+    from xlrating.sheets.read.cells import position
+
+    sheets = {grid.name: i for i, grid in enumerate(grids)}
+    return lambda f: (sheets.get(f.sheet, -1), *position(f.cell))
 
 
 for _system in (Mers(), DipPouch(), Dci()):

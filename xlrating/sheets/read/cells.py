@@ -41,6 +41,17 @@ def a1(row: int, column: int) -> str:
 is_empty = is_blank
 
 
+def position(cell: str) -> tuple[int, int]:
+    """``"C12"`` -> (12, 3): the row and column of an A1 reference (0, 0 when it is none)."""
+    letters = cell.rstrip("0123456789")
+    if not letters.isalpha() or not cell[len(letters):].isdigit():
+        return 0, 0
+    column = 0
+    for letter in letters.upper():
+        column = column * 26 + ord(letter) - 64
+    return int(cell[len(letters):]), column
+
+
 def text(value: Any) -> str | None:
     """A cell as stripped text (numbers as their shortest form); None when empty."""
     if is_empty(value):

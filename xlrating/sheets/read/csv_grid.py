@@ -18,7 +18,12 @@ form), so the grid holds what the .xlsx of the same sheet holds:
 - ``TRUE``/``FALSE`` are booleans; everything else is text, never a formula.
 
 Encoding: UTF-8 (a BOM allowed), UTF-16 with a BOM, else Windows-1252 (Excel's "CSV" on
-Windows); text holding a NUL character (binary, UTF-32...) is refused. Separator: ``,``, ``;`` or
+Windows); text holding a NUL character (binary, UTF-32...) is refused. A file that is UTF-8 but for
+some bytes (a name typed in another program, pasted in) is read as UTF-8, never re-decoded whole: each
+byte that is not UTF-8 reads as U+FFFD, the grid says so (:attr:`SheetGrid.not_utf8`) and the
+validator reports each such cell (``TEXT_NOT_UTF8``); ``rank`` refuses the file, naming the line and
+column. Text is kept in Unicode's composed form (NFC): "Dóra" typed on Windows and on a Mac is one
+name. Separator: ``,``, ``;`` or
 a tab, whichever the first lines use most.
 """
 
@@ -28,6 +33,7 @@ import csv
 import datetime as dt
 import os
 import re
+import unicodedata
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -45,10 +51,10 @@ _LINE = re.compile(r"[^\r\n]*(?:\r\n|\r|\n)?")  # how a file opened with newline
 
 def read_csv_grid(path: str | os.PathLike[str], data: bytes, limits: Limits) -> list[SheetGrid]:
     """The CSV ``data`` read from ``path`` as one SheetGrid, or :class:`UnreadableWorkbook`."""
-    text = csv_text(path, data)
+    text, not_utf8 = decoded(path, data)
     delimiter = delimiter_of(text)
     name = _SHEET_NAME_CHARS.sub("_", Path(path).stem)[:31] or "Sheet1"
-    grid = SheetGrid(name)
+    grid = SheetGrid(name, not_utf8=bool(not_utf8))
     for fields in bounded_rows(path, text, delimiter, limits):
         row = [_value(f, delimiter) for f in fields]
         while row and row[-1] is None:
@@ -136,23 +142,53 @@ class _Lines:
 
 def csv_text(path: str | os.PathLike[str], data: bytes) -> str:
     """The text of a CSV file's bytes in the encodings above (every CSV reader's one decoding, so a
-    table that validates is a table that ranks), or :class:`UnreadableWorkbook` for binary data."""
-    text = _decode(data)
+    table that validates is a table that ranks), or :class:`UnreadableWorkbook` for binary data, or
+    for a UTF-8 file with bytes that are not UTF-8 (naming the first: line and column)."""
+    text, not_utf8 = decoded(path, data)
+    if not_utf8:
+        line, column = not_utf8[0]
+        more = f" (and {len(not_utf8) - 1:,} more)" if len(not_utf8) > 1 else ""
+        raise UnreadableWorkbook(path, f"line {line}, column {column}: bytes that are not UTF-8{more} in a file "
+                                       f"that is otherwise UTF-8 (a name typed in another program?); save it "
+                                       f"again as CSV (UTF-8)")
+    return text
+
+
+def decoded(path: str | os.PathLike[str], data: bytes) -> tuple[str, list[tuple[int, int]]]:
+    """The text of a CSV file's bytes (composed, NFC) and the (line, column) of each character that
+    stands for bytes that were not UTF-8 in a file that otherwise is; :class:`UnreadableWorkbook`
+    for binary data."""
+    text, not_utf8 = _decode(data)
     if (nul := text.find("\x00")) >= 0:
         raise UnreadableWorkbook(path, f"not a text file (CSV or similar): line {text.count(chr(10), 0, nul) + 1} "
                                        f"holds a NUL character, which text never does; it is binary, or text in "
                                        f"an encoding other than UTF-8, UTF-16 or Windows-1252: save it again as "
                                        f"CSV (UTF-8)")
-    return text
+    positions = []
+    if not_utf8:
+        for match in re.finditer("\ufffd", text):
+            line = text.count("\n", 0, match.start()) + 1
+            positions.append((line, match.start() - text.rfind("\n", 0, match.start())))
+    if not unicodedata.is_normalized("NFC", text):
+        text = unicodedata.normalize("NFC", text)
+    return text, positions
 
 
-def _decode(data: bytes) -> str:
+# A well-formed UTF-8 sequence of two to four bytes: a file holding one is UTF-8, whatever else it holds.
+_UTF8_SEQUENCE = re.compile(rb"[\xc2-\xdf][\x80-\xbf]|[\xe0-\xef][\x80-\xbf]{2}|[\xf0-\xf4][\x80-\xbf]{3}")
+
+
+def _decode(data: bytes) -> tuple[str, bool]:
+    """The text, and whether it is UTF-8 with some bytes that are not (each read as U+FFFD)."""
     if data.startswith((b"\xff\xfe", b"\xfe\xff")):
-        return data.decode("utf-16", errors="replace")
+        return data.decode("utf-16", errors="replace"), False
     try:
-        return data.decode("utf-8-sig")
+        return data.decode("utf-8-sig"), False
     except UnicodeDecodeError:
-        return data.decode("cp1252", errors="replace")
+        pass
+    if _UTF8_SEQUENCE.search(data):  # UTF-8 but for some bytes: never read the whole file otherwise
+        return data.decode("utf-8-sig", errors="replace"), True
+    return data.decode("cp1252", errors="replace"), False
 
 
 def delimiter_of(text: str, candidates: tuple[str, ...] = (",", ";", "\t")) -> str:

@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import io
 import os
+import unicodedata
 import zipfile
 from dataclasses import dataclass
 from pathlib import Path
@@ -105,13 +106,25 @@ def _not_readable(data: bytes, named: str | None) -> str:
 
 
 def read_grids(submission: SubmittedFile) -> list[SheetGrid]:
-    """Every sheet of the submission, the same for every format (see the modules named above)."""
+    """Every sheet of the submission, the same for every format (see the modules named above), its
+    text in Unicode's composed form (NFC): a name typed composed on Windows and decomposed on a Mac
+    reads alike."""
     if submission.kind == "xlsx":
-        return read_workbook(submission.path, checked=submission.data)
+        return composed(read_workbook(submission.path, checked=submission.data))
     if submission.kind == "csv":
         from xlrating.sheets.read.csv_grid import read_csv_grid
 
-        return read_csv_grid(submission.path, submission.data, submission.limits)
+        return read_csv_grid(submission.path, submission.data, submission.limits)  # composed as decoded
     from xlrating.sheets.read.calamine import read_calamine
 
-    return read_calamine(submission.path, submission.data, submission.kind, submission.limits)
+    return composed(read_calamine(submission.path, submission.data, submission.kind, submission.limits))
+
+
+def composed(grids: list[SheetGrid]) -> list[SheetGrid]:
+    """The grids with every text in NFC (in place)."""
+    for grid in grids:
+        for cells in grid.rows:
+            for i, value in enumerate(cells):
+                if isinstance(value, str) and not unicodedata.is_normalized("NFC", value):
+                    cells[i] = unicodedata.normalize("NFC", value)
+    return grids

@@ -4,6 +4,7 @@ header)."""
 
 from __future__ import annotations
 
+import unicodedata
 from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -91,6 +92,10 @@ def _from_calamine(file: str | Path, sheet: str | None) -> TableSource:
 
 
 def _trimmed(name: str, rows: Sequence[list[Any]]) -> TableSource:
+    for row in rows:  # text in Unicode's composed form (NFC), as every reader gives it
+        for i, value in enumerate(row):
+            if isinstance(value, str) and not unicodedata.is_normalized("NFC", value):
+                row[i] = unicodedata.normalize("NFC", value)
     for index, row in enumerate(rows):
         if not all(is_blank(c) for c in row):
             return TableSource(name, index + 1, list(rows[index:]))

@@ -30,6 +30,7 @@ class SheetGrid:
     rows: list[list[Any]] = field(default_factory=list)
     formulas: dict[tuple[int, int], str] = field(default_factory=dict)
     merged: list[Range] = field(default_factory=list)
+    not_utf8: bool = False  # a CSV that is UTF-8 but for some bytes, each read as U+FFFD
 
     def value(self, row: int, column: int) -> Any:
         if 1 <= row <= len(self.rows):

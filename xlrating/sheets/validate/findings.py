@@ -129,6 +129,8 @@ CATALOGUE: dict[str, tuple[Severity, str]] = {
                            "{first}); expected a match once, or once from each side")),
     "PLAYER_TWICE_IN_ROUND": ("error", ("{header} {value!r} also plays in {event} round {round} at {first}; "
                               "expected each player in one match (or bye) per round")),
+    "TEXT_NOT_UTF8": ("error", ("{value!r} holds bytes that are not UTF-8 (shown as \ufffd) in a file that is "
+                      "otherwise UTF-8; expected the name as typed: save the file again as CSV (UTF-8)")),
     "TABLE_NOT_RANKABLE": ("error", "the ratings cannot be computed from this table: {message}"),
 }
 
@@ -215,3 +217,19 @@ class _Unread:
 
 
 UNREAD: Any = _Unread()
+
+
+def not_utf8_findings(grids: list[Any]) -> list[tuple[Finding, tuple[int, int]]]:
+    """A ``TEXT_NOT_UTF8`` finding at each cell of a CSV read as UTF-8 that holds bytes which were
+    not (each read as U+FFFD), with its (row, column)."""
+    from xlrating.sheets.read.cells import a1
+
+    found = []
+    for grid in grids:
+        if not getattr(grid, "not_utf8", False):
+            continue
+        for r, cells in enumerate(grid.rows, start=1):
+            for c, value in enumerate(cells, start=1):
+                if isinstance(value, str) and "\ufffd" in value:
+                    found.append((finding("TEXT_NOT_UTF8", grid.name, a1(r, c), value=value), (r, c)))
+    return found
