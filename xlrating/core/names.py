@@ -23,3 +23,13 @@ def has_words(words: list[str], *names: str | None) -> bool:
     them): how a search by name matches, in any order (``"ines aubert"`` finds Inès Aubert)."""
     folded = fold(" ".join(name for name in names if name))
     return all(word in folded for word in words)
+
+
+def folded(*names: str | None) -> str:
+    """The names (those given) as one folded text, for :func:`has_folded` to search many times."""
+    return fold(" ".join(name for name in names if name))
+
+
+def has_folded(words: list[str], text: str) -> bool:
+    """:func:`has_words` of a text already folded (:func:`folded`)."""
+    return all(word in text for word in words)

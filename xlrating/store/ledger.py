@@ -19,6 +19,7 @@ system words the outcome (``Submission.describe``); the store only decides it.
 from __future__ import annotations
 
 import datetime as dt
+import functools
 import hashlib
 import json
 import sqlite3
@@ -50,6 +51,11 @@ def _event(row: Sequence[Any]) -> StoredEvent:
     return StoredEvent(row[0], row[1], row[2], row[3], row[4], dt.date.fromisoformat(row[5]),
                        dt.date.fromisoformat(row[6]), row[7], row[8], bool(row[9]), json.loads(row[10]), row[11],
                        row[12], row[13], row[14], row[15], row[16])
+
+
+@functools.lru_cache(maxsize=4096)
+def _day(text: str) -> dt.date:
+    return dt.date.fromisoformat(text)
 
 
 def _entry(row: Sequence[Any]) -> StoredEntry:
@@ -212,16 +218,22 @@ class Ledger:
                 found[row[0]].append(_entry(row))
         return found
 
-    def current_entries(self, system: str) -> list[tuple[StoredEvent, StoredEntry]]:
+    def current_entries(self, system: str, *, facts: bool = True) -> list[tuple[StoredEvent, StoredEntry]]:
         """Every entry of the current version of each of the system's events, with its event: the
-        events in the order they were stored, each one's entries in its file's order."""
+        events in the order they were stored, each one's entries in its file's order. ``facts``
+        False leaves each entry's facts out (``{}``): a leaderboard reads none, and a federation's
+        history has hundreds of thousands of entries."""
         events = {e.id: e for e in self.events(system)}
+        columns = _ENTRY if facts else _ENTRY.replace(", facts FROM", ", '{}' FROM")
         rows = self._db.execute(
-            f"{_ENTRY} WHERE event_id IN (SELECT id FROM events WHERE system = ? AND replaced_at IS NULL) ORDER BY id",
+            f"{columns} WHERE event_id IN (SELECT id FROM events WHERE system = ? AND replaced_at IS NULL) ORDER BY id",
             (system,)).fetchall()
         by_event: dict[int, list[StoredEntry]] = {}
+        empty: dict[str, Any] = {}
         for row in rows:
-            by_event.setdefault(row[0], []).append(_entry(row))
+            entry = StoredEntry(row[0], row[1], row[2], row[3], row[4], row[5], row[6],
+                                _day(row[7]) if row[7] else None, json.loads(row[8]) if facts else empty)
+            by_event.setdefault(row[0], []).append(entry)
         return [(event, entry) for event in events.values() for entry in by_event.get(event.id, ())]
 
     def player_entries(self, system: str, player: str) -> list[tuple[StoredEvent, StoredEntry]]:

@@ -84,7 +84,7 @@ class DipPouch(TableSystem):
         a table (``row``: the row of the file it came from), events in date order."""
         from xlrating.core import dippouch
 
-        stored = store.current_entries(self.key)
+        stored = store.current_entries(self.key, facts=False)
         stored.sort(key=lambda pair: pair[0].start_date)  # stable: events in the order stored, rows in file order
         return [dippouch.Result(event.name, event.start_date, event.players, event.facts["rounds"], entry.player or "",
                                 entry.place or 0, bool(event.facts.get("world_championship")), entry.row)

@@ -157,7 +157,7 @@ class Mers(RatingSystem):
         from xlrating.core import mers
 
         ruleset = options.get("ruleset")
-        stored = [(event, entry) for event, entry in store.current_entries(self.key)
+        stored = [(event, entry) for event, entry in store.current_entries(self.key, facts=False)
                   if ruleset is None or event.facts["ruleset"] == ruleset]
         stored.sort(key=lambda pair: (pair[0].end_date, pair[0].number, pair[1].place or 0))
         named: dict[str, set[int]] = {}

@@ -15,6 +15,7 @@ place among them (``national_rank``) beside their rank in the whole list.
 from __future__ import annotations
 
 import math
+from collections import Counter
 from typing import Any
 from urllib.parse import quote
 
@@ -23,7 +24,7 @@ from starlette.requests import Request
 from xlrating.core import dci
 from xlrating.core.countries import country_code
 from xlrating.core.dci.history import RatedMatch
-from xlrating.core.names import fold, has_words
+from xlrating.core.names import fold, folded, has_folded
 from xlrating.store import SQLiteStore
 from xlrating.web import countries
 from xlrating.web import dci_published as published
@@ -34,12 +35,16 @@ from xlrating.web.pages import (
     Page,
     Table,
     choice,
+    found,
     href,
+    merged,
     not_stored,
     number_parameter,
     page_routes,
+    paged,
     store,
 )
+from xlrating.web.published import kept
 
 RANKINGS_PATH = "/rankings/dci"
 EVENTS_PATH = "/dci/events"
@@ -120,16 +125,18 @@ def rankings_index(request: Request) -> Page:
     with store(request) as opened:
         now = published.snapshot(opened, method)
         events = published.current_events(opened, details=False)
-    board = now.leaderboard(None)
-    rated = [r for r in now.history if r.match.opponent is not None]
-    categories = sorted({r.match.category for r in rated})
-    everyone = _national(board["ranking"], now.countries, None)
-    ranking = _national(board["ranking"], now.countries, country)
+        rated_by_category = kept(opened, "dci", "matches by category", lambda: Counter(
+            r.match.category for r in now.history if r.match.opponent is not None))
+        everyone = kept(opened, "dci", ("national", method, None),
+                        lambda: _national(now.leaderboard(None)["ranking"], now.countries, None))
+        ranking = kept(opened, "dci", ("national", method, country),
+                       lambda: _national(now.leaderboard(None)["ranking"], now.countries, country))
+    categories = sorted(rated_by_category)
     rows = []
     for category in categories:  # with one category, rank dci names it in no line
         lines = [line for line in ranking if len(categories) == 1 or line["category"] == category]
         rows.append({"category": category, "players": len(lines),
-                     "matches": sum(r.match.category == category for r in rated),
+                     "matches": rated_by_category[category],
                      "leader": lines[0]["player"] if lines else None, "rating": lines[0]["rating"] if lines else None,
                      "address": href(f"{RANKINGS_PATH}/{quote(category, safe='')}",
                                      method=request.query_params.get("method") or None, country=country)})
@@ -150,20 +157,24 @@ def ranking(request: Request) -> Page:
     country = _country(request)
     with store(request) as opened:
         now = published.snapshot(opened, method)
-    categories = sorted({m.category for m in now.matches})
-    if not categories:
-        raise NotFound("No DCI matches are stored yet, so there is no DCI rating list.")
-    category = choice(request.path_params["category"], tuple(categories), "The DCI category")
-    board = now.leaderboard(category)
-    everyone = _national(board["ranking"], now.countries, None)
-    lines = _national(board["ranking"], now.countries, country)
+        categories = kept(opened, "dci", "categories", lambda: sorted({m.category for m in now.matches}))
+        if not categories:
+            raise NotFound("No DCI matches are stored yet, so there is no DCI rating list.")
+        category = choice(request.path_params["category"], tuple(categories), "The DCI category")
+        board = now.leaderboard(category)
+        everyone = kept(opened, "dci", ("national", method, category, None),
+                        lambda: _national(board["ranking"], now.countries, None))
+        lines = kept(opened, "dci", ("national", method, category, country),
+                     lambda: _national(board["ranking"], now.countries, country))
+        offered = kept(opened, "dci", ("countries", method, category),
+                       lambda: countries.choices(line["country"] for line in everyone))
     empty = _nobody_from(country, everyone) if country and everyone and not lines else board["empty_reason"]
     data = {"category": category, "method": method, "country": country, "ranking": lines}
     title = f"DCI ratings: {category}" + (f", {countries.label(country)}" if country else "")
+    shown, pager = paged(request, lines, lambda line: (line["player"],))
     return Page(title, "dci_ranking.html", data, (Table("ranking", "Ratings", RANKING_COLUMNS),),
-                _context(request, method) | {"categories": categories, "empty_reason": empty,
-                                             "countries": countries.choices(line["country"] for line in everyone),
-                                             "rated_everywhere": len(everyone),
+                _context(request, method) | {"shown": shown, "pager": pager, "categories": categories, "empty_reason": empty,
+                                             "countries": offered, "rated_everywhere": len(everyone),
                                              "path": f"{RANKINGS_PATH}/{quote(category, safe='')}"})
 
 
@@ -172,8 +183,10 @@ def events(request: Request) -> Page:
         found = published.current_events(opened)
     rows = [{k: e[k] for k in EVENT_LIST_COLUMNS if k != "address"} | {"address": event_address(e["id"])}
             for e in found]
+    shown, pager = paged(request, rows, lambda e: (e["name"],), what="events")
     return Page("DCI events", "dci_events.html", {"events": rows}, (Table("events", "Events", EVENT_LIST_COLUMNS),),
-                {"empty_reason": "" if rows else "No DCI event is stored yet."})
+                {"empty_reason": "" if rows else "No DCI event is stored yet.", "shown": shown, "pager": pager,
+                 "find_label": "Find an event"})
 
 
 def event(request: Request) -> Page:
@@ -295,33 +308,40 @@ def _y_range(history: list[dict[str, Any]], category: str) -> tuple[float, float
     return low, high
 
 
+def _search_index(opened: SQLiteStore) -> tuple[list[tuple[str, dict[str, Any]]], list[tuple[str, Any]]]:
+    """Every DCI player (with country, categories and matches) and current event, names folded once."""
+    now = published.snapshot(opened, "formula")
+    players: dict[str, dict[str, Any]] = {}
+    for m in now.matches:
+        for name in (m.player, m.opponent):
+            if name is None:
+                continue
+            found = players.setdefault(name, {"player": name, "country": now.countries.get(name),
+                                              "categories": set(), "matches": set()})
+            found["categories"].add(m.category)
+            # a match listed from both sides is one match; a bye is one too
+            found["matches"].add((m.date, m.event, m.round, m.category, *sorted((m.player, m.opponent or ""))))
+    rows = [p | {"categories": ", ".join(sorted(p["categories"])), "matches": len(p["matches"]),
+                 "address": player_address(p["player"])}
+            for p in sorted(players.values(), key=lambda p: fold(p["player"]))]
+    events = sorted(opened.events("dci"), key=lambda e: (e.start_date, e.number), reverse=True)
+    return [(folded(p["player"]), p) for p in rows], [(folded(e.name), e) for e in events]
+
+
 def search_data(opened: SQLiteStore, text: str) -> dict[str, Any]:
     """What ``/search`` adds for DCI: the players and events whose name holds every word of ``text``
     (accent- and case-insensitively), at most 100 of each."""
     words = fold(text).split()
     if not words:
-        return {"dci_players": [], "dci_events": []}
-    now = published.snapshot(opened, "formula")
-    matches = now.matches
-    names = {name for m in matches for name in (m.player, m.opponent) if name is not None}
-    wanted = {name for name in names if has_words(words, name)}
-    players: dict[str, dict[str, Any]] = {}
-    for m in matches:
-        for name in (m.player, m.opponent):
-            if name in wanted:
-                found = players.setdefault(name, {"player": name, "country": now.countries.get(name),
-                                                  "categories": set(), "matches": set()})
-                found["categories"].add(m.category)
-                # a match listed from both sides is one match; a bye is one too
-                found["matches"].add((m.date, m.event, m.round, m.category, *sorted((m.player, m.opponent or ""))))
-    rows = [p | {"categories": ", ".join(sorted(p["categories"])), "matches": len(p["matches"]),
-                 "address": player_address(p["player"])}
-            for p in sorted(players.values(), key=lambda p: fold(p["player"]))][:100]
-    named = sorted((e for e in opened.events("dci") if has_words(words, e.name)),
-                   key=lambda e: (e.start_date, e.number), reverse=True)
-    events = [{k: e[k] for k in SEARCH_EVENT_COLUMNS if k != "address"} | {"address": event_address(e["id"])}
-              for e in published.with_details(opened, named[:100])]
-    return {"dci_players": rows, "dci_events": events}
+        return merged(found("dci_players", []), found("dci_events", []))
+    players, named = kept(opened, "dci", "search", lambda: _search_index(opened))
+    people = found("dci_players", [p for key, p in players if has_folded(words, key)])
+    chosen = found("dci_events", [e for key, e in named if has_folded(words, key)])
+    chosen["dci_events"] = [{k: e[k] for k in SEARCH_EVENT_COLUMNS if k != "address"}
+                            | {"address": event_address(e["id"])}
+                            for e in published.with_details(opened, chosen["dci_events"])]
+    return merged(people, chosen)
+
 
 
 MENU = (("DCI", RANKINGS_PATH),)

@@ -24,6 +24,7 @@ from xlrating.core.dci.history import RatedMatch, history
 from xlrating.leaderboards import dci_leaderboard
 from xlrating.store import SQLiteStore, StoredEntry, StoredEvent
 from xlrating.systems import get
+from xlrating.web.published import kept
 
 SYSTEM = "dci"
 EVENT_COLUMNS = ("id", "name", "start_date", "end_date", "players", "rounds", "version", "current", "stored_at",
@@ -124,9 +125,11 @@ def with_details(store: SQLiteStore, events: list[StoredEvent]) -> list[dict[str
 
 def current_events(store: SQLiteStore, *, details: bool = True) -> list[dict[str, Any]]:
     """The current version of every stored DCI event, newest first, with its details (unless not
-    ``details``)."""
-    events = sorted(store.events(SYSTEM), key=lambda e: (e.start_date, e.number), reverse=True)
-    return with_details(store, events) if details else [_event(e) for e in events]
+    ``details``); computed once per revision of the stored events."""
+    def made() -> list[dict[str, Any]]:
+        events = sorted(store.events(SYSTEM), key=lambda e: (e.start_date, e.number), reverse=True)
+        return with_details(store, events) if details else [_event(e) for e in events]
+    return kept(store, SYSTEM, ("events", details), made)
 
 
 def event(store: SQLiteStore, number: int) -> tuple[StoredEvent, dict[str, Any]] | None:

@@ -22,7 +22,6 @@ from starlette.requests import Request
 
 from xlrating.core import dippouch
 from xlrating.store import SQLiteStore
-from xlrating.systems import get
 from xlrating.web import countries
 from xlrating.web import dippouch_published as published
 from xlrating.web.charts import total_chart
@@ -31,12 +30,16 @@ from xlrating.web.pages import (
     NotFound,
     Page,
     Table,
+    found,
     href,
+    merged,
     not_stored,
     number_parameter,
     page_routes,
+    paged,
     store,
 )
+from xlrating.web.published import kept
 
 RANKING_PATH = "/rankings/dippouch"
 EVENTS_PATH = "/dippouch/events"
@@ -81,17 +84,19 @@ def ranking(request: Request) -> Page:
     year = _year(request)
     country = _country(request)
     with store(request) as opened:
-        results = get(published.SYSTEM).stored_records(opened)
-        players = published.players(opened)
-    board = published.ranking(results, year)
-    everyone = [line | {"country": players.get(line["player"], {}).get("country"),
-                        "address": player_address(line["player"])} for line in board["ranking"]]
-    lines = [line for line in everyone if country is None or countries.same(line["country"], country)]
+        players = published.players_of(opened)
+        board = published.ranking_of(opened, year)
+        years = published.years_of(opened)
+        everyone = kept(opened, published.SYSTEM, ("ranked", year), lambda: [
+            line | {"country": players.get(line["player"], {}).get("country"), "address": player_address(line["player"])}
+            for line in board["ranking"]])
+        offered = kept(opened, published.SYSTEM, ("countries", year),
+                       lambda: countries.choices(line["country"] for line in everyone))
+    lines = [dict(line) for line in everyone if country is None or countries.same(line["country"], country)]
     national = [line["rating"] for line in lines]
     for line in lines:
         # the place among the country's players (standard competition ranking, as the rank)
         line["national_rank"] = 1 + sum(other > line["rating"] for other in national) if country else None
-    offered = countries.choices(line["country"] for line in everyone)
     if lines:
         empty = ""
     elif country and everyone:
@@ -99,13 +104,14 @@ def ranking(request: Request) -> Page:
                  f"{', '.join(offered) or 'not given by the tables'}.")
     else:
         empty = board["empty_reason"]
-    data = {"system": "dippouch", "year": year, "country": country, "ranking": [
-        {column: line[column] for column in RANKING_COLUMNS} for line in lines]}
+    listed = [{column: line[column] for column in RANKING_COLUMNS} for line in lines]
+    data = {"system": "dippouch", "year": year, "country": country, "ranking": listed}
     when = f"at the end of {year}" if year else "permanent"
     title = "Dip Pouch rating, " + (f"national ranking: {countries.label(country)}" if country
                                     else "international ranking") + f" ({when})"
+    shown, pager = paged(request, listed, lambda line: (line["player"],))
     return Page(title, "dippouch_ranking.html", data, (Table("ranking", "Ranking", RANKING_COLUMNS),),
-                {"years": published.years(results), "countries": offered, "same_country": countries.same,
+                {"shown": shown, "pager": pager, "years": years, "countries": offered, "same_country": countries.same,
                  "country_label": countries.label,
                  "empty_reason": empty, "rated_everywhere": len(everyone), "events_path": EVENTS_PATH,
                  "ranking_path": RANKING_PATH})
@@ -120,12 +126,14 @@ def _value(row: dict[str, Any]) -> float:
 
 def events(request: Request) -> Page:
     with store(request) as opened:
-        stored = published.events(opened)
+        stored = published.events_of(opened)
     rows = [{column: e[column] for column in EVENT_LIST_COLUMNS if column not in ("value", "address")}
             | {"value": _value(e), "address": event_address(e["id"])} for e in stored]
-    return Page("Dip Pouch: the events included", "dippouch_events.html",
-                {"system": "dippouch", "events": [{c: row[c] for c in EVENT_LIST_COLUMNS} for row in rows]},
-                (Table("events", "Events", EVENT_LIST_COLUMNS),), {"ranking_path": RANKING_PATH})
+    listed = [{c: row[c] for c in EVENT_LIST_COLUMNS} for row in rows]
+    shown, pager = paged(request, listed, lambda e: (e["name"], e["location"]), what="events")
+    return Page("Dip Pouch: the events included", "dippouch_events.html", {"system": "dippouch", "events": listed},
+                (Table("events", "Events", EVENT_LIST_COLUMNS),),
+                {"ranking_path": RANKING_PATH, "shown": shown, "pager": pager, "find_label": "Find an event"})
 
 
 def event(request: Request) -> Page:
@@ -137,9 +145,10 @@ def event(request: Request) -> Page:
         version, found = looked_up
         standings = published.standings(opened, version)
         versions = published.event_versions(opened, version)
-        results = get(published.SYSTEM).stored_records(opened) if found["current"] else []
-    day = dt.date.fromisoformat(found["date"])
-    changes = published.event_changes(results, found["name"], day) if found["current"] else {}
+        every = published.histories_of(opened) if found["current"] else {}
+    day = found["date"]
+    changes = {s["player"]: next((step for step in every.get(s["player"], ()) if step["event"] == found["name"]
+                                  and step["date"] == day), {}) for s in standings}
     rows = []
     for s in standings:
         step = changes.get(s["player"], {})
@@ -183,24 +192,24 @@ def rating_chart(name: str, history: list[dict[str, Any]]) -> Markup:
 def player(request: Request) -> Page:
     name = request.path_params["player"]
     with store(request) as opened:
-        who = published.players(opened).get(name)
+        who = published.players_of(opened).get(name)
         if who is None:
             raise NotFound(f"No Dip Pouch player named {name!r} has results here; search players by name at /search.")
-        results = get(published.SYSTEM).stored_records(opened)
-        ids = published.event_ids(opened)
-        locations = {e["id"]: e["location"] for e in published.events(opened)}
-    board = published.ranking(results)["ranking"]
+        ids = published.event_ids_of(opened)
+        locations = {e["id"]: e["location"] for e in published.events_of(opened)}
+        board = published.ranking_of(opened)["ranking"]
+        steps = published.histories_of(opened)[name]
+        year_boards = {year: published.ranking_of(opened, year)["ranking"] for year in published.years_of(opened)
+                       if year >= int(steps[0]["date"][:4])}
     line = next(line for line in board if line["player"] == name)
     history: list[dict[str, Any]] = []
-    for step in published.histories(r for r in results if r.player == name)[name]:
+    for step in steps:
         event_id = ids.get((step["event"], step["date"]))
         history.append({"event_id": event_id, "location": locations.get(event_id)} | step
                        | {"address": event_address(event_id)})
     history.reverse()  # newest first, as the event lists are
-    first_year = int(history[-1]["date"][:4])
     per_year = []
-    for year in (y for y in published.years(results) if y >= first_year):  # as each year's ranking says
-        year_board = published.ranking(results, year)["ranking"]
+    for year, year_board in year_boards.items():  # as each year's ranking says
         mine = next(line for line in year_board if line["player"] == name)
         per_year.append({"year": year, "rank": mine["rank"], "rating": mine["rating"], "count": mine["count"],
                          "rated_players": len(year_board), "address": href(RANKING_PATH, year=year)})
@@ -225,10 +234,12 @@ SEARCH_TABLES = (Table("dippouch_players", "Dip Pouch players", SEARCH_PLAYER_CO
 
 def search_data(opened: SQLiteStore, text: str) -> dict[str, Any]:
     """What ``/search`` adds for Dip Pouch: the players and events whose name has every word."""
-    players, found = published.search(opened, text)
-    return {"dippouch_players": [p | {"address": player_address(p["player"])} for p in players],
-            "dippouch_events": [{c: e[c] for c in SEARCH_EVENT_COLUMNS if c != "address"}
-                                | {"address": event_address(e["id"])} for e in found]}
+    players, events = published.search(opened, text)
+    people, named = found("dippouch_players", players), found("dippouch_events", events)
+    people["dippouch_players"] = [p | {"address": player_address(p["player"])} for p in people["dippouch_players"]]
+    named["dippouch_events"] = [{c: e[c] for c in SEARCH_EVENT_COLUMNS if c != "address"}
+                                | {"address": event_address(e["id"])} for e in named["dippouch_events"]]
+    return merged(people, named)
 
 
 MENU = (("Dip Pouch", RANKING_PATH),)

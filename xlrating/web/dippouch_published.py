@@ -15,15 +15,16 @@ players' nationalities are read from the store here, as the pages show them.
 
 from __future__ import annotations
 
-import datetime as dt
 from collections.abc import Iterable
 from typing import Any
 
 from xlrating.core import dippouch
 from xlrating.core.dippouch import history
-from xlrating.core.names import fold, has_words
+from xlrating.core.names import fold, folded, has_folded
 from xlrating.leaderboards import dippouch_leaderboard
 from xlrating.store import SQLiteStore, StoredEvent
+from xlrating.systems import get
+from xlrating.web.published import kept
 
 SYSTEM = "dippouch"
 STANDING_COLUMNS = ("place", "player", "country", "score")
@@ -68,15 +69,6 @@ def histories(results: Iterable[dippouch.Result]) -> dict[str, list[dict[str, An
                       "percentile": step.percentile, "value": step.value, "rating_before": step.rating_before,
                       "rating_after": step.rating_after, "change": step.change} for step in steps]
             for player, steps in history.histories(results).items()}
-
-
-def event_changes(results: Iterable[dippouch.Result], name: str, day: dt.date) -> dict[str, dict[str, Any]]:
-    """Each player of the event ``name`` on ``day`` -> their step of :func:`histories` there."""
-    items = list(results)
-    players = {r.player for r in items if r.event == name and r.date == day}
-    mine = histories(r for r in items if r.player in players)
-    return {player: next(step for step in steps if step["event"] == name and step["date"] == day.isoformat())
-            for player, steps in mine.items()}
 
 
 # --- the events as the pages list them ------------------------------------------------------------
@@ -133,16 +125,49 @@ def event_ids(store: SQLiteStore) -> dict[tuple[str, str], int]:
     return {(e.name, e.end_date.isoformat()): e.number for e in store.events(SYSTEM)}
 
 
-def search(store: SQLiteStore, text: str, *, limit: int = 100) -> tuple[list[dict[str, Any]], list[dict[str, Any]]]:
+def search(store: SQLiteStore, text: str) -> tuple[list[dict[str, Any]], list[dict[str, Any]]]:
     """Players and current events whose name (events: or location) contains every word of ``text``,
-    accent- and case-insensitively; at most ``limit`` of each, players by name, events newest first."""
+    accent- and case-insensitively: players by name, events newest first."""
     words = fold(text).split()
     if not words:
         return [], []
+    players, events = kept(store, SYSTEM, "search", lambda: _search_index(store))
+    return [p for key, p in players if has_folded(words, key)], [e for key, e in events if has_folded(words, key)]
 
-    def matches(*names: str | None) -> bool:
-        return has_words(words, *names)
 
-    found = sorted((p for p in players(store).values() if matches(p["player"])),
-                   key=lambda p: (fold(p["player"]), p["player"]))
-    return found[:limit], [e for e in events(store) if matches(e["name"], e["location"])][:limit]
+def _search_index(store: SQLiteStore) -> tuple[list[tuple[str, dict[str, Any]]], list[tuple[str, dict[str, Any]]]]:
+    players = sorted(players_of(store).values(), key=lambda p: (fold(p["player"]), p["player"]))
+    return ([(folded(p["player"]), p) for p in players], [(folded(e["name"], e["location"]), e) for e in events_of(store)])
+
+
+# --- what the pages read, computed once per revision of the stored events ---------------------------
+
+def records(store: SQLiteStore) -> list[dippouch.Result]:
+    """What ``rank dippouch`` reads from the store."""
+    return kept(store, SYSTEM, "records", lambda: get(SYSTEM).stored_records(store))
+
+
+def ranking_of(store: SQLiteStore, year: int | None = None) -> dict[str, Any]:
+    """:func:`ranking` of the stored results."""
+    return kept(store, SYSTEM, ("ranking", year), lambda: ranking(records(store), year))
+
+
+def years_of(store: SQLiteStore) -> list[int]:
+    return kept(store, SYSTEM, "years", lambda: years(records(store)))
+
+
+def histories_of(store: SQLiteStore) -> dict[str, list[dict[str, Any]]]:
+    """Every player's :func:`histories`."""
+    return kept(store, SYSTEM, "histories", lambda: histories(records(store)))
+
+
+def players_of(store: SQLiteStore) -> dict[str, dict[str, Any]]:
+    return kept(store, SYSTEM, "players", lambda: players(store))
+
+
+def events_of(store: SQLiteStore) -> list[dict[str, Any]]:
+    return kept(store, SYSTEM, "events", lambda: events(store))
+
+
+def event_ids_of(store: SQLiteStore) -> dict[tuple[str, str], int]:
+    return kept(store, SYSTEM, "event_ids", lambda: event_ids(store))

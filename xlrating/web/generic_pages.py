@@ -21,12 +21,11 @@ from xlrating.core.names import fold, has_words
 from xlrating.store import SQLiteStore, StoredEntry, StoredEvent
 from xlrating.systems.base import RankOption, RatingSystem
 from xlrating.web.page import BadRequest, NotFound, Page, Table
-from xlrating.web.pages import not_stored, number_parameter, page_routes, store
+from xlrating.web.pages import found, merged, not_stored, number_parameter, page_routes, paged, store
 
 EVENT_COLUMNS = ("id", "name", "start_date", "end_date", "players", "version", "current", "address")
 VERSION_COLUMNS = ("id", "version", "current", "stored_at", "replaced_at", "file_name")
 ENTRY_FIELDS = ("row", "player", "place", "opponent", "result", "round", "date")
-SEARCH_LIMIT = 100
 
 
 def _entry(entry: StoredEntry) -> dict[str, Any]:
@@ -92,9 +91,10 @@ class SystemPages:
         lines = [line | {"address": self.player_address(line["player"])} for line in board.ranked()]
         columns = _columns(lines, ("rank", "player"))
         data = {"system": self.system.key, "options": {k: _shown(v) for k, v in options.items()}, "ranking": lines}
+        shown, pager = paged(request, lines, lambda line: (line["player"],))
         return Page(f"{self.system.title} ranking", "generic_ranking.html", data,
                     (Table("ranking", "Ranking", columns),),
-                    self._context() | {"columns": columns, "empty_reason": "" if lines else board.empty_reason,
+                    self._context() | {"shown": shown, "pager": pager, "columns": columns, "empty_reason": "" if lines else board.empty_reason,
                                        "value_name": board.value_name})
 
     def _event_row(self, event: StoredEvent) -> dict[str, Any]:
@@ -106,8 +106,10 @@ class SystemPages:
         with store(request) as opened:
             stored = sorted(opened.events(self.system.key), key=lambda e: (e.start_date, e.number), reverse=True)
         rows = [self._event_row(e) for e in stored]
+        shown, pager = paged(request, rows, lambda e: (e["name"],), what="events")
         return Page(f"{self.system.title} events", "generic_events.html", {"events": rows},
-                    (Table("events", "Events", EVENT_COLUMNS),), self._context())
+                    (Table("events", "Events", EVENT_COLUMNS),),
+                    self._context() | {"shown": shown, "pager": pager, "find_label": "Find an event"})
 
     def event(self, request: Request) -> Page:
         what = f"{self.system.title} event"
@@ -156,13 +158,13 @@ class SystemPages:
         words = fold(text).split()
         key = self.system.key
         if not words:
-            return {f"{key}_players": [], f"{key}_events": []}
+            return merged(found(f"{key}_players", []), found(f"{key}_events", []))
         names = {name for _, entry in opened.current_entries(key) for name in (entry.player, entry.opponent) if name}
         players = sorted((n for n in names if has_words(words, n)), key=lambda n: (fold(n), n))
         events = sorted((e for e in opened.events(key) if has_words(words, e.name)),
                         key=lambda e: (e.start_date, e.number), reverse=True)
-        return {f"{key}_players": [{"player": n, "address": self.player_address(n)} for n in players[:SEARCH_LIMIT]],
-                f"{key}_events": [self._event_row(e) for e in events[:SEARCH_LIMIT]]}
+        people = found(f"{key}_players", [{"player": n, "address": self.player_address(n)} for n in players])
+        return merged(people, found(f"{key}_events", [self._event_row(e) for e in events]))
 
 
 def _option(option: RankOption, text: str) -> Any:

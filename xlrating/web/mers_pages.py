@@ -29,9 +29,12 @@ from xlrating.web.pages import (
     Table,
     choice,
     date_parameter,
+    found,
+    merged,
     not_stored,
     number_parameter,
     page_routes,
+    paged,
     store,
 )
 
@@ -95,8 +98,9 @@ def ranking(request: Request) -> Page:
         empty = board["empty_reason"]
     country_name = member_names().get(country or "", country)
     title = f"{ruleset} ranking, {rules} rules" + (f": {country_name}" if country else "")
+    shown, pager = paged(request, lines, lambda line: (line["name"], line["player"]))
     return Page(title, "ranking.html", data, (Table("ranking", "Ranking", RANKING_COLUMNS),),
-                {"all_rules": mers.RULES, "as_of_param": request.query_params.get("as_of") or None,
+                {"shown": shown, "pager": pager, "all_rules": mers.RULES, "as_of_param": request.query_params.get("as_of") or None,
                  "countries": countries, "country_names": member_names(), "empty_reason": empty,
                  "ranked_everywhere": len(board["ranking"])})
 
@@ -126,8 +130,10 @@ def tournaments(request: Request) -> Page:
     with store(request) as opened:
         stored = mers_published.current_tournaments(opened)
     rows = [{column: t[column] for column in LIST_COLUMNS} | {"address": f"/tournaments/{t['id']}"} for t in stored]
+    shown, pager = paged(request, rows, lambda t: (t["name"], t["city"]), what="tournaments")
     return Page("Tournaments", "tournaments.html", {"tournaments": rows},
-                (Table("tournaments", "Tournaments", (*LIST_COLUMNS, "address")),))
+                (Table("tournaments", "Tournaments", (*LIST_COLUMNS, "address")),),
+                {"shown": shown, "pager": pager, "find_label": "Find a tournament"})
 
 
 def _age(end_date: str, as_of: dt.date, rules: str) -> dict[str, Any]:
@@ -226,10 +232,13 @@ def search_data(opened: SQLiteStore, text: str) -> dict[str, Any]:
     """What ``/search`` finds of MERS: players by first or last name (in any order) or EMA ID, and
     tournaments by name or city."""
     players, tournaments = mers_published.search(opened, text)
-    return {"players": [{k: p[k] for k in SEARCH_PLAYER_COLUMNS if k != "address"}
-                        | {"address": f"/players/{p['ema_id']}"} for p in players],
-            "tournaments": [{k: t[k] for k in SEARCH_TOURNAMENT_COLUMNS if k != "address"}
-                            | {"address": f"/tournaments/{t['id']}"} for t in tournaments]}
+    shown = found("players", players)
+    shown["players"] = [{k: p[k] for k in SEARCH_PLAYER_COLUMNS if k != "address"}
+                        | {"address": f"/players/{p['ema_id']}"} for p in shown["players"]]
+    events = found("tournaments", tournaments)
+    events["tournaments"] = [{k: t[k] for k in SEARCH_TOURNAMENT_COLUMNS if k != "address"}
+                             | {"address": f"/tournaments/{t['id']}"} for t in events["tournaments"]]
+    return merged(shown, events)
 
 
 routes = [

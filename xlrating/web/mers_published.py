@@ -13,18 +13,29 @@ import datetime as dt
 from collections.abc import Iterable
 from typing import Any
 
-from xlrating.core.names import fold, has_words
+from xlrating.core.names import fold, folded, has_folded
 from xlrating.store import SQLiteStore, StoredEvent
 from xlrating.systems import get
+from xlrating.web.published import kept
 
 SYSTEM = "mers"
 
 
 def ranking(store: SQLiteStore, ruleset: str, rules: str, as_of: dt.date) -> dict[str, Any]:
     """The leaderboard of ``ruleset`` on ``as_of``: ``ranking`` lines (rank, player, name, country,
-    total, count), ``breakdown`` (each counted result) and ``empty_reason``."""
+    total, count), ``breakdown`` (each counted result) and ``empty_reason``; computed once per
+    revision of the stored tournaments (:mod:`xlrating.web.published`)."""
+    return kept(store, SYSTEM, ("ranking", ruleset, rules, as_of), lambda: _ranking(store, ruleset, rules, as_of))
+
+
+def records(store: SQLiteStore, ruleset: str) -> list[Any]:
+    """What ``rank mers --ruleset RULESET`` reads from the store."""
+    return kept(store, SYSTEM, ("records", ruleset), lambda: get(SYSTEM).stored_records(store, ruleset=ruleset))
+
+
+def _ranking(store: SQLiteStore, ruleset: str, rules: str, as_of: dt.date) -> dict[str, Any]:
     system = get(SYSTEM)
-    results = system.stored_records(store, ruleset=ruleset)
+    results = records(store, ruleset)
     players = player_register(store)
     board = system.leaderboard(results, source=store.path, stored=store, as_of=as_of, rules=rules, ruleset=ruleset)
     lines = []
@@ -69,8 +80,8 @@ def tournament_row(event: StoredEvent) -> dict[str, Any]:
 
 def current_tournaments(store: SQLiteStore) -> list[dict[str, Any]]:
     """The current version of every stored tournament, newest first."""
-    return [tournament_row(e) for e in sorted(store.events(SYSTEM), key=lambda e: (e.end_date, e.number),
-                                              reverse=True)]
+    return kept(store, SYSTEM, "tournaments", lambda: [
+        tournament_row(e) for e in sorted(store.events(SYSTEM), key=lambda e: (e.end_date, e.number), reverse=True)])
 
 
 def tournament(store: SQLiteStore, number: int) -> tuple[StoredEvent, dict[str, Any]] | None:
@@ -94,6 +105,10 @@ def standings(store: SQLiteStore, found: StoredEvent) -> list[dict[str, Any]]:
 
 def player_register(store: SQLiteStore) -> dict[str, dict[str, Any]]:
     """EMA ID -> ``{ema_id, first_name, last_name, name, country}`` as last submitted."""
+    return kept(store, SYSTEM, "register", lambda: _register(store))
+
+
+def _register(store: SQLiteStore) -> dict[str, dict[str, Any]]:
     found = {}
     for ema_id, player in store.players(SYSTEM).items():
         first, last = player.facts.get("first_name"), player.facts.get("last_name")
@@ -113,19 +128,20 @@ def player_results(store: SQLiteStore, ema_id: str) -> list[dict[str, Any]]:
              "place": entry.place} for e, entry in mine]
 
 
-def search(store: SQLiteStore, text: str, *, limit: int = 100) -> tuple[list[dict[str, Any]], list[dict[str, Any]]]:
+def search(store: SQLiteStore, text: str) -> tuple[list[dict[str, Any]], list[dict[str, Any]]]:
     """Players and current tournaments whose name contains every word of ``text``, accent- and
-    case-insensitively (``"ines aubert"`` finds Inès Aubert; an EMA ID finds its player). At most
-    ``limit`` of each, players by last then first name, tournaments newest first."""
+    case-insensitively (``"ines aubert"`` finds Inès Aubert; an EMA ID finds its player): players
+    by last then first name, tournaments newest first."""
     words = fold(text).split()
     if not words:
         return [], []
+    players, tournaments = kept(store, SYSTEM, "search", lambda: _search_index(store))
+    return ([p for key, p in players if has_folded(words, key)], [t for key, t in tournaments if has_folded(words, key)])
 
-    def matches(*names: str | None) -> bool:
-        return has_words(words, *names)
 
-    found_players = sorted((p for p in player_register(store).values()
-                            if matches(p["first_name"], p["last_name"], p["ema_id"])),
-                           key=lambda p: (fold(p["last_name"] or ""), fold(p["first_name"] or ""), p["ema_id"]))
-    found_tournaments = [t for t in current_tournaments(store) if matches(t["name"], t["city"])]
-    return found_players[:limit], found_tournaments[:limit]
+def _search_index(store: SQLiteStore) -> tuple[list[tuple[str, dict[str, Any]]], list[tuple[str, dict[str, Any]]]]:
+    """Every player and current tournament with its names folded once, in the order search lists them."""
+    players = sorted(player_register(store).values(),
+                     key=lambda p: (fold(p["last_name"] or ""), fold(p["first_name"] or ""), p["ema_id"]))
+    return ([(folded(p["first_name"], p["last_name"], p["ema_id"]), p) for p in players],
+            [(folded(t["name"], t["city"]), t) for t in current_tournaments(store)])

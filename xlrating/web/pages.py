@@ -12,7 +12,8 @@ from __future__ import annotations
 
 import contextlib
 import datetime as dt
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterable, Iterator, Sequence
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 from urllib.parse import urlencode
@@ -24,6 +25,7 @@ from starlette.responses import HTMLResponse, Response
 from starlette.routing import Route
 from starlette.templating import Jinja2Templates
 
+from xlrating.core.names import fold, has_words
 from xlrating.store import SQLiteStore, open_store
 from xlrating.web.page import BadRequest, NotFound, Page, PageError, Table
 from xlrating.web.renderers import RENDERERS, XLSX, attachment, json_response
@@ -166,6 +168,70 @@ def date_parameter(request: Request, name: str = "as_of") -> dt.date:
     except ValueError:
         raise BadRequest(f"The parameter {name}={text!r} is not a date: write it as YYYY-MM-DD, "
                          f"e.g. {name}=2025-12-31.") from None
+
+
+PER_PAGE = 100
+SEARCH_SHOWN = 100  # of each kind of thing a search finds; the count says how many it found
+
+
+def merged(*parts: dict[str, Any]) -> dict[str, Any]:
+    """Search parts (:func:`found`) as one, their counts together."""
+    out: dict[str, Any] = {"found": {}}
+    for part in parts:
+        out["found"].update(part.get("found", {}))
+        out.update({k: v for k, v in part.items() if k != "found"})
+    return out
+
+
+def found(key: str, rows: Sequence[Any]) -> dict[str, Any]:
+    """A search's part: the first :data:`SEARCH_SHOWN` rows under ``key``, and how many there are
+    under ``found`` (the search page says "333, the first 100 shown")."""
+    return {key: list(rows[:SEARCH_SHOWN]), "found": {key: len(rows)}}
+
+
+@dataclass(frozen=True)
+class Pager:
+    """Where a page of a long list is: rows ``first`` to ``last`` (1-based) of ``total``, page
+    ``page`` of ``pages``; ``found`` the index (in the whole list) of the row ``?find=`` found, or
+    None; ``keep`` the query's other parameters, for the links and the find form."""
+
+    page: int
+    pages: int
+    total: int
+    first: int
+    last: int
+    find: str
+    found: int | None
+    keep: tuple[tuple[str, str], ...]
+    what: str
+
+    def link(self, page: int) -> str:
+        return "?" + urlencode([*self.keep, *([("page", str(page))] if page > 1 else [])])
+
+
+def paged(request: Request, rows: Sequence[Any], names: Callable[[Any], Iterable[str | None]], *,
+          what: str = "players", per_page: int = PER_PAGE) -> tuple[list[Any], Pager]:
+    """The page of ``rows`` a visitor asks for: ``?page=N`` (from 1), or ``?find=TEXT``: the page of
+    the first row whose ``names`` hold every word of TEXT (accents and capitals aside), that row
+    marked; a page past the last is the last. The JSON and the downloads hold every row."""
+    text = request.query_params.get("page", "").strip()
+    if text and not (text.isascii() and text.isdigit() and 0 < len(text) < 7 and int(text) >= 1):
+        raise BadRequest(f"The parameter page={text!r} is not a page number: give 1, 2, 3... (or none for the "
+                         f"first page).")
+    find = request.query_params.get("find", "").strip()[:100]
+    pages = max(1, -(-len(rows) // per_page))
+    page = min(int(text) if text else 1, pages)
+    found = None
+    if find:
+        words = fold(find).split()
+        found = next((i for i, row in enumerate(rows) if words and has_words(words, *names(row))), None)
+        if found is not None:
+            page = found // per_page + 1
+    start = (page - 1) * per_page
+    shown = list(rows[start:start + per_page])
+    keep = tuple((k, v) for k, v in request.query_params.multi_items() if k not in ("page", "find"))
+    return shown, Pager(page, pages, len(rows), start + 1 if shown else 0, start + len(shown), find, found, keep,
+                        what)
 
 
 def number_parameter(request: Request, name: str, what: str, listing: str) -> int:

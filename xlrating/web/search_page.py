@@ -20,16 +20,18 @@ def search(request: Request) -> Page:
     if len(text) > LONGEST_QUERY:
         raise BadRequest(f"The parameter q is {len(text)} characters long; search with at most {LONGEST_QUERY} "
                          f"(a name or part of one).")
-    data: dict[str, Any] = {"q": text}
+    data: dict[str, Any] = {"q": text, "found": {}}
     tables: list[Table] = []
     sections = []
     with store(request) as opened:
         for system, pages in systems_with_pages():
-            data |= pages.search_data(opened, text)
+            part = pages.search_data(opened, text)
+            data["found"].update(part.pop("found", {}))
+            data |= part
             tables += pages.SEARCH_TABLES
             sections.append({"template": pages.SEARCH_TEMPLATE, "key": system.key, "title": system.title})
     return Page(f"Search: {text}" if text else "Search", "search.html", data, tuple(tables),
-                {"search_text": text, "search_sections": sections, "found": data})
+                {"search_text": text, "search_sections": sections, "results": data})
 
 
 routes = page_routes("/search", search)

@@ -4,7 +4,9 @@ A total changes on the day a result is played and on the days its age factor ste
 anniversaries of the era's :attr:`~xlrating.core.mers.rules.Era.age_steps`, counted from the
 effective date when there is one); the days around each anniversary are taken too, so that a step
 is seen whichever side of midnight the rules put it. Each point is computed by the ranking's own
-code (:func:`xlrating.core.mers.rankings`) over the tournaments the player played.
+code (:func:`xlrating.core.mers.rankings`) over the player's own results: with ties at the best
+place, a base rank is the player's place and the tournament's declared players, so the others'
+results change nothing of it (the same doubles, summed in the same order, as the whole ranking).
 """
 
 from __future__ import annotations
@@ -38,8 +40,7 @@ def total_history(results: list[Result], player: str, ruleset: str | None, rules
     days on which something changed (and the last one): the points of a step chart."""
     from xlrating.core.mers import rankings
 
-    mine = {r.tournament for r in results if r.player == player}
-    played = [r for r in results if r.tournament in mine]
+    played = [r for r in results if r.player == player]
     history: list[dict[str, Any]] = []
     for day in [*change_dates((r for r in played if r.player == player), as_of, rules), as_of]:
         if history and history[-1]["date"] == day.isoformat():
