@@ -30,7 +30,7 @@ LAYERS: dict[str, frozenset[str]] = {
     "engine": frozenset({"core", "gate", "kept", "functions", "excel_errors"}),
     "hosts": frozenset({"(package)", "core", "gate", "functions", "excel_errors", "engine", "sheets", "store",
                         "systems", "leaderboards"}),
-    "web": frozenset({"core", "gate", "sheets", "store", "systems", "exports", "leaderboards"}),
+    "web": frozenset({"core", "gate", "kept", "sheets", "store", "systems", "exports", "leaderboards"}),
     "cli": frozenset({"core", "gate", "functions", "sheets", "store", "systems", "exports", "leaderboards", "engine",
                       "hosts", "web"}),
     "(package)": frozenset({"core"}),

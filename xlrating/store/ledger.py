@@ -239,8 +239,10 @@ class Ledger:
     def player_entries(self, system: str, player: str) -> list[tuple[StoredEvent, StoredEntry]]:
         """Every entry naming ``player`` (as the player or the opponent) in the current version of the
         system's events, with its event, in the order stored."""
-        rows = self._db.execute(
-            f"{_ENTRY} WHERE (player = ? OR opponent = ?) AND event_id IN "
+        columns = _ENTRY.removeprefix("SELECT ").removesuffix(" FROM entries")
+        rows = self._db.execute(  # two indexed lookups (an OR would read every entry)
+            f"SELECT {columns} FROM (SELECT id, {columns} FROM entries WHERE player = ? UNION "
+            f"SELECT id, {columns} FROM entries WHERE opponent = ?) WHERE event_id IN "
             "(SELECT id FROM events WHERE system = ? AND replaced_at IS NULL) ORDER BY id",
             (player, player, system)).fetchall()
         entries = [_entry(row) for row in rows]
@@ -258,11 +260,12 @@ class Ledger:
         rows = self._db.execute("SELECT player, facts FROM players WHERE system = ?", (system,)).fetchall()
         return {player: StoredPlayer(system, player, json.loads(kept)) for player, kept in rows}
 
-    def revision(self, system: str) -> tuple[int, int, int]:
+    def revision(self, system: str | None = None) -> tuple[int, int, int]:
         """What changes whenever the system's stored events do (a version stored or replaced: events
-        are only ever added or marked replaced), for keeping what is computed from them."""
-        row = self._db.execute("SELECT count(*), coalesce(max(id), 0), count(replaced_at) FROM events WHERE system = ?",
-                               (system,)).fetchone()
+        are only ever added or marked replaced), for keeping what is computed from them; every
+        system's when ``system`` is None."""
+        row = self._db.execute("SELECT count(*), coalesce(max(id), 0), count(replaced_at) FROM events "
+                               "WHERE ? IS NULL OR system = ?", (system, system)).fetchone()
         return int(row[0]), int(row[1]), int(row[2])
 
     def submission_content(self, sha256: str) -> bytes | None:

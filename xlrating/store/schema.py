@@ -348,6 +348,11 @@ MIGRATIONS: tuple[Migration, ...] = (
         ended_at   TEXT
     );
     """,
+    # 9: a player's page finds the matches in which the player was the opponent without reading
+    # every entry.
+    """
+    CREATE INDEX entries_opponent ON entries (opponent);
+    """,
 )
 
 SCHEMA_VERSION = len(MIGRATIONS)

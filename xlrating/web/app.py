@@ -26,7 +26,7 @@ from starlette.staticfiles import StaticFiles
 
 from xlrating.store import StoreError, open_store, sqlite_path
 from xlrating.web.checking import SheetChecker
-from xlrating.web.pages import HERE, SESSION_HOURS, error_page
+from xlrating.web.pages import HERE, SESSION_HOURS, error_page, kept_responses
 from xlrating.web.security import BodyLimit, CsrfRefused, RateLimits, SecurityHeaders
 from xlrating.web.settings import Settings
 
@@ -77,6 +77,7 @@ def create_app(settings: Settings) -> Starlette:
                     exception_handlers={CsrfRefused: refused, HTTPException: http_error})
     app.state.settings = settings
     app.state.menu = menu()
+    app.state.responses = kept_responses()
     app.state.checker = checker
     app.state.rates = RateLimits(uploads=settings.upload_rate, sign_in=settings.sign_in_rate)
     return app

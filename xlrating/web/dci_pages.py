@@ -199,7 +199,7 @@ def event(request: Request) -> Page:
         version, found = looked_up
         versions = published.event_versions(opened, version)
         stored = published.event_matches(opened, version)
-        rated = [r for r in published.snapshot(opened, method).history if r.tag == found["id"]]
+        rated = published.snapshot(opened, method).of_event(found["id"])
         here = published.countries(opened, [version]).get(found["id"], {})
     tiers = {(m["date"], m["round"], m["player"], m["opponent"]): m["tier"] for m in stored}
     if found["current"]:
@@ -254,7 +254,7 @@ def player(request: Request) -> Page:
     method = _method(request)
     with store(request) as opened:
         now = published.snapshot(opened, method)
-    mine = [r for r in now.history if name in (r.match.player, r.match.opponent)]
+    mine = now.of_player(name)
     if not mine:
         raise NotFound(f"No DCI player named {name!r} has a stored match; search players by name at /search.")
     boards = {c: now.leaderboard(c)["ranking"] for c in sorted({r.match.category for r in mine})}
@@ -337,9 +337,9 @@ def search_data(opened: SQLiteStore, text: str) -> dict[str, Any]:
     players, named = kept(opened, "dci", "search", lambda: _search_index(opened))
     people = found("dci_players", [p for key, p in players if has_folded(words, key)])
     chosen = found("dci_events", [e for key, e in named if has_folded(words, key)])
-    chosen["dci_events"] = [{k: e[k] for k in SEARCH_EVENT_COLUMNS if k != "address"}
-                            | {"address": event_address(e["id"])}
-                            for e in published.with_details(opened, chosen["dci_events"])]
+    details = {e["id"]: e for e in published.current_events(opened)}
+    chosen["dci_events"] = [{k: details[e.number][k] for k in SEARCH_EVENT_COLUMNS if k != "address"}
+                            | {"address": event_address(e.number)} for e in chosen["dci_events"]]
     return merged(people, chosen)
 
 

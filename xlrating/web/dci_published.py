@@ -54,6 +54,30 @@ class Snapshot:
     # each current event's players -> their country in it; each player -> their latest event's
     event_countries: dict[int, dict[str, str]] = field(default_factory=dict)
     countries: dict[str, str] = field(default_factory=dict)
+    _by_event: dict[int, list[RatedMatch]] | None = None
+    _by_player: dict[str, list[RatedMatch]] | None = None
+
+    def of_event(self, number: int) -> list[RatedMatch]:
+        """The event's matches in the history (in rating order)."""
+        with _LOCK:
+            if self._by_event is None:
+                found: dict[int, list[RatedMatch]] = {}
+                for item in self.history:
+                    found.setdefault(int(item.tag), []).append(item)  # type: ignore[call-overload]
+                self._by_event = found
+        return self._by_event.get(number, [])
+
+    def of_player(self, player: str) -> list[RatedMatch]:
+        """The player's matches in the history (in rating order)."""
+        with _LOCK:
+            if self._by_player is None:
+                found: dict[str, list[RatedMatch]] = {}
+                for item in self.history:
+                    for name in {item.match.player, item.match.opponent}:
+                        if name is not None:
+                            found.setdefault(name, []).append(item)
+                self._by_player = found
+        return self._by_player.get(player, [])
 
     def leaderboard(self, category: str | None) -> dict[str, Any]:
         with _LOCK:

@@ -197,11 +197,12 @@ def player(request: Request) -> Page:
             raise NotFound(f"No Dip Pouch player named {name!r} has results here; search players by name at /search.")
         ids = published.event_ids_of(opened)
         locations = {e["id"]: e["location"] for e in published.events_of(opened)}
-        board = published.ranking_of(opened)["ranking"]
+        permanent = published.ranking_of(opened)
+        board = permanent["ranking"]
         steps = published.histories_of(opened)[name]
-        year_boards = {year: published.ranking_of(opened, year)["ranking"] for year in published.years_of(opened)
+        year_boards = {year: published.ranking_of(opened, year) for year in published.years_of(opened)
                        if year >= int(steps[0]["date"][:4])}
-    line = next(line for line in board if line["player"] == name)
+    line = permanent["lines_of"][name]
     history: list[dict[str, Any]] = []
     for step in steps:
         event_id = ids.get((step["event"], step["date"]))
@@ -210,9 +211,9 @@ def player(request: Request) -> Page:
     history.reverse()  # newest first, as the event lists are
     per_year = []
     for year, year_board in year_boards.items():  # as each year's ranking says
-        mine = next(line for line in year_board if line["player"] == name)
+        mine = year_board["lines_of"][name]
         per_year.append({"year": year, "rank": mine["rank"], "rating": mine["rating"], "count": mine["count"],
-                         "rated_players": len(year_board), "address": href(RANKING_PATH, year=year)})
+                         "rated_players": len(year_board["ranking"]), "address": href(RANKING_PATH, year=year)})
     data: dict[str, Any] = {"system": "dippouch", "player": who,
                             "standing": {"rank": line["rank"], "rating": line["rating"], "count": line["count"],
                                          "rated_players": len(board)},

@@ -46,7 +46,8 @@ def ranking(results: list[dippouch.Result], year: int | None = None) -> dict[str
         empty = "No Dip Pouch event is stored yet, so nobody has a rating."
     else:
         empty = f"No stored Dip Pouch event is dated {year} or earlier, so nobody had a rating at the end of {year}."
-    return {"ranking": board.ranked(), "empty_reason": empty}
+    lines = board.ranked()
+    return {"ranking": lines, "empty_reason": empty, "lines_of": {line["player"]: line for line in lines}}
 
 
 def years(results: Iterable[dippouch.Result]) -> list[int]:

@@ -187,20 +187,20 @@ def player(request: Request) -> Page:
         if who is None:
             raise NotFound(f"No player with EMA ID {ema_id} has results here; search players by name at /search.")
         results = mers_published.player_results(opened, ema_id)
-        stored = mers_published.current_tournaments(opened)
         boards = {ruleset: mers_published.ranking(opened, ruleset, rules, as_of)
                   for ruleset in sorted({r["ruleset"] for r in results})}
+        label_ids = {ruleset: mers_published.label_ids(opened, ruleset) for ruleset in boards}
     for row in results:
         row["base_rank"] = mers.base_rank(row["players"], row["place"])
     standings, counted, history = [], [], []
     for ruleset, board in boards.items():
-        ids = mers_published.tournament_label_ids(t for t in stored if t["ruleset"] == ruleset)
+        ids = label_ids[ruleset]
         line = mers_published.standing(board, ema_id)
         rows = [{"ruleset": ruleset, "tournament_id": ids.get(c["tournament"])} | c for c in line.pop("counted")]
         for row in rows:
             del row["player"]
         counted += rows
-        points = total_history(board["results"], ema_id, ruleset, rules, as_of)
+        points = total_history(board["results_of"].get(ema_id, []), ema_id, ruleset, rules, as_of)
         history += [{"ruleset": ruleset} | point for point in points]
         standings.append({"ruleset": ruleset, "rules": rules, "as_of": as_of.isoformat()} | line | {"counted": rows})
     data: dict[str, Any] = {"player": who, "rules": rules, "as_of": as_of.isoformat(), "standings": standings,

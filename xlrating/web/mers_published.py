@@ -44,15 +44,27 @@ def _ranking(store: SQLiteStore, ruleset: str, rules: str, as_of: dt.date) -> di
         lines.append({"rank": line["rank"], "player": line["player"], "name": line["name"], "country": country,
                       "total": line["total"], "count": line["count"]})
     breakdown = [row | {"date": row["date"].isoformat() if row["date"] else None} for row in board.breakdown]
-    return {"ranking": lines, "breakdown": breakdown, "empty_reason": board.empty_reason, "results": results}
+    counted: dict[str, list[dict[str, Any]]] = {}
+    for row in breakdown:
+        counted.setdefault(row["player"], []).append(row)
+    results_of: dict[str | None, list[Any]] = {}
+    for result in results:
+        results_of.setdefault(result.player, []).append(result)
+    return {"ranking": lines, "breakdown": breakdown, "empty_reason": board.empty_reason, "results": results,
+            "lines_of": {line["player"]: line for line in lines}, "counted_of": counted, "results_of": results_of}
 
 
 def standing(board: dict[str, Any], player: str) -> dict[str, Any]:
     """The player's line of a :func:`ranking` (rank, total) and counted results."""
-    line = next((line for line in board["ranking"] if line["player"] == player), None)
+    line = board["lines_of"].get(player)
     return {"rank": line["rank"] if line else None, "total": line["total"] if line else None,
-            "ranked_players": len(board["ranking"]),
-            "counted": [row for row in board["breakdown"] if row["player"] == player]}
+            "ranked_players": len(board["ranking"]), "counted": list(board["counted_of"].get(player, ()))}
+
+
+def label_ids(store: SQLiteStore, ruleset: str) -> dict[str, int]:
+    """:func:`tournament_label_ids` of the ruleset's current tournaments."""
+    return kept(store, SYSTEM, ("label ids", ruleset), lambda: tournament_label_ids(
+        t for t in current_tournaments(store) if t["ruleset"] == ruleset))
 
 
 def tournament_label_ids(rows: Iterable[dict[str, Any]]) -> dict[str, int]:

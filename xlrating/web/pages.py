@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import contextlib
 import datetime as dt
-from collections.abc import Callable, Iterable, Iterator, Sequence
+from collections.abc import Callable, Hashable, Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -26,6 +26,7 @@ from starlette.routing import Route
 from starlette.templating import Jinja2Templates
 
 from xlrating.core.names import fold, has_words
+from xlrating.kept import Kept
 from xlrating.store import SQLiteStore, open_store
 from xlrating.web.page import BadRequest, NotFound, Page, PageError, Table
 from xlrating.web.renderers import RENDERERS, XLSX, attachment, json_response
@@ -142,20 +143,54 @@ def file_stem(request: Request) -> str:
     return "-".join(part for part in path.split("/") if part) or "page"
 
 
+KEPT_RESPONSES = 2000
+KEPT_BYTES = 2 * 1024**2  # a larger page (a whole ranking's workbook, say) is made again when asked
+Kept_responses = Kept[Hashable, tuple[Hashable, int, list[tuple[bytes, bytes]], bytes]]
+
+
+def kept_responses() -> Kept_responses:
+    """An application's memory of the pages it sent (one per application: its site's name is in them)."""
+    return Kept(KEPT_RESPONSES)
+
+
 def page_routes(path: str, build: Callable[[Request], Page]) -> list[Route]:
-    """The routes serving ``build``'s page at ``path`` (HTML) and ``path.json|.csv|.xlsx``."""
+    """The routes serving ``build``'s page at ``path`` (HTML) and ``path.json|.csv|.xlsx``.
+
+    A page a visitor reads (nobody signed in, no message waiting) is kept as it was sent until the
+    store's events change or the day does (its default date is today): the next visitor gets the
+    same bytes without the page being made again."""
     def endpoint(request: Request) -> Response:
         kind = request.path_params.get("format", "html")
-        try:
-            page = build(request)
-        except PageError as exc:
-            return error_page(request, exc.status, exc.title, str(exc), as_json=kind == "json")
-        if kind in RENDERERS:
-            return RENDERERS[kind].render(page, file_stem(request))
-        return render(request, page.template, page.data | page.context
-                      | {"title": page.title, "downloads": download_links(request)})
+        key: Hashable = None
+        kept: Kept_responses | None = getattr(request.app.state, "responses", None)
+        if kept is not None and "officer_session" not in request.session and "flash" not in request.session:
+            with store(request) as opened:
+                now = (opened.revision(), dt.date.today())
+            key = (kind, request.url.path, request.url.query)
+            hit = kept.get(key)
+            if hit is not None and hit[0] == now:
+                response = Response(hit[3], status_code=hit[1])
+                response.raw_headers = list(hit[2])
+                return response
+        response = _made(request, build, kind)
+        body = getattr(response, "body", None)
+        if kept is not None and key is not None and response.status_code == 200 and isinstance(body, bytes) \
+                and len(body) <= KEPT_BYTES:
+            kept[key] = (now, response.status_code, list(response.raw_headers), body)
+        return response
 
     return [Route(f"{path}.{{format:download}}", endpoint, methods=["GET"]), Route(path, endpoint, methods=["GET"])]
+
+
+def _made(request: Request, build: Callable[[Request], Page], kind: str) -> Response:
+    try:
+        page = build(request)
+    except PageError as exc:
+        return error_page(request, exc.status, exc.title, str(exc), as_json=kind == "json")
+    if kind in RENDERERS:
+        return RENDERERS[kind].render(page, file_stem(request))
+    return render(request, page.template, page.data | page.context
+                  | {"title": page.title, "downloads": download_links(request)})
 
 
 def date_parameter(request: Request, name: str = "as_of") -> dt.date:

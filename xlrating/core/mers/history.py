@@ -4,7 +4,8 @@ A total changes on the day a result is played and on the days its age factor ste
 anniversaries of the era's :attr:`~xlrating.core.mers.rules.Era.age_steps`, counted from the
 effective date when there is one); the days around each anniversary are taken too, so that a step
 is seen whichever side of midnight the rules put it. Each point is computed by the ranking's own
-code (:func:`xlrating.core.mers.rankings`) over the player's own results: with ties at the best
+code (:func:`xlrating.core.mers.replay.rankings`, the same doubles as the column engine) over the
+player's own results: with ties at the best
 place, a base rank is the player's place and the tournament's declared players, so the others'
 results change nothing of it (the same doubles, summed in the same order, as the whole ranking).
 """
@@ -38,14 +39,16 @@ def total_history(results: list[Result], player: str, ruleset: str | None, rules
     """The player's total on each day it could change, up to ``as_of`` (and on ``as_of``), as the
     ranking said it that day: ``{date, total (None while not ranked), count}``, keeping only the
     days on which something changed (and the last one): the points of a step chart."""
-    from xlrating.core.mers import rankings
+    from xlrating.core.mers import (
+        replay,  # a player's few results: plain Python is quicker than numpy's set-up
+    )
 
     played = [r for r in results if r.player == player]
     history: list[dict[str, Any]] = []
     for day in [*change_dates((r for r in played if r.player == player), as_of, rules), as_of]:
         if history and history[-1]["date"] == day.isoformat():
             continue
-        line = next((r for r in rankings(played, day, rules, ruleset_name=ruleset) if r.player == player), None)
+        line = next((r for r in replay.rankings(played, day, rules, ruleset_name=ruleset) if r.player == player), None)
         history.append({"date": day.isoformat(), "total": line.total if line else None,
                         "count": line.count if line else 0})
     return [point for i, point in enumerate(history)
