@@ -17,9 +17,10 @@ $(STAMP): pyproject.toml requirements/constraints.txt
 	$(BIN)/python -m compileall -q xlrating
 	touch $(STAMP)
 
-# The demo stores its examples in demo-out/xlrating.db and never deletes that store: run again it
-# finds them stored; once the store holds anything else (say a tournament accepted through
-# `make serve`) it stops without writing and says how to start afresh.
+# The demo stores the examples of all three systems in demo-out/xlrating.db, dated so that each
+# system's latest event falls in the week up to today (copies in demo-out/submissions/), and never
+# deletes that store: run again it finds them stored; once the store holds anything else (say a
+# tournament accepted through `make serve`) it stops without writing and says how to start afresh.
 demo: $(STAMP)
 	$(BIN)/xlrating demo --out demo-out
 
