@@ -107,8 +107,8 @@ def new_context(browser: Any, server: str) -> Any:
 # ----------------------------------------------------------------------------- page helpers
 
 def upload(page: Any, path: Path) -> str:
-    """Upload ``path`` through the home page's file input; returns the check page's token."""
-    page.goto("/")
+    """Upload ``path`` through the submission page's file input; returns the check page's token."""
+    page.goto("/submit")
     page.set_input_files("input#sheet", str(path))
     page.get_by_role("button", name="Check the sheet").click()
     page.wait_for_url("**/checks/*")
@@ -298,7 +298,7 @@ def test_officer_pages_and_actions_unreachable_without_signing_in(context: Any, 
             assert "Submissions" not in page.locator("nav").inner_text()
 
     before = store_rows(store_db)
-    page.goto("/")
+    page.goto("/submit")
     csrf = page.locator("input[name=csrf_token]").first.get_attribute("value")  # this session's real token
     actions = [(f"/officer/submissions/{item}/accept", {"csrf_token": csrf, "replace": "yes"}),
                (f"/officer/submissions/{item}/reject", {"csrf_token": csrf, "note": "rejected by nobody"}),

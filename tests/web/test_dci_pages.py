@@ -376,10 +376,3 @@ def test_a_player_who_changed_country_is_shown_with_the_latest_events(tmp_path: 
         assert [line["player"] for line in c.get("/rankings/dci/Composite.json?country=POR").json()["ranking"]] == []
         assert [line["player"] for line in c.get("/rankings/dci/Composite.json?country=Spain").json()["ranking"]] \
             == ["Ana"]  # Spain is an EMA member: its name is its code
-
-
-def test_the_rankings_page_leads_to_every_systems_ranking(client: TestClient) -> None:
-    """/rankings, the header's "Rankings", names the Dip Pouch and the DCI ratings beside MERS."""
-    page = client.get("/rankings").text
-    assert '<a href="/rankings/dci">the DCI ratings</a>' in page
-    assert '<a href="/rankings/dippouch">the Dip Pouch rating</a>' in page

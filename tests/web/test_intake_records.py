@@ -34,7 +34,7 @@ def _token(client: TestClient, page: str) -> str:
 
 
 def _upload(client: TestClient, name: str, data: bytes) -> str:
-    response = client.post("/checks", data={"csrf_token": _token(client, "/")}, files={"sheet": (name, data)},
+    response = client.post("/checks", data={"csrf_token": _token(client, "/submit")}, files={"sheet": (name, data)},
                            follow_redirects=False)
     assert response.status_code == 303, response.text
     return str(response.headers["location"])

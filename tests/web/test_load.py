@@ -160,12 +160,12 @@ def stored(tmp_path_factory: pytest.TempPathFactory) -> Path:
 
 
 def session(url: str) -> tuple[Any, str]:
-    """A client with its session cookie and the CSRF token of the home page's form."""
+    """A client with its session cookie and the CSRF token of the submission page's form."""
     client = httpx2.Client(base_url=url, follow_redirects=False, timeout=60, verify=False)  # http on loopback
-    home = client.get("/")
+    home = client.get("/submit")
     assert home.status_code == 200
     match = CSRF.search(home.text)
-    assert match, "no CSRF token on the home page"
+    assert match, "no CSRF token on the submission page"
     return client, html.unescape(match.group(1))
 
 

@@ -30,8 +30,12 @@ from xlrating.cli.common import db_option, fail, resolve_db
               help="The site's name in every page's title and header (default: $XLRATING_SITE_NAME, else xlrating).")
 @click.option("--federation", metavar="TEXT", default=None,
               help="Who publishes the ratings, shown beside the site's name (default: $XLRATING_FEDERATION).")
+@click.option("--systems", "systems", metavar="KEYS", default=None,
+              help="The rating systems the site publishes and takes results for, comma-separated "
+                   "(e.g. dippouch or mers,dci); default every one.")
 def serve(host: str, port: int, db: str | None, max_upload_mb: float, upload_rate: str, check_processes: int,
-          proxy: str | None, https: bool, site_name: str | None, federation: str | None) -> None:
+          proxy: str | None, https: bool, site_name: str | None, federation: str | None,
+          systems: str | None) -> None:
     """Run the web intake over the results store until stopped (Ctrl+C)."""
     import uvicorn
     from limits import parse
@@ -46,11 +50,12 @@ def serve(host: str, port: int, db: str | None, max_upload_mb: float, upload_rat
     for option, value in (("--site-name", site_name), ("--federation", federation)):
         if value is not None and (not value.strip() or len(value) > 100 or not value.isprintable()):
             fail(f"{option} {value!r}: expected a name of 1 to 100 printable characters")
+    published = None if systems is None else _systems(systems)
     try:
         settings = Settings.from_env(resolve_db(db), max_upload_bytes=int(max_upload_mb * 1024**2),
                                      upload_rate=upload_rate, check_processes=check_processes,
                                      secure_cookies=https, site_name=site_name and site_name.strip(),
-                                     federation=federation and federation.strip())
+                                     federation=federation and federation.strip(), systems=published)
         app = create_app(settings)
     except (ValueError, StoreError) as exc:
         fail(str(exc))
@@ -67,3 +72,16 @@ def serve(host: str, port: int, db: str | None, max_upload_mb: float, upload_rat
     uvicorn.run(app, host=host, port=port, proxy_headers=proxy is not None, forwarded_allow_ips=proxy,
                 server_header=False, log_level="info", timeout_graceful_shutdown=10, timeout_keep_alive=5,
                 limit_concurrency=400)
+
+
+def _systems(text: str) -> tuple[str, ...]:
+    """``--systems mers,dci`` as the registered systems' keys, or a failure naming what is known."""
+    from xlrating.systems import keys
+
+    known = keys()
+    chosen = tuple(dict.fromkeys(part.strip().lower() for part in text.split(",") if part.strip()))
+    unknown = [key for key in chosen if key not in known]
+    if not chosen or unknown:
+        fail(f"--systems {text!r}: expected one or more of {', '.join(known)}, comma-separated"
+             + (f" ({', '.join(unknown)} is not one)" if unknown else ""))
+    return chosen

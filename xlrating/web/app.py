@@ -35,7 +35,7 @@ __all__ = ["Settings", "create_app"]
 def create_app(settings: Settings) -> Starlette:
     """The application for ``settings``; opens (and if needed creates) the store at once, so a
     wrong ``--db`` is an error at start, not on the first request."""
-    from xlrating.web import officer, organiser, search_page
+    from xlrating.web import home_page, officer, organiser, search_page
     from xlrating.web.system_pages import menu, public_routes
 
     if sqlite_path(settings.db) == ":memory:":
@@ -50,7 +50,7 @@ def create_app(settings: Settings) -> Starlette:
         checker.close()
 
     routes = [
-        *organiser.routes, *officer.routes, *public_routes(), *search_page.routes,
+        *home_page.routes, *organiser.routes, *officer.routes, *public_routes(settings.systems), *search_page.routes,
         Route("/healthz", lambda request: Response("ok", media_type="text/plain")),
         Mount("/static", StaticFiles(directory=str(HERE / "static")), name="static"),
     ]
@@ -76,7 +76,7 @@ def create_app(settings: Settings) -> Starlette:
     app = Starlette(routes=routes, middleware=middleware, lifespan=lifespan,
                     exception_handlers={CsrfRefused: refused, HTTPException: http_error})
     app.state.settings = settings
-    app.state.menu = menu()
+    app.state.menu = menu(settings.systems)
     app.state.responses = kept_responses()
     app.state.checker = checker
     app.state.rates = RateLimits(uploads=settings.upload_rate, sign_in=settings.sign_in_rate)

@@ -14,6 +14,7 @@ place among them (``national_rank``) beside their rank in the whole list.
 
 from __future__ import annotations
 
+import datetime as dt
 import math
 from collections import Counter
 from typing import Any
@@ -30,6 +31,8 @@ from xlrating.web import countries
 from xlrating.web import dci_published as published
 from xlrating.web.charts import total_chart
 from xlrating.web.pages import (
+    HOME_LATEST,
+    HOME_LEADERS,
     BadRequest,
     NotFound,
     Page,
@@ -345,6 +348,26 @@ def search_data(opened: SQLiteStore, text: str) -> dict[str, Any]:
 
 
 MENU = (("DCI", RANKINGS_PATH),)
+
+
+def home_summary(opened: SQLiteStore, today: dt.date) -> dict[str, Any]:
+    """What the home page shows of DCI: the top of each category's rating list and the latest
+    events."""
+    now = published.snapshot(opened, "formula")
+    boards = []
+    for category in sorted({m.category for m in now.matches}):
+        lines = now.leaderboard(category)["ranking"]
+        if lines:
+            boards.append({"title": f"{category} ratings", "address": f"{RANKINGS_PATH}/{quote(category, safe='')}",
+                           "value": "Rating", "ranked": len(lines),
+                           "leaders": [{"rank": line["rank"], "name": line["player"],
+                                        "address": player_address(line["player"]), "value": line["rating"]}
+                                       for line in lines[:HOME_LEADERS]]})
+    latest = [{"name": e["name"], "date": e["end_date"], "address": event_address(e["id"]),
+               "detail": f"{e['players']} players"}
+              for e in [e for e in published.current_events(opened, details=False)
+                        if e["end_date"] <= today.isoformat()][:HOME_LATEST]]
+    return {"boards": boards, "latest": latest, "events_address": EVENTS_PATH, "rankings_address": RANKINGS_PATH}
 SEARCH_TEMPLATE = "dci_search.html"
 
 routes = [

@@ -26,6 +26,8 @@ from xlrating.web import countries
 from xlrating.web import dippouch_published as published
 from xlrating.web.charts import total_chart
 from xlrating.web.pages import (
+    HOME_LATEST,
+    HOME_LEADERS,
     BadRequest,
     NotFound,
     Page,
@@ -244,6 +246,19 @@ def search_data(opened: SQLiteStore, text: str) -> dict[str, Any]:
 
 
 MENU = (("Dip Pouch", RANKING_PATH),)
+
+
+def home_summary(opened: SQLiteStore, today: dt.date) -> dict[str, Any]:
+    """What the home page shows of Dip Pouch: the top of the permanent international ranking and
+    the latest events."""
+    lines = published.ranking_of(opened)["ranking"]
+    boards = [{"title": "International ranking", "address": RANKING_PATH, "value": "Rating", "ranked": len(lines),
+               "leaders": [{"rank": line["rank"], "name": line["player"], "address": player_address(line["player"]),
+                            "value": line["rating"]} for line in lines[:HOME_LEADERS]]}] if lines else []
+    latest = [{"name": e["name"], "date": e["date"], "address": event_address(e["id"]),
+               "detail": f"{e['players']} players" + (f", {e['location']}" if e["location"] else "")}
+              for e in [e for e in published.events_of(opened) if e["date"] <= today.isoformat()][:HOME_LATEST]]
+    return {"boards": boards, "latest": latest, "events_address": EVENTS_PATH, "rankings_address": RANKING_PATH}
 SEARCH_TEMPLATE = "dippouch_search.html"
 
 routes = [

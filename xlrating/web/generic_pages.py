@@ -21,7 +21,17 @@ from xlrating.core.names import fold, has_words
 from xlrating.store import SQLiteStore, StoredEntry, StoredEvent
 from xlrating.systems.base import RankOption, RatingSystem
 from xlrating.web.page import BadRequest, NotFound, Page, Table
-from xlrating.web.pages import found, merged, not_stored, number_parameter, page_routes, paged, store
+from xlrating.web.pages import (
+    HOME_LATEST,
+    HOME_LEADERS,
+    found,
+    merged,
+    not_stored,
+    number_parameter,
+    page_routes,
+    paged,
+    store,
+)
 
 EVENT_COLUMNS = ("id", "name", "start_date", "end_date", "players", "version", "current", "address")
 VERSION_COLUMNS = ("id", "version", "current", "stored_at", "replaced_at", "file_name")
@@ -153,6 +163,22 @@ class SystemPages:
                     (Table("history", "History", history_columns), Table("entries", "Entries", entry_columns)),
                     self._context() | {"history_columns": history_columns, "entry_columns": entry_columns,
                                        "value_name": board.value_name})
+
+    def home_summary(self, opened: SQLiteStore, today: dt.date) -> dict[str, Any]:
+        """What the home page shows of the system: the top of its ranking with the default options
+        and its latest events."""
+        board = self._board(opened, {option.name: option.default for option in self.system.rank_options})
+        lines = board.ranked()
+        boards = [{"title": f"{self.system.title} ranking", "address": self.ranking_path,
+                   "value": board.value_name.capitalize(), "ranked": len(lines),
+                   "leaders": [{"rank": line["rank"], "name": line["player"],
+                                "address": self.player_address(line["player"]), "value": line[board.value_name]}
+                               for line in lines[:HOME_LEADERS]]}] if lines else []
+        stored = sorted(opened.events(self.system.key), key=lambda e: (e.end_date, e.number), reverse=True)
+        latest = [{"name": e.name, "date": e.end_date.isoformat(), "address": self.system.event_address(e.number),
+                   "detail": f"{e.players} players"} for e in [e for e in stored if e.end_date <= today][:HOME_LATEST]]
+        return {"boards": boards, "latest": latest, "events_address": self.events_path,
+                "rankings_address": self.ranking_path}
 
     def search_data(self, opened: SQLiteStore, text: str) -> dict[str, Any]:
         words = fold(text).split()

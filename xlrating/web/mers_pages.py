@@ -23,6 +23,8 @@ from xlrating.store import SQLiteStore
 from xlrating.web import mers_published
 from xlrating.web.charts import total_chart
 from xlrating.web.pages import (
+    HOME_LATEST,
+    HOME_LEADERS,
     BadRequest,
     NotFound,
     Page,
@@ -43,7 +45,7 @@ def _rules(request: Request, as_of: dt.date) -> str:
     """``?rules=`` as given, else the era in force on the page's date (as ``rank mers`` takes it)."""
     given = request.query_params.get("rules")
     return choice(given, mers.RULES, "The rule era (?rules=)", BadRequest) if given else mers.rules_in_force(as_of)
-RANKING_COLUMNS = ("rank", "player", "name", "country", "total", "count")
+RANKING_COLUMNS = ("rank", "player", "name", "country", "total", "count", "previous_rank", "movement")
 COUNTRY_COLUMNS = ("rank", "country", "country_name", "ranked_players", "total",
                    *(f"{what}_{i}" for i in range(1, COUNTRY_TEAM + 1) for what in ("player", "total")))
 
@@ -80,15 +82,32 @@ def rankings_index(request: Request) -> Page:
                 {"rules": mers.RULES, "default_rules": mers.rules_in_force(dt.date.today())})
 
 
+def _since(request: Request, opened: SQLiteStore, ruleset: str, as_of: dt.date) -> tuple[dt.date | None, list[str]]:
+    """The date the movement is counted from: ``?since=`` as given, else the day before the latest
+    tournaments came in (:func:`~xlrating.web.mers_published.previous_ranking_date`)."""
+    if request.query_params.get("since"):
+        since = date_parameter(request, "since")
+        if since >= as_of:
+            raise BadRequest(f"The parameter since={since.isoformat()} is not before the ranking's date "
+                             f"{as_of.isoformat()}: the movement is counted from an earlier ranking.")
+        return since, []
+    previous = mers_published.previous_ranking_date(opened, ruleset, as_of)
+    return (None, []) if previous is None else previous
+
+
 def ranking(request: Request) -> Page:
     ruleset, rules = _era(request)
     as_of = date_parameter(request)
     country = _country(request)
     with store(request) as opened:
         board = mers_published.ranking(opened, ruleset, rules, as_of)
-    lines = [line for line in board["ranking"] if country is None or line["country"] == country]
+        since, latest = _since(request, opened, ruleset, as_of)
+        before = mers_published.ranking(opened, ruleset, rules, since) if since else {"ranking": []}
+    moved = mers_published.movement(board["ranking"], before)
+    lines = [line for line in moved if country is None or line["country"] == country]
     countries = sorted({line["country"] for line in board["ranking"] if line["country"]})
-    data = {"ruleset": ruleset, "rules": rules, "as_of": as_of.isoformat(), "country": country, "ranking": lines}
+    data = {"ruleset": ruleset, "rules": rules, "as_of": as_of.isoformat(), "country": country,
+            "since": since.isoformat() if since else None, "latest_tournaments": latest, "ranking": lines}
     if lines:
         empty = ""
     elif country and board["ranking"]:
@@ -101,8 +120,9 @@ def ranking(request: Request) -> Page:
     shown, pager = paged(request, lines, lambda line: (line["name"], line["player"]))
     return Page(title, "ranking.html", data, (Table("ranking", "Ranking", RANKING_COLUMNS),),
                 {"shown": shown, "pager": pager, "all_rules": mers.RULES, "as_of_param": request.query_params.get("as_of") or None,
+                 "since_param": request.query_params.get("since") or None,
                  "countries": countries, "country_names": member_names(), "empty_reason": empty,
-                 "ranked_everywhere": len(board["ranking"])})
+                 "ranked_everywhere": len(board["ranking"]), "in_force": mers.rules_in_force(as_of)})
 
 
 def countries(request: Request) -> Page:
@@ -225,7 +245,26 @@ SEARCH_TOURNAMENT_COLUMNS = ("id", "name", "ruleset", "start_date", "city", "cou
 SEARCH_TABLES = (Table("players", "Players", SEARCH_PLAYER_COLUMNS),
                  Table("tournaments", "Tournaments", SEARCH_TOURNAMENT_COLUMNS))
 SEARCH_TEMPLATE = "mers_search.html"
-MENU = (("Rankings", "/rankings"), ("Tournaments", "/tournaments"))
+MENU = (("MERS", "/rankings"),)
+
+
+def home_summary(opened: SQLiteStore, today: dt.date) -> dict[str, Any]:
+    """What the home page shows of MERS: the top of each ruleset's ranking today (under the rules
+    in force) and the latest tournaments."""
+    rules = mers.rules_in_force(today)
+    boards = []
+    for ruleset in mers.RULESETS:
+        lines = mers_published.ranking(opened, ruleset, rules, today)["ranking"]
+        if lines:
+            boards.append({"title": f"{ruleset} ranking", "address": f"/rankings/{ruleset}/{rules}",
+                           "value": "Total", "ranked": len(lines),
+                           "leaders": [{"rank": line["rank"], "name": line["name"] or line["player"],
+                                        "address": f"/players/{line['player']}", "value": line["total"]}
+                                       for line in lines[:HOME_LEADERS]]})
+    latest = [{"name": t["name"], "date": t["end_date"], "address": f"/tournaments/{t['id']}",
+               "detail": f"{t['ruleset']}, {t['players']} players" + (f", {t['city']}" if t["city"] else "")}
+              for t in [t for t in mers_published.current_tournaments(opened) if t["end_date"] <= today.isoformat()][:HOME_LATEST]]
+    return {"boards": boards, "latest": latest, "events_address": "/tournaments", "rankings_address": "/rankings"}
 
 
 def search_data(opened: SQLiteStore, text: str) -> dict[str, Any]:

@@ -54,6 +54,28 @@ def _ranking(store: SQLiteStore, ruleset: str, rules: str, as_of: dt.date) -> di
             "lines_of": {line["player"]: line for line in lines}, "counted_of": counted, "results_of": results_of}
 
 
+def previous_ranking_date(store: SQLiteStore, ruleset: str, as_of: dt.date) -> tuple[dt.date, list[str]] | None:
+    """The ranking before the latest one on ``as_of``: the day before the ruleset's last tournaments
+    (ended on or before ``as_of``) came in, and their names; None when no tournament had ended. A
+    ranking is published as each tournament is added, so this is what the last one changed."""
+    ended = [t for t in current_tournaments(store) if t["ruleset"] == ruleset and t["end_date"] <= as_of.isoformat()]
+    if not ended:
+        return None
+    last = max(t["end_date"] for t in ended)
+    return dt.date.fromisoformat(last) - dt.timedelta(days=1), sorted(t["name"] for t in ended if t["end_date"] == last)
+
+
+def movement(lines: list[dict[str, Any]], before: dict[str, Any]) -> list[dict[str, Any]]:
+    """``lines`` each with its ``previous_rank`` in ``before`` (a :func:`ranking`) and its
+    ``movement``: places gained (positive), lost (negative), 0, or None when it is new."""
+    previous = {line["player"]: line["rank"] for line in before["ranking"]}
+    moved = []
+    for line in lines:
+        was = previous.get(line["player"])
+        moved.append(line | {"previous_rank": was, "movement": None if was is None else was - line["rank"]})
+    return moved
+
+
 def standing(board: dict[str, Any], player: str) -> dict[str, Any]:
     """The player's line of a :func:`ranking` (rank, total) and counted results."""
     line = board["lines_of"].get(player)

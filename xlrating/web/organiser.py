@@ -41,8 +41,23 @@ def upload_name(raw: str | None) -> str:
     return name or "upload"
 
 
-def home(request: Request) -> Response:
-    return render(request, "home.html", {"accept": ACCEPT})
+def _taken(request: Request) -> list[Any]:
+    """The rating systems whose results this site takes (``serve --systems``)."""
+    from xlrating.web.system_pages import published_systems
+
+    return published_systems(request.app.state.settings.systems)
+
+
+def _form(request: Request) -> dict[str, Any]:
+    taken = _taken(request)
+    return {"accept": ACCEPT, "ema_template": any(system.key == "mers" for system in taken),
+            "taken": [{"title": s.title, "game": s.game, "table_title": s.table_title,
+                       "columns": [c.name for c in s.columns if c.required]} for s in taken]}
+
+
+def submit_form(request: Request) -> Response:
+    """GET /submit: the organiser's upload form."""
+    return render(request, "submit.html", _form(request))
 
 
 @functools.cache
@@ -84,6 +99,13 @@ async def upload(request: Request) -> Response:
         return response
     if check.unreadable is not None:
         return _home_error(request, check.unreadable, 422)
+    taken = _taken(request)
+    if check.system and all(system.key != check.system for system in taken):
+        from xlrating.systems import get
+
+        other = get(check.system)
+        return _home_error(request, f"{name}: this file holds {other.game} results ({other.title}); this site "
+                                    f"takes the results of {', '.join(f'{s.game} ({s.title})' for s in taken)} only.", 422)
     token = secrets.token_urlsafe(24)
 
     def keep() -> None:
@@ -97,7 +119,7 @@ async def upload(request: Request) -> Response:
 
 
 def _home_error(request: Request, message: str, status: int) -> Response:
-    return render(request, "home.html", {"accept": ACCEPT, "error": message}, status)
+    return render(request, "submit.html", _form(request) | {"error": message}, status)
 
 
 def _item(request: Request, token: str) -> Any:
@@ -176,7 +198,7 @@ async def submit(request: Request) -> Response:
 
 
 routes = [
-    Route("/", home, methods=["GET"]),
+    Route("/submit", submit_form, methods=["GET"]),
     Route("/template.xlsx", template, methods=["GET"]),
     Route("/checks", upload, methods=["POST"]),
     Route("/checks/{token}", check_page, methods=["GET"]),

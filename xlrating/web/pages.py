@@ -19,6 +19,7 @@ from typing import Any
 from urllib.parse import urlencode
 
 import jinja2
+from markupsafe import Markup
 from starlette.convertors import Convertor, register_url_convertor
 from starlette.requests import Request
 from starlette.responses import HTMLResponse, Response
@@ -59,6 +60,11 @@ def when(stamp: str | None) -> str:
     return f"{moment.day} {moment:%B %Y, %H:%M} UTC"
 
 
+def day(value: Any) -> Markup:
+    """A date as pages show it: kept on one line (an ISO date never wraps at its hyphens)."""
+    return Markup('<span class="date">{}</span>').format(value) if value not in (None, "") else Markup("")
+
+
 def number(value: Any, decimals: int = 2) -> str:
     return "" if value is None else f"{value:.{decimals}f}"
 
@@ -68,6 +74,7 @@ templates = Jinja2Templates(env=jinja2.Environment(loader=jinja2.FileSystemLoade
 templates.env.globals["href"] = href
 templates.env.filters["when"] = when
 templates.env.filters["number"] = number
+templates.env.filters["day"] = day
 
 
 # --- every page ---------------------------------------------------------------------------------
@@ -132,7 +139,7 @@ register_url_convertor("download", DownloadFormat())
 
 def download_links(request: Request) -> list[tuple[str, str]]:
     """(label, address) of this page's JSON, CSV and Excel versions, with its query."""
-    path = request.url.path
+    path = "/index" if request.url.path == "/" else request.url.path
     query = f"?{request.url.query}" if request.url.query else ""
     return [(download.label, f"{path}.{suffix}{query}") for suffix, download in RENDERERS.items()]
 
@@ -179,7 +186,8 @@ def page_routes(path: str, build: Callable[[Request], Page]) -> list[Route]:
             kept[key] = (now, response.status_code, list(response.raw_headers), body)
         return response
 
-    return [Route(f"{path}.{{format:download}}", endpoint, methods=["GET"]), Route(path, endpoint, methods=["GET"])]
+    dotted = "/index" if path == "/" else path  # the home page's downloads are /index.json...
+    return [Route(f"{dotted}.{{format:download}}", endpoint, methods=["GET"]), Route(path, endpoint, methods=["GET"])]
 
 
 def _made(request: Request, build: Callable[[Request], Page], kind: str) -> Response:
@@ -206,6 +214,8 @@ def date_parameter(request: Request, name: str = "as_of") -> dt.date:
 
 
 PER_PAGE = 100
+HOME_LEADERS = 10  # lines of each ranking on the home page
+HOME_LATEST = 5  # latest events of each system on the home page
 SEARCH_SHOWN = 100  # of each kind of thing a search finds; the count says how many it found
 
 

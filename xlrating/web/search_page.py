@@ -24,7 +24,7 @@ def search(request: Request) -> Page:
     tables: list[Table] = []
     sections = []
     with store(request) as opened:
-        for system, pages in systems_with_pages():
+        for system, pages in systems_with_pages(request.app.state.settings.systems):
             part = pages.search_data(opened, text)
             data["found"].update(part.pop("found", {}))
             data |= part

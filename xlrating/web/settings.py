@@ -31,6 +31,7 @@ class Settings:
     secure_cookies: bool = False
     site_name: str = DEFAULT_SITE_NAME  # in every page's title and header
     federation: str = ""  # who publishes the ratings, under the site's name when given
+    systems: tuple[str, ...] | None = None  # the rating systems the site publishes and takes (None: every one)
 
     @classmethod
     def from_env(cls, db: str, **overrides: Any) -> Settings:

@@ -6,6 +6,7 @@ menu), and the search's ``search_data(store, text)``, ``SEARCH_TABLES`` and ``SE
 from __future__ import annotations
 
 import importlib
+from collections.abc import Iterable
 from typing import Any
 
 from starlette.routing import BaseRoute, Route
@@ -19,17 +20,24 @@ def pages_of(system: RatingSystem) -> Any:
     return importlib.import_module(system.pages) if system.pages else SystemPages(system)
 
 
-def pages_of_every_system() -> list[Any]:
-    return [pages_of(system) for system in all_systems()]
+def published_systems(keys: Iterable[str] | None = None) -> list[RatingSystem]:
+    """The registered systems whose pages the site publishes: those of ``keys`` (``serve
+    --systems``), in the registry's order, or every one."""
+    wanted = None if keys is None else set(keys)
+    return [system for system in all_systems() if wanted is None or system.key in wanted]
 
 
-def systems_with_pages() -> list[tuple[RatingSystem, Any]]:
-    return [(system, pages_of(system)) for system in all_systems()]
+def pages_of_every_system(keys: Iterable[str] | None = None) -> list[Any]:
+    return [pages_of(system) for system in published_systems(keys)]
 
 
-def menu() -> list[tuple[str, str]]:
-    """The site menu's links to each system's pages, in the registry's order."""
-    return [link for pages in pages_of_every_system() for link in pages.MENU]
+def systems_with_pages(keys: Iterable[str] | None = None) -> list[tuple[RatingSystem, Any]]:
+    return [(system, pages_of(system)) for system in published_systems(keys)]
+
+
+def menu(keys: Iterable[str] | None = None) -> list[tuple[str, str]]:
+    """The site menu's links to each published system's pages, in the registry's order."""
+    return [link for pages in pages_of_every_system(keys) for link in pages.MENU]
 
 
 def _specificity(route: BaseRoute) -> tuple[int, ...]:
@@ -39,6 +47,6 @@ def _specificity(route: BaseRoute) -> tuple[int, ...]:
     return tuple(1 if "{" in part else 0 for part in path.strip("/").split("/"))
 
 
-def public_routes() -> list[BaseRoute]:
-    routes = [route for pages in pages_of_every_system() for route in pages.routes]
+def public_routes(keys: Iterable[str] | None = None) -> list[BaseRoute]:
+    routes = [route for pages in pages_of_every_system(keys) for route in pages.routes]
     return sorted(routes, key=_specificity)
