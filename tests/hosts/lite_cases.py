@@ -51,7 +51,7 @@ def example_table(name: str) -> list[list[Any]]:
     return [header, *([cell(c, v) for c, v in zip(header, row, strict=True)] for row in rows)]
 
 
-# The README's worked examples: (function, arguments, the value the README shows, its decimals)
+# The worked examples of docs/functions.md: (function, arguments, the value it shows, its decimals)
 _A = [[1000], [758], [500], [900]]
 _B = [[1], [2], [1], [5]]
 _C = [[serial(dt.date(2023, 6, 4))], [serial(dt.date(2024, 3, 10))], [serial(dt.date(2024, 9, 1))],

@@ -1,6 +1,6 @@
 """Conditional formats with our functions in real LibreOffice, seen on the page it prints.
 
-What the README says: a conditional format from an .xlsx that calls one of the functions does not
+What docs/functions.md says: a conditional format from an .xlsx that calls one of the functions does not
 apply in LibreOffice (neither 25.2 with the plain name nor 7.4 with the name `prepare` writes),
 while one that refers to a cell computing the function does. Each workbook is exported to PDF by
 LibreOffice with the add-in installed (a private profile) and the page rendered by poppler; the

@@ -1,11 +1,11 @@
-"""The calculator templates in real LibreOffice: filled with the README's worked examples, they
-recalculate to the README's values, and to what `xlrating convert` computes for the same file.
+"""The calculator templates in real LibreOffice: filled with the worked examples of docs/functions.md,
+they recalculate to the values it shows, and to what `xlrating convert` computes for the same file.
 
 One headless LibreOffice session (a private profile where `xlrating libreoffice install` put the
 add-in) opens the three filled templates (workbook_templates/*.xlsx, as shipped), recalculates them
 and reports their result cells, then types every formula in again (as a user re-entering the cells
 would) and reports them once more. The inputs are those of tests/sheets/test_templates_compute.py
-(the README's "Worked examples"). The calculators use no table function (nothing spills), so every
+(docs/functions.md, "Worked examples"). The calculators use no table function (nothing spills), so every
 result cell is a plain formula LibreOffice 7.4 shows.
 
 Found with LibreOffice 7.4: its .xlsx import does not map the plain function names (DCI_K, as
@@ -53,8 +53,8 @@ def _mers_inputs() -> dict[str, Any]:
     return inputs
 
 
-# template -> (sheet, inputs, {cell: (README value, absolute tolerance or None for pytest.approx's default)})
-# Inputs and tolerances as in tests/sheets/test_templates_compute.py; values from README "Worked examples".
+# template -> (sheet, inputs, {cell: (documented value, absolute tolerance or None for pytest.approx's default)})
+# Inputs and tolerances as in tests/sheets/test_templates_compute.py; values from docs/functions.md "Worked examples".
 CASES: dict[str, tuple[str, dict[str, Any], dict[str, tuple[Any, float | None]]]] = {
     calculators.DIPPOUCH_FILE: (
         "Event",
@@ -89,7 +89,7 @@ CASES: dict[str, tuple[str, dict[str, Any], dict[str, tuple[Any, float | None]]]
 STAGES = ["values", "reentered", "for Calc", "for Calc in 7.4"]
 IMPORT_GAP = ("LibreOffice's .xlsx import leaves the add-in's plain (Excel) function names unresolved: "
               "#NAME? until the formulas are re-entered")
-README_NUMBERS = ["88.46", "60.019", "0.640", "+14.40", "-14.40", "751.6", "812.20", "785.32"]
+WORKED_NUMBERS = ["88.46", "60.019", "0.640", "+14.40", "-14.40", "751.6", "812.20", "785.32"]
 
 
 def fill(name: str, folder: Path, source: Path = TEMPLATES) -> Path:
@@ -171,10 +171,10 @@ def _matches(value: Any, expected: Any, tolerance: float | None) -> bool:
     return value == pytest.approx(expected) if tolerance is None else value == pytest.approx(expected, abs=tolerance)
 
 
-def test_the_readme_shows_the_worked_example_values() -> None:
-    text = (REPO / "README.md").read_text(encoding="utf-8")
-    worked = text[text.index("### Worked examples"):text.index("### What is tested where")]
-    assert [number for number in README_NUMBERS if number not in worked] == []
+def test_the_documents_show_the_worked_example_values() -> None:
+    text = (REPO / "docs" / "functions.md").read_text(encoding="utf-8")
+    worked = text[text.index("## Worked examples"):text.index("## What is tested where")]
+    assert [number for number in WORKED_NUMBERS if number not in worked] == []
 
 
 def _values(session: dict[str, Any], stage: str, name: str) -> dict[str, Any]:

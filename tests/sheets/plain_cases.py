@@ -6,7 +6,7 @@ template's glue (the ``IF(x="",...)`` guards, ``COUNT``, ``YEAR``) and :func:`xl
 for every xlrating function in it - or, for what only the plain templates offer (the DCI method,
 the MERS base-rank rounding), with the Python API those functions call.
 
-Every case list holds the README's worked example first, then seeded random inputs (ties, first and
+Every case list holds the worked example of docs/functions.md first, then seeded random inputs (ties, first and
 last places, every tier and rules era, too few results ...), then invalid inputs.
 """
 

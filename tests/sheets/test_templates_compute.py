@@ -64,7 +64,7 @@ def test_mers_sheet_gives_a_total_per_rule_era(tmp_path: Path) -> None:
         inputs.update({f"A{row}": f"T{row}", f"B{row}": day, f"C{row}": players, f"D{row}": place, f"E{row}": weight})
     ws = _computed(tmp_path, calculators.MERS_FILE, "Ranking", inputs)
     assert [ws[f"F{r}"].value for r in range(10, 14)] == [1000, 758, 500, 900]
-    assert ws["I5"].value == pytest.approx(751.6)  # the worked example of the README (Using xlrating in Excel)
+    assert ws["I5"].value == pytest.approx(751.6)  # the worked example of docs/functions.md
     assert ws["I6"].value == pytest.approx(812.201, abs=1e-3)
     assert ws["I7"].value == pytest.approx(785.318, abs=1e-3)
     assert ws["I8"].value == 4

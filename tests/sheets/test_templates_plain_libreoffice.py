@@ -1,7 +1,7 @@
 """The plain-formula calculators in real LibreOffice with NO add-in give what xlrating's functions give.
 
 Each template (as ``xlrating templates`` builds it) is copied into one workbook once per case, one
-sheet a case, each sheet filled with a case of tests/sheets/plain_cases.py: the README's worked
+sheet a case, each sheet filled with a case of tests/sheets/plain_cases.py: the worked
 example, seeded random inputs, and invalid inputs. One headless LibreOffice session with a fresh
 profile (nothing installed) opens the three workbooks, recalculates them and reports every result
 cell (tests/hosts/libreoffice_driver.py). Every result cell must equal what the function-based

@@ -1,7 +1,7 @@
 """``xlrating serve``: run the web intake (see :mod:`xlrating.web`) until stopped.
 
 Deployment settings come from the environment (never a default password): see
-:meth:`xlrating.web.app.Settings.from_env` and the README's "Web intake" section.
+:meth:`xlrating.web.app.Settings.from_env` and docs/web.md ("Settings").
 """
 
 from __future__ import annotations

@@ -9,7 +9,7 @@ exits 1 when a file is missing or differs from what the generators make (for CI)
 
 The hand-written buttons module ships with the package (:func:`xlrating.sheets.templates.buttons_module`)
 and is written beside the generated one (``macros/xlrating_buttons.bas``), so ``pip install xlrating``
-then ``xlrating templates -o DIR`` gives a spreadsheet user every file the README's steps import.
+then ``xlrating templates -o DIR`` gives a spreadsheet user every file the steps of docs/functions.md import.
 """
 
 from __future__ import annotations
