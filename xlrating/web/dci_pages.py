@@ -272,7 +272,8 @@ def player(request: Request) -> Page:
     history = _history(matches)
     charts = {c: total_chart([{"date": p["date"], "total": p["rating"]} for p in history if p["category"] == c],
                              sorted({str(m["date"]) for m in matches if m["category"] == c and m["outcome"] != "bye"}),
-                             label=f"{name}'s DCI {c} rating over time", y_range=_y_range(history, c))
+                             label=f"{name}'s DCI {c} rating over time", y_range=_y_range(history, c),
+                             value="rating")
               for c in sorted({p["category"] for p in history})
               if len({p["date"] for p in history if p["category"] == c}) > 1}  # a line needs two days
     country = now.countries.get(name)

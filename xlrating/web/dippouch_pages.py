@@ -188,7 +188,7 @@ def rating_chart(name: str, history: list[dict[str, Any]]) -> Markup:
     if not points:
         return Markup("")
     return total_chart(points, [p["date"] for p in points], label=f"{name}'s Dip Pouch rating after each event",
-                       y_range=_y_range([dippouch.STARTING_RATING, *(p["total"] for p in points)]))
+                       y_range=_y_range([dippouch.STARTING_RATING, *(p["total"] for p in points)]), value="rating")
 
 
 def player(request: Request) -> Page:

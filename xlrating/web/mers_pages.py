@@ -156,6 +156,12 @@ def tournaments(request: Request) -> Page:
                 {"shown": shown, "pager": pager, "find_label": "Find a tournament"})
 
 
+def counted_base_rank(players: int, place: float, rules: str) -> float:
+    """The base rank as the ranking under ``rules`` counts it (the 2018 rules round it to a whole
+    number first), so a page shows one base rank for a result in every table."""
+    return mers.base_rank(players, place, "round" if mers.ERAS[rules].integer_base_ranks else "none")
+
+
 def _age(end_date: str, as_of: dt.date, rules: str) -> dict[str, Any]:
     """How old the tournament is on ``as_of`` and its results' age factor under ``rules``."""
     played = dt.date.fromisoformat(end_date)
@@ -174,7 +180,7 @@ def tournament(request: Request) -> Page:
         version, found = looked_up
         results = mers_published.standings(opened, version)
         versions = mers_published.tournament_versions(opened, version)
-    standings = [{"place": r["place"], "base_rank": mers.base_rank(found["players"], r["place"])}
+    standings = [{"place": r["place"], "base_rank": counted_base_rank(found["players"], r["place"], rules)}
                  | {k: r[k] for k in TOURNAMENT_STANDING_COLUMNS if k not in ("place", "base_rank")} for r in results]
     about = found | {"rules": rules, "as_of": as_of.isoformat()} | _age(found["end_date"], as_of, rules)
     data = {"tournament": about, "standings": standings,
@@ -211,7 +217,7 @@ def player(request: Request) -> Page:
                   for ruleset in sorted({r["ruleset"] for r in results})}
         label_ids = {ruleset: mers_published.label_ids(opened, ruleset) for ruleset in boards}
     for row in results:
-        row["base_rank"] = mers.base_rank(row["players"], row["place"])
+        row["base_rank"] = counted_base_rank(row["players"], row["place"], rules)
     standings, counted, history = [], [], []
     for ruleset, board in boards.items():
         ids = label_ids[ruleset]
