@@ -125,9 +125,27 @@ def _is_root() -> bool:
     return hasattr(os, "geteuid") and os.geteuid() == 0
 
 
-def _run(command: list[str]) -> str:
+def office_environment(office: Office) -> dict[str, str]:
+    """The environment LibreOffice runs in: this one, with the folder of LibreOffice's own Python
+    first on the PATH and no ``PYTHONHOME``.
+
+    LibreOffice's embedded Python (which loads the add-in) finds its standard library from the
+    first ``python3`` on the PATH. Run from an activated virtualenv, or under another Python that
+    comes first, that is another Python's library (3.11.7's for LibreOffice's 3.11.2, say), and
+    LibreOffice fails as it starts the add-in ("C++ code threw St9bad_alloc"). ``PYTHONHOME`` would
+    point it at another Python's library the same way."""
+    env = {name: value for name, value in os.environ.items() if name != "PYTHONHOME"}
+    if office.python is not None:
+        first = str(Path(office.python).parent)
+        rest = [folder for folder in env.get("PATH", "").split(os.pathsep) if folder and folder != first]
+        env["PATH"] = os.pathsep.join([first, *rest])
+    return env
+
+
+def _run(command: list[str], env: dict[str, str] | None = None) -> str:
     try:
-        completed = subprocess.run(command, capture_output=True, text=True, timeout=TIMEOUT, check=False)
+        completed = subprocess.run(command, capture_output=True, text=True, timeout=TIMEOUT, check=False,
+                                   env=env)
     except subprocess.TimeoutExpired:
         raise OfficeFailed(f"{Path(command[0]).name} did not finish within {TIMEOUT} s") from None
     output = (completed.stdout + completed.stderr).strip()
@@ -141,7 +159,7 @@ def _through_session(office: Office, action: str, profile: Path | None, target: 
         raise OfficeMissing("no Python with LibreOffice's uno module found (on Debian/Ubuntu: apt-get install "
                             "python3-uno)")
     return _run([office.python, str(SESSION_SCRIPT), action, str(office.soffice), profile_url(profile) or "-",
-                 target])
+                 target], office_environment(office))
 
 
 def _unopkg(office: Office, profile: Path | None, *args: str) -> str:
@@ -149,7 +167,7 @@ def _unopkg(office: Office, profile: Path | None, *args: str) -> str:
     url = profile_url(profile)
     if url:
         command.append(f"-env:UserInstallation={url}")
-    return _run(command)
+    return _run(command, office_environment(office))
 
 
 def import_warning(office: Office) -> str | None:
@@ -167,7 +185,7 @@ def import_warning(office: Office) -> str | None:
             shutil.copyfile(file, target)
         try:
             completed = subprocess.run([office.python, "-c", check, folder], capture_output=True, text=True,
-                                       timeout=60, check=False)
+                                       timeout=60, check=False, env=office_environment(office))
         except (OSError, subprocess.TimeoutExpired) as exc:
             return f"could not run LibreOffice's Python ({office.python}): {exc}"
     if completed.returncode == 0:
