@@ -108,7 +108,7 @@ def build(folder: Path) -> list[HostileCase]:
         archive.writestr("content.xml", "<office:document-content/>")
     case("calc.xlsx", ods.getvalue(), "opendocument spreadsheet (.ods)", ".ods renamed to .xlsx")
     case("binary.xlsx", rezip(base, add={"xl/workbook.bin": bytes(100)}), "binary .xlsb", ".xlsb renamed to .xlsx")
-    case("letter.xlsx", rezip(base, add={"word/document.xml": b"<w:document/>"}), "word or powerpoint",
+    case("letter.xlsx", rezip(base, add={"word/document.xml": b"<w:document/>"}), "a word document (.docx)",
          ".docx renamed to .xlsx")
     case("no-content-types.xlsx", rezip(base, replace={"[Content_Types].xml": None}),
          "no [content_types].xml", "valid parts but no [Content_Types].xml")

@@ -45,7 +45,7 @@ def build_other_formats(folder: Path) -> list[HostileCase]:
     real_ods = ods(ods_table(f"<table:table-row>{NUMBER}</table:table-row>"))
 
     # -- disguised: the content is another format than the name says
-    contents = {"xlsx": (results_workbook(), "an .xlsx workbook (office open xml)"),
+    contents = {"xlsx": (results_workbook(), "an excel workbook (.xlsx)"),
                 "xls": (real_xls, "an old excel 97-2003 .xls workbook"),
                 "ods": (real_ods, "an opendocument spreadsheet (.ods)"),
                 "csv": (CSV, "a text file (csv or similar)")}
@@ -59,7 +59,7 @@ def build_other_formats(folder: Path) -> list[HostileCase]:
              f"a password-protected .xlsx (OLE2 wrapper) named {suffix}")
         case(f"empty{suffix}", b"", "empty file", "a 0-byte file")
         case(f"random{suffix}", bytes(range(7, 256)) * 40, "unrecognised content", "random binary bytes")
-    case("document.xls", ole2({"WordDocument": bytes(5000)}), "office 97-2003 (ole2) document",
+    case("document.xls", ole2({"WordDocument": bytes(5000)}), "a word 97-2003 document (.doc), not a spreadsheet",
          "a Word 97-2003 .doc (OLE2, no Workbook stream) named .xls")
 
     # -- not a file to read at all (read as plain bytes, not through the .xlsx package reader)

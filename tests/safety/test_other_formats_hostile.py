@@ -45,7 +45,7 @@ def test_an_xlsx_named_xls_is_refused_as_disguised(tmp_path: Path) -> None:
 
     path = tmp_path / "results.xls"
     path.write_bytes(results_workbook())
-    assert "an .xlsx workbook (office open xml) named .xls" in refused(path)
+    assert "an excel workbook (.xlsx) named .xls" in refused(path)
 
 
 def test_a_truncated_ods_is_refused(tmp_path: Path) -> None:

@@ -6,7 +6,7 @@ Order of the checks, cheapest first, so that a hostile file is refused before it
    OOXML workbook, which Office wraps in OLE2), text (CSV, HTML, XML), or something else.
 2. The zip central directory: readable at all, number of parts, each part's declared size and
    compression ratio, and the sum of sizes (zip bombs are refused here, before decompression).
-   An OpenDocument (.ods), binary (.xlsb), Word or PowerPoint package is named as such.
+   An OpenDocument, binary (.xlsb), Word or PowerPoint package, or a plain zip archive, is named as such.
 3. Every part is then decompressed in a stream with a running byte count (so a part whose header
    lies about its size cannot run away; :mod:`zipfile` also stops at the declared size and checks
    the CRC). Every ``.xml``/``.rels`` part goes through expat with DTDs refused: no
@@ -38,7 +38,7 @@ from contextlib import closing
 from typing import Self
 
 from xlrating.gate import part_refusal
-from xlrating.gate.file_kinds import sniff
+from xlrating.gate.file_kinds import package_kind, sniff
 from xlrating.gate.limits import Limits, describe
 from xlrating.gate.part_scan import (
     PackageReport,
@@ -165,18 +165,9 @@ def check_zip_directory(infos: list[zipfile.ZipInfo], limits: Limits) -> None:
 def _check_directory(archive: zipfile.ZipFile, infos: list[zipfile.ZipInfo], limits: Limits) -> None:
     check_zip_directory(infos, limits)
     names = {info.filename for info in infos}
-    if "mimetype" in names:
-        kind = archive.read("mimetype")[:100]
-        if kind.startswith(b"application/vnd.oasis.opendocument"):
-            what = "spreadsheet (.ods)" if b"spreadsheet" in kind else "document"
-            raise Refused(f"an OpenDocument {what}, not an .xlsx workbook; save it as .xlsx "
-                          f"(in LibreOffice: File > Save As > Excel 2007-365)")
-    if "xl/workbook.bin" in names:
-        raise Refused("a binary .xlsb workbook; save it from Excel as .xlsx")
-    if "[Content_Types].xml" not in names:
-        raise Refused("a zip archive but not an Office Open XML package (no [Content_Types].xml part)")
-    if "word/document.xml" in names or "ppt/presentation.xml" in names:
-        raise Refused("a Word or PowerPoint document, not an Excel workbook")
+    reason = package_kind(names, archive.read("mimetype")[:100] if "mimetype" in names else b"")
+    if reason is not None:
+        raise Refused(reason)
 
 
 def _workbook_parts_first(info: zipfile.ZipInfo) -> int:

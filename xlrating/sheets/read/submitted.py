@@ -22,14 +22,15 @@ import zipfile
 from dataclasses import dataclass
 from pathlib import Path
 
-from xlrating.gate.file_kinds import OLE2_MAGIC, ZIP_MAGIC, sniff
+from xlrating.gate.file_kinds import NOT_SPREADSHEET, OLE2_MAGIC, ZIP_MAGIC, package_kind, sniff
 from xlrating.gate.limits import Limits
 from xlrating.gate.safe_open import UnreadableWorkbook, read_bytes, read_package
 from xlrating.sheets.read.xlsx import SheetGrid, read_workbook
 
 SUFFIX_KINDS = {".xlsx": "xlsx", ".xlsm": "xlsx", ".xls": "xls", ".ods": "ods", ".csv": "csv"}
-KIND_TITLES = {"xlsx": "an .xlsx workbook (Office Open XML)", "xls": "an old Excel 97-2003 .xls workbook",
+KIND_TITLES = {"xlsx": "an Excel workbook (.xlsx)", "xls": "an old Excel 97-2003 .xls workbook",
                "ods": "an OpenDocument spreadsheet (.ods)", "csv": "a text file (CSV or similar)"}
+KIND_SUFFIXES = {"xlsx": ".xlsx", "xls": ".xls", "ods": ".ods", "csv": ".csv"}
 
 
 @dataclass(frozen=True)
@@ -44,25 +45,40 @@ class SubmittedFile:
 
 def content_kind(data: bytes) -> str | None:
     """The accepted format ``data`` is ("xlsx", "xls", "ods", "csv"; "zip" for a zip too damaged to
-    tell), or None for anything else
-    (empty, encrypted, random bytes, HTML...: :func:`~xlrating.gate.file_kinds.sniff` says what)."""
+    tell), or None for anything else (:func:`what_it_is` says what)."""
+    return _judged(data)[0]
+
+
+def what_it_is(data: bytes) -> str:
+    """What ``data`` is when it is none of the accepted formats, in a sentence (for a file named
+    .xlsx: :func:`~xlrating.gate.file_kinds.sniff` and the package's parts say what)."""
+    return _judged(data)[1] or "not a workbook"
+
+
+def _judged(data: bytes) -> tuple[str | None, str | None]:
+    """The accepted format of ``data`` (or None) and, when None, what it is instead."""
     if data.startswith(ZIP_MAGIC):
         try:
             with zipfile.ZipFile(io.BytesIO(data)) as archive:
-                if "mimetype" in archive.namelist():
+                names = archive.namelist()
+                mimetype = b""
+                if "mimetype" in names:
                     info = archive.getinfo("mimetype")
-                    if info.file_size < 200 and archive.read(info).startswith(
-                            b"application/vnd.oasis.opendocument.spreadsheet"):
-                        return "ods"
+                    mimetype = archive.read(info)[:100] if info.file_size < 200 else b""
         except Exception:  # noqa: BLE001 - a damaged zip: the reader of the named format names the damage
-            return "zip"
-        return "xlsx"
+            return "zip", None
+        if mimetype.startswith(b"application/vnd.oasis.opendocument.spreadsheet"):
+            return "ods", None
+        reason = package_kind(names, mimetype)
+        if reason is None or reason.startswith("a zip archive but not an Office Open XML"):
+            return "xlsx", None  # a workbook, damaged or not: the .xlsx reader names the damage
+        return None, reason
     reason = sniff(data)
     if data.startswith(OLE2_MAGIC):
-        return "xls" if reason is not None and "97-2003 .xls" in reason else None
+        return ("xls", None) if reason is not None and "97-2003 .xls" in reason else (None, reason)
     if reason is not None and reason.startswith("a text file (CSV"):
-        return "csv"
-    return None
+        return "csv", None
+    return None, reason
 
 
 def open_submission(path: str | os.PathLike[str], limits: Limits | None = None,
@@ -92,14 +108,37 @@ def open_submission(path: str | os.PathLike[str], limits: Limits | None = None,
     if kind is None:
         raise UnreadableWorkbook(path, _not_readable(data, named))
     if named is not None and named != kind:
-        raise UnreadableWorkbook(path, f"{KIND_TITLES[kind]} named {Path(path).suffix}; its content is not "
-                                       f"what the name says: save it again in one format and name it so")
+        raise UnreadableWorkbook(path, misnamed(path, kind))
     return SubmittedFile(str(path), data, kind, limits)
 
 
+def refuse_other_content(path: str | os.PathLike[str], data: bytes, named: str) -> None:
+    """Raise :class:`UnreadableWorkbook` when ``data``, read from a file named as the ``named``
+    format, is recognisably something else: another format xlrating reads (a renamed file) or
+    another kind of file altogether (a PDF, an image, a Word document...). Bytes it cannot tell
+    are left to the reader of the named format, whose message is more precise."""
+    kind, reason = _judged(data)
+    if kind == "zip":
+        kind = "xlsx"
+    if kind is not None and kind != named:
+        raise UnreadableWorkbook(path, misnamed(path, kind))
+    if kind is None and reason is not None and NOT_SPREADSHEET in reason:
+        raise UnreadableWorkbook(path, reason)
+
+
+def misnamed(path: str | os.PathLike[str], kind: str) -> str:
+    """A file of the accepted format ``kind`` named as another: what it is, and to rename it (renaming
+    a file does not convert it)."""
+    name = Path(path)
+    right = KIND_SUFFIXES[kind]
+    return (f"{KIND_TITLES[kind]} named {name.suffix}; rename it {name.stem}{right} (xlrating reads {right} "
+            f"files too) or give the {right} file itself: renaming a file does not convert it")
+
+
 def _not_readable(data: bytes, named: str | None) -> str:
-    reason = sniff(data) or "not a workbook"
-    if named in ("xls", "ods", "csv"):  # sniff() words its reasons for a file named .xlsx
+    reason = what_it_is(data)
+    if named in ("xls", "ods", "csv") and NOT_SPREADSHEET not in reason:
+        # sniff() words its reasons for a file named .xlsx
         reason = reason.removeprefix("not an .xlsx workbook: ").replace(", not an .xlsx workbook", "")
         return f"not {KIND_TITLES[named]}: {reason}"
     return reason

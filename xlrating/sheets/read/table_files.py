@@ -53,6 +53,9 @@ def read_csv(file: str | Path) -> TableSource:
     except ValueError as exc:
         raise UnreadableWorkbook(file, str(exc)) from None
     data = read_bytes(file, limits)  # the size limit and the refusal of pipes and devices apply to CSV too
+    from xlrating.sheets.read.submitted import refuse_other_content
+
+    refuse_other_content(file, data, "csv")  # a workbook named .csv, a PDF...: what it is, as validate says
     text = csv_text(file, data)  # UTF-8, UTF-16 with a BOM or Windows-1252, as validate and ingest read it
     del data
     rows = list(bounded_rows(file, text, delimiter_of(text, (",", ";")), limits))
