@@ -25,6 +25,7 @@ if TYPE_CHECKING:  # the sheets, the store and the exports load only where a sys
     from xlrating.sheets.validate.registry import Registry
     from xlrating.store.records import EventRecord, IngestOutcome, PlayerRecord, StoredEvent, Submission
     from xlrating.store.sqlite import SQLiteStore
+    from xlrating.systems.preview import Preview
 
 Fit = Literal["complete", "near", "none"]
 """How well a file's sheets fit a system's table: every required column named; all but one; neither."""
@@ -161,6 +162,13 @@ class RatingSystem:
     def entry_countries(self, entries: Sequence[Any]) -> dict[str, str]:
         """Each player's country in an event, as its entries give it (players without one left out)."""
         return {}
+
+    def preview(self, store: SQLiteStore, event: EventRecord) -> Preview:
+        """What accepting ``event`` would produce, for the officer before deciding
+        (:mod:`xlrating.systems.preview`): by default its entries as they would be stored."""
+        from xlrating.systems.preview import standings
+
+        return standings(self, event)
 
     def empty_store_message(self, location: str) -> str | None:
         """Why ``rank`` without a file cannot rank an empty store (None: an empty leaderboard says so)."""

@@ -11,6 +11,7 @@ one name may not overlap in time. The rules are in :mod:`xlrating.core.dci`; the
 from __future__ import annotations
 
 from collections.abc import Sequence
+from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, ClassVar
 
 from xlrating.core.table_columns import DCI_MATCH_COLUMNS, DCI_SHOWN_COLUMNS
@@ -23,8 +24,9 @@ if TYPE_CHECKING:
     from xlrating.sheets.validate.events import DciEvent, EventTable
     from xlrating.sheets.validate.findings import Collector
     from xlrating.sheets.validate.tables import TableLayout
-    from xlrating.store.records import EventRecord, StoredEvent
+    from xlrating.store.records import EntryRecord, EventRecord, StoredEntry, StoredEvent
     from xlrating.store.sqlite import SQLiteStore
+    from xlrating.systems.preview import Preview
 
 RESULT_WORDS = {1.0: "won against", 0.5: "drew with", 0.0: "lost to"}
 
@@ -103,13 +105,53 @@ class Dci(TableSystem):
 
     def stored_matches(self, store: SQLiteStore) -> list[tuple[dci.Match, StoredEvent]]:
         """:meth:`stored_records`, each match with the event version it belongs to."""
-        from xlrating.core import dci
-
         stored = store.current_entries(self.key)
         stored.sort(key=lambda pair: pair[0].start_date)  # stable: events in the order stored, rows in file order
-        return [(dci.Match(entry.date or event.start_date, entry.round or 1, entry.player or "", entry.opponent,
-                           float(entry.result or 0.0), event.name, entry.facts["k"], entry.facts["category"], entry.row),
-                 event) for event, entry in stored]
+        return [(_match(event, entry), event) for event, entry in stored]
+
+    def preview(self, store: SQLiteStore, event: EventRecord) -> Preview:
+        """Each match of the event with the ratings it is rated from and the change it makes
+        (``K * (W - p)``, the formula's p), rated after every stored match (but those of the version
+        this one replaces) as the leaderboard orders them (:func:`xlrating.core.dci.history.history`)."""
+        from xlrating.core.dci.history import history, rating_order
+        from xlrating.systems.preview import Column, Preview, other_events
+
+        mine = [_match(event, entry) for entry in event.entries]
+        stored = _stored_state(store, self)
+        if event.key not in stored.keys and (stored.last is None or min(map(rating_order, mine)) > stored.last):
+            # rated after every stored match, as a new event usually is: from the ratings they end at
+            rated, count = history(mine, [True] * len(mine), "formula", stored.ratings), stored.matches
+        else:  # between stored matches, or replacing a stored version: the whole history again
+            others = sorted(other_events(store, self, event), key=lambda pair: pair[0].start_date)
+            matches = [_match(stored_event, entry) for stored_event, entry in others]
+            rated = history([*matches, *mine], [False] * len(matches) + [True] * len(mine), "formula")
+            count = len(matches)
+        rows: list[dict[str, Any]] = []
+        for item in rated:
+            if not item.tag:
+                continue
+            m = item.match
+            rows.append({"date": m.date.isoformat(), "round": m.round, "category": m.category, "player": m.player,
+                         "opponent": m.opponent or "(bye)", "result": None if m.opponent is None else float(m.result),
+                         "k": float(m.k), "player_rating": item.player_before, "opponent_rating": item.opponent_before,
+                         "expected": item.expected, "change": item.change})
+        changes: dict[str, float] = {}
+        for row in rows:
+            if row["change"] is not None:
+                changes[row["player"]] = changes.get(row["player"], 0.0) + row["change"]
+                changes[row["opponent"]] = changes.get(row["opponent"], 0.0) - row["change"]
+        biggest = max(changes.items(), key=lambda pair: (abs(pair[1]), pair[0]), default=None)
+        facts = (("matches", sum(1 for row in rows if row["result"] is not None)),
+                 ("byes", sum(1 for row in rows if row["result"] is None)), ("players", event.players),
+                 ("rounds", event.facts["rounds"]),
+                 ("largest change", f"{biggest[0]} {biggest[1]:+.2f}" if biggest else "none"))
+        columns = (Column("date", "Date"), Column("round", "Round"), Column("category", "Category"),
+                   Column("player", "Player"), Column("player_rating", "Rating", 2), Column("opponent", "Opponent"),
+                   Column("opponent_rating", "Opponent's rating", 2), Column("result", "Result"), Column("k", "K"),
+                   Column("expected", "p", 3), Column("change", "Change", 2))
+        note = (f"Rated after the {count:,} stored matches" if count else "Rated from the start") \
+            + " in the leaderboard's order (date, event, round); the opponent's change is the negative of the player's."
+        return Preview(event.label, facts, columns, tuple(rows), note)
 
     def history(self, records: list[Any], player: str, **options: Any) -> list[dict[str, Any]]:
         """Each match of the player in rating order, from their side: the opponent and their
@@ -139,3 +181,43 @@ class Dci(TableSystem):
         from xlrating.leaderboards import dci_leaderboard
 
         return dci_leaderboard(records, method=options.get("method") or "formula", category=options.get("category"))
+
+
+def _match(event: EventRecord | StoredEvent, entry: EntryRecord | StoredEntry) -> dci.Match:
+    """A match of a stored or submitted event as the core rates it."""
+    from xlrating.core import dci
+
+    return dci.Match(entry.date or event.start_date, entry.round or 1, entry.player or "", entry.opponent,
+                     float(entry.result or 0.0), event.name, entry.facts["k"], entry.facts["category"], entry.row)
+
+
+@dataclass(frozen=True)
+class _StoredState:
+    """The store's current DCI matches as the preview needs them: the events' keys, how many
+    matches, where the last one comes in the rating order, and the ratings they end at."""
+
+    keys: frozenset[str]
+    matches: int
+    last: tuple[Any, ...] | None
+    ratings: dict[tuple[str, str], float]
+
+
+_STATES: dict[str, tuple[tuple[int, int, int], _StoredState]] = {}
+
+
+def _stored_state(store: SQLiteStore, system: Dci) -> _StoredState:
+    """:class:`_StoredState` of ``store``, computed again only when its DCI events changed."""
+    from xlrating.core.dci.history import final_ratings, history, rating_order
+
+    now = store.revision(system.key)
+    kept = _STATES.get(store.path) if store.path != ":memory:" else None  # one path, one store
+    if kept is not None and kept[0] == now:
+        return kept[1]
+    stored = system.stored_matches(store)
+    matches = [match for match, _ in stored]
+    rated = history(matches, [None] * len(matches), "formula")
+    state = _StoredState(frozenset(event.key for _, event in stored), len(matches),
+                         max(map(rating_order, matches), default=None), final_ratings(rated))
+    if store.path != ":memory:":
+        _STATES[store.path] = (now, state)
+    return state

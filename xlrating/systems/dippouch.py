@@ -21,8 +21,9 @@ if TYPE_CHECKING:
     from xlrating.sheets.validate.events import DipPouchEvent, EventTable
     from xlrating.sheets.validate.findings import Collector
     from xlrating.sheets.validate.tables import TableLayout
-    from xlrating.store.records import EventRecord, StoredEvent
+    from xlrating.store.records import EntryRecord, EventRecord, StoredEntry, StoredEvent
     from xlrating.store.sqlite import SQLiteStore
+    from xlrating.systems.preview import Preview
 
 
 class DipPouch(TableSystem):
@@ -82,13 +83,41 @@ class DipPouch(TableSystem):
     def stored_records(self, store: SQLiteStore, **options: Any) -> list[dippouch.Result]:
         """Every standing of the current version of each event, as ``rank dippouch`` reads them from
         a table (``row``: the row of the file it came from), events in date order."""
-        from xlrating.core import dippouch
-
         stored = store.current_entries(self.key, facts=False)
         stored.sort(key=lambda pair: pair[0].start_date)  # stable: events in the order stored, rows in file order
-        return [dippouch.Result(event.name, event.start_date, event.players, event.facts["rounds"], entry.player or "",
-                                entry.place or 0, bool(event.facts.get("world_championship")), entry.row)
-                for event, entry in stored]
+        return [_result(event, entry) for event, entry in stored]
+
+    def preview(self, store: SQLiteStore, event: EventRecord) -> Preview:
+        """The event's value and each standing's percentile, with the rating it moves the player
+        from and to: each player's stored events (but the version this one replaces) and this one,
+        in rating order (:func:`xlrating.core.dippouch.history.histories`)."""
+        from xlrating.core import dippouch
+        from xlrating.core.dippouch.history import histories, value
+        from xlrating.systems.preview import Column, Preview, other_events
+
+        mine = [_result(event, entry) for entry in event.entries]
+        players = {r.player for r in mine}
+        others = [_result(stored, entry) for stored, entry in other_events(store, self, event) if entry.player in players]
+        others.sort(key=lambda r: r.date)
+        steps = {step.result: step for player, played in histories([*others, *mine]).items() for step in played
+                 if player in players}
+        rows = []
+        for r in mine:
+            step = steps[r]
+            rows.append({"place": r.place, "player": r.player, "percentile": step.percentile,
+                         "rating_before": step.rating_before, "rating_after": step.rating_after, "change": step.change,
+                         "events_before": sum(1 for o in others if o.player == r.player
+                                              and (o.date, o.event) < (r.date, r.event))})
+        worth = value(mine[0]) if mine else 0.0
+        facts = (("value", worth), ("players", event.players), ("rounds", event.facts["rounds"]),
+                 ("world_championship", "yes" if event.facts.get("world_championship") else "no"))
+        columns = (Column("place", "Place"), Column("player", "Player"), Column("percentile", "Percentile", 2),
+                   Column("events_before", "Events before"), Column("rating_before", "Rating before", 2),
+                   Column("rating_after", "Rating after", 2), Column("change", "Change", 2))
+        note = (f"Value {worth:.2f}%: each rating moves {worth:.2f}% of the way to the percentile of the place, "
+                f"from the rating after the player's {'stored events before it' if others else 'start'} "
+                f"({dippouch.STARTING_RATING:g} before any).")
+        return Preview(event.label, facts, columns, tuple(rows), note)
 
     def history(self, records: list[Any], player: str, **options: Any) -> list[dict[str, Any]]:
         """Each event of the player in rating order: the percentile of the place, the event's value
@@ -106,3 +135,11 @@ class DipPouch(TableSystem):
         from xlrating.leaderboards import dippouch_leaderboard
 
         return dippouch_leaderboard(records, ties=options.get("ties") or "best")
+
+
+def _result(event: EventRecord | StoredEvent, entry: EntryRecord | StoredEntry) -> dippouch.Result:
+    """A standing of a stored or submitted event as the core rates it."""
+    from xlrating.core import dippouch
+
+    return dippouch.Result(event.name, event.start_date, event.players, event.facts["rounds"], entry.player or "",
+                           entry.place or 0, bool(event.facts.get("world_championship")), entry.row)

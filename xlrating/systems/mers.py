@@ -25,6 +25,7 @@ if TYPE_CHECKING:
     from xlrating.sheets.validate.registry import Registry
     from xlrating.store.records import EventRecord, IngestOutcome, PlayerRecord, StoredEvent
     from xlrating.store.sqlite import SQLiteStore
+    from xlrating.systems.preview import Preview
 
 RULES = ("2005", "2010", "2018")
 RULESETS = ("MCR", "Riichi")
@@ -139,6 +140,32 @@ class Mers(RatingSystem):
 
     def entry_countries(self, entries: Sequence[Any]) -> dict[str, str]:
         return {e.player: e.facts["country"] for e in entries if e.player is not None and e.facts.get("country")}
+
+    def preview(self, store: SQLiteStore, event: EventRecord) -> Preview:
+        """The tournament's weight and each standing's base rank: as computed, and as the ranking
+        counts it under the rules in force on the tournament's last day (the 2018 rules count it
+        rounded to a whole number)."""
+        from xlrating.core import mers
+        from xlrating.systems.preview import Column, Preview
+
+        era = mers.era_of(None, event.end_date)
+        how = "round" if era.integer_base_ranks else "none"
+        rows = tuple({"place": entry.place, "ema_id": entry.player or "(none)",
+                      "name": " ".join(p for p in (entry.facts.get("first_name"), entry.facts.get("last_name")) if p),
+                      "country": entry.facts.get("country") or "",
+                      "base_rank": mers.base_rank(event.players, entry.place or 0),
+                      "counted": mers.base_rank(event.players, entry.place or 0, how)}
+                     for entry in event.entries)
+        facts = (("ruleset", event.facts["ruleset"]), ("players", event.players), ("days", event.facts.get("days")),
+                 ("weight", event.facts["weight"]), ("rules in force", era.name),
+                 ("players without an EMA ID", sum(1 for entry in event.entries if entry.player is None)))
+        columns = (Column("place", "Place"), Column("ema_id", "EMA ID"), Column("name", "Name"),
+                   Column("country", "Country"), Column("base_rank", "Base rank", 2),
+                   Column("counted", f"Counted ({era.name} rules)", 2 if how == "none" else 0))
+        note = (f"Base rank (N - place) / (N - 1) x 1000 with N = {event.players}; the ranking weighs each by the "
+                f"tournament's weight {event.facts['weight']:g}"
+                + (", rounded to a whole number first under the 2018 rules." if how == "round" else "."))
+        return Preview(event.label, facts, columns, rows, note)
 
     # --- the leaderboard ------------------------------------------------------------------------
 

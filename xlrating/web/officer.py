@@ -31,6 +31,7 @@ from xlrating.web.security import check_csrf, csrf_token
 from xlrating.web.settings import Settings
 
 Handler = Callable[[Request], Awaitable[Response]]
+PREVIEW_ROWS = 500  # of an event's standings or matches on the officer's page
 MEDIA_TYPES = {"xlsx": XLSX, "xls": "application/vnd.ms-excel",
                "ods": "application/vnd.oasis.opendocument.spreadsheet", "csv": "text/csv"}
 
@@ -125,7 +126,8 @@ def _system(item: Any) -> RatingSystem | None:
 def _detail(request: Request, item: Any, status: int = 200, **context: Any) -> Response:
     system = _system(item)
     return render(request, "submission.html", {"item": item, "kind_title": KIND_TITLES.get(item.kind, item.kind),
-                                               "system_title": system.table_title if system else item.system}
+                                               "system_title": system.table_title if system else item.system,
+                                               "preview_rows": PREVIEW_ROWS}
                   | context, status)
 
 

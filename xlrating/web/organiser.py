@@ -133,9 +133,27 @@ def check_page(request: Request) -> Response:
     item = _item(request, token)
     if item is None:
         return _gone(request, as_json)
+    published = _published_already(request, item)
     if as_json:
-        return json_response(item.public())
-    return render(request, "check.html", {"item": item, "token": token})
+        return json_response(item.public() | {"published_already": published})
+    return render(request, "check.html", {"item": item, "token": token, "published_already": published})
+
+
+def _published_already(request: Request, item: Any) -> list[str]:
+    """For a valid sheet not yet sent: what of it is published already
+    (:func:`~xlrating.web.officer_plan.published_already`)."""
+    if item.status != "checked" or not item.valid or item.records is None:
+        return []
+    from xlrating.store.records import records_from_json
+    from xlrating.systems import UnknownSystem, get
+    from xlrating.web.officer_plan import published_already
+
+    try:
+        system = get(item.system)
+    except UnknownSystem:
+        return []
+    with store(request) as opened:
+        return published_already(opened, system, system.submission_of(*records_from_json(item.records)))
 
 
 def _gone(request: Request, as_json: bool = False) -> Response:

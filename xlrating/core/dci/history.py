@@ -28,10 +28,13 @@ class RatedMatch:
     change: float | None  # K * (W - p) of the player; the opponent's is its negative
 
 
-def history(matches: Sequence[Match], tags: Sequence[Hashable], method: str) -> list[RatedMatch]:
+def history(matches: Sequence[Match], tags: Sequence[Hashable], method: str,
+            start: dict[tuple[str, str], float] | None = None) -> list[RatedMatch]:
     """Every match in rating order with the ratings before and after it (see the module docstring);
     ``tags[i]`` goes with ``matches[i]``. The matches are a valid table's: a match listed from both
-    sides agrees, so the first listing is kept, as the leaderboard keeps it."""
+    sides agrees, so the first listing is kept, as the leaderboard keeps it. ``start``: the
+    (category, player) ratings before the first match (:func:`final_ratings` of the matches rated
+    before these), else everyone starts at the starting rating."""
     listed: set[tuple[Any, ...]] = set()
     kept: list[tuple[Match, Hashable]] = []
     for m, tag in zip(matches, tags):
@@ -41,8 +44,8 @@ def history(matches: Sequence[Match], tags: Sequence[Hashable], method: str) -> 
                 continue
             listed.add(pair)
         kept.append((m, tag))
-    kept.sort(key=lambda item: (item[0].date, item[0].event, item[0].round))  # stable: file order within a round
-    rating: dict[tuple[str, str], float] = {}
+    kept.sort(key=lambda item: rating_order(item[0]))  # stable: file order within a round
+    rating: dict[tuple[str, str], float] = dict(start or {})
     out = []
     for m, tag in kept:
         if m.opponent is None:
@@ -55,3 +58,19 @@ def history(matches: Sequence[Match], tags: Sequence[Hashable], method: str) -> 
         rating[a], rating[b] = ra + change, rb - change
         out.append(RatedMatch(m, tag, p, expected_score(rb, ra, method), ra, rating[a], rb, rating[b], change))
     return out
+
+
+def final_ratings(rated: Sequence[RatedMatch]) -> dict[tuple[str, str], float]:
+    """The (category, player) ratings after every match of a :func:`history`."""
+    out: dict[tuple[str, str], float] = {}
+    for item in rated:
+        m = item.match
+        if m.opponent is not None and item.player_after is not None and item.opponent_after is not None:
+            out[(m.category, m.player)] = item.player_after
+            out[(m.category, m.opponent)] = item.opponent_after
+    return out
+
+
+def rating_order(match: Match) -> tuple[Any, ...]:
+    """Where a match comes in a :func:`history` (date, event, round)."""
+    return (match.date, match.event, match.round)
