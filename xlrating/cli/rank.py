@@ -7,7 +7,7 @@ system shares (the output, the sheet, the decimals, the lines shown, the store).
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import click
 
@@ -16,7 +16,10 @@ from xlrating.core.errors import RatingError, TableError
 from xlrating.exports import format_for, print_leaderboard, write_leaderboard
 from xlrating.gate.safe_open import UnreadableWorkbook
 from xlrating.systems import all_systems, get
-from xlrating.systems.base import RankOption, RatingSystem
+from xlrating.systems.base import RankOption, RatingSystem, article
+
+if TYPE_CHECKING:
+    from xlrating.sheets.read.table_files import TableSource
 
 
 class SystemGroup(click.Group):
@@ -72,8 +75,8 @@ def _command(system: RatingSystem) -> click.Command:
                      help="Lines shown on the terminal."),
     )):
         command = decorator(command)
-    return click.command(system.key, help=f"The {system.title} leaderboard ({system.game}) from FILE ({system.table_title}) "
-                                          f"or, without FILE, from the results store.")(command)
+    return click.command(system.key, help=f"The {system.title} leaderboard ({system.game}) from FILE (a {system.ranked_table} "
+                                          f"table) or, without FILE, from the results store.")(command)
 
 
 def rank_system(system: RatingSystem, file: str | None, output: str | None, sheet: str | None, decimals: int | None,
@@ -91,7 +94,12 @@ def rank_system(system: RatingSystem, file: str | None, output: str | None, shee
             from xlrating.sheets.read.table_files import read_table_file
 
             table = read_table_file(file, sheet=sheet)
-            records = _guarded(table.name, lambda: system.records_from_table(table.rows, table.header_row))
+            try:
+                records = system.records_from_table(table.rows, table.header_row)
+            except TableError as exc:
+                fail(_another_file(system, table, file, db) or str(exc.with_source(table.name)))
+            except RatingError as exc:
+                fail(f"{table.name}: {exc}")
             board = _guarded(table.name, lambda: system.leaderboard(records, source=table.name, **chosen))
     except UnreadableWorkbook as exc:
         fail(str(exc))
@@ -106,6 +114,36 @@ def rank_system(system: RatingSystem, file: str | None, output: str | None, shee
         click.echo(f"wrote {board.counted()} to {output}", err=True)
     else:  # still a file, with the header only: a script reading it finds the columns it expects
         click.echo(f"wrote no players to {output} (the header only). {board.empty_reason}", err=True)
+
+
+def _another_file(system: RatingSystem, table: TableSource, file: str, db: str | None) -> str | None:
+    """What a file ``rank`` could not read is, when it is another file a system knows: the table
+    another system ranks (rank it with that one), or a sheet submitted as it is, which is not what
+    rank reads (ingest it, then rank the store); None when it is none of them, or the table
+    ``system`` ranks (its own error says what is wrong)."""
+    import shlex
+
+    from xlrating.sheets.read.xlsx import SheetGrid
+
+    grids = [SheetGrid(table.name, [list(row) for row in table.rows])]
+    if system.ranks_table(grids):
+        return None
+    systems = all_systems()
+    for other in systems:
+        if other.ranks_table(grids):
+            return (f"{table.name}: {article(other.ranked_table)} {other.ranked_table} table, not "
+                    f"{article(system.ranked_table)} {system.ranked_table} table; rank it with: "
+                    f"xlrating rank {other.key} {shlex.quote(file)}")
+    for other in systems:
+        if other.rank_table_title is not None and other.fit(grids) != "complete" and other.recognises(grids):
+            store = f" --db {shlex.quote(db)}" if db else ""
+            reads = (f", which is what `xlrating rank {system.key} FILE` reads (its columns: docs/interfaces.md)"
+                     if other is system else "")
+            return (f"{table.name}: {article(other.table_title)} {other.table_title} (one {other.title} "
+                    f"{other.event_word} as submitted), not {article(system.ranked_table)} {system.ranked_table} "
+                    f"table{reads}; store the sheet, then rank the store: "
+                    f"xlrating ingest{store} {shlex.quote(file)} && xlrating rank {other.key}{store}")
+    return None
 
 
 def _from_store(system: RatingSystem, location: str, options: dict[str, Any]) -> Any:

@@ -20,12 +20,24 @@ class InvalidArgument(RatingError, ValueError):
     wrong kind of value, ``#NUM!`` for a number outside its range.
     """
 
-    def __init__(self, argument: str, expected: str, received: Any, *, excel_error: str = "#VALUE!"):
+    def __init__(self, argument: str, expected: str, received: Any, *, excel_error: str = "#VALUE!",
+                 note: str | None = None):
         self.argument = argument
         self.expected = expected
         self.received = received
         self.excel_error = excel_error
-        super().__init__(f"{argument}: expected {expected}, got {received!r}")
+        self.note = note  # why the value received is refused, when "expected" alone does not say
+        super().__init__(f"{argument}: expected {expected}, got {received!r}" + (f", {note}" if note else ""))
+
+
+class AmbiguousDate(InvalidArgument):
+    """A date written with slashes (``01/02/2009``), which is refused because its day and month
+    could be either way round; ``readings`` are the real dates it could be, day first."""
+
+    def __init__(self, argument: str, expected: str, received: Any, *, why: str, readings: tuple[Any, ...]):
+        super().__init__(argument, expected, received, note=f"which is ambiguous: {why}")
+        self.why = why
+        self.readings = readings
 
 
 class TableError(RatingError, ValueError):
@@ -35,23 +47,25 @@ class TableError(RatingError, ValueError):
     text editor shows the row; ``column`` is the header name.
     """
 
-    def __init__(self, row: int | None, column: str | None, expected: str, received: Any = None):
+    def __init__(self, row: int | None, column: str | None, expected: str, received: Any = None, *,
+                 note: str | None = None):
         self.row = row
         self.column = column
         self.expected = expected
         self.received = received
+        self.note = note  # why the value received is refused, when "expected" alone does not say
         where = []
         if row is not None:
             where.append(f"row {row}")
         if column is not None:
             where.append(f"column {column!r}")
         prefix = ", ".join(where)
-        got = "" if received is None else f", got {received!r}"
+        got = ("" if received is None else f", got {received!r}") + (f", {note}" if note else "")
         super().__init__(f"{prefix}: expected {expected}{got}" if prefix else f"expected {expected}{got}")
 
     def with_source(self, source: str) -> TableError:
         """Return the same error with the file (or sheet) it came from named first."""
-        err = TableError(self.row, self.column, self.expected, self.received)
+        err = TableError(self.row, self.column, self.expected, self.received, note=self.note)
         err.args = (f"{source}: {self}",)
         return err
 

@@ -173,7 +173,7 @@ def read_table(
             try:
                 parsed = parse(name, value)
             except InvalidArgument as err:
-                raise TableError(row_number, name, err.expected, value) from None
+                raise TableError(row_number, name, err.expected, value, note=err.note) from None
             record[name] = parsed
             if key is not None:
                 memo[key] = parsed

@@ -15,7 +15,7 @@ import importlib.metadata
 import os
 from typing import TYPE_CHECKING, Any
 
-from xlrating.systems.base import RatingSystem
+from xlrating.systems.base import RatingSystem, article
 from xlrating.systems.dci import Dci
 from xlrating.systems.dippouch import DipPouch
 from xlrating.systems.mers import Mers
@@ -111,7 +111,7 @@ def detect(grids: list[SheetGrid], name: str = "the file") -> RatingSystem:
     if len(complete) == 1:
         return complete[0]
     if len(complete) > 1:
-        tables = " and ".join(f"{_article(s.table_title)} {s.table_title} table" for s in complete)
+        tables = " and ".join(f"{article(s.table_title)} {s.table_title} table" for s in complete)
         raise SystemUnclear(f"{name}: the columns fit both {tables}; expected the columns of one of them",
                             tuple(s.key for s in complete))
     for system in systems:
@@ -121,10 +121,6 @@ def detect(grids: list[SheetGrid], name: str = "the file") -> RatingSystem:
     if len(near) == 1:
         return near[0]
     return next(s for s in systems if s.fallback)
-
-
-def _article(words: str) -> str:
-    return "an" if words[:1].lower() in "aeio" else "a"
 
 
 def validate_submission(path: str | os.PathLike[str], submitted: SubmittedFile, registry: Registry | None = None,

@@ -75,6 +75,8 @@ class RatingSystem:
     title: ClassVar[str]  # "Dip Pouch"
     game: ClassVar[str]  # "Diplomacy"
     table_title: ClassVar[str]  # what a submitted file of it is: "Dip Pouch results"
+    rank_table_title: ClassVar[str | None] = None  # what ``rank KEY FILE`` reads, when not the submitted table
+    rank_columns: ClassVar[tuple[Column, ...]] = ()  # and its columns (default: the submitted table's)
     event_word: ClassVar[str] = "event"  # what its events are called: "event", "tournament"
     columns: ClassVar[tuple[Column, ...]] = ()  # the submitted table's columns; () for a sheet of its own layout
     rank_options: ClassVar[tuple[RankOption, ...]] = ()
@@ -202,8 +204,27 @@ class RatingSystem:
         For a rating that is a replay of events or matches, that is its history."""
         return self.history(records, player, **options)
 
+    @property
+    def ranked_table(self) -> str:
+        """What ``rank KEY FILE`` reads: "Dip Pouch results" (the submitted table), "MERS results"."""
+        return self.rank_table_title or self.table_title
+
+    def ranks_table(self, grids: list[SheetGrid]) -> bool:
+        """Whether a header row of ``grids`` names every required column of the table ``rank KEY
+        FILE`` reads (:attr:`rank_columns`, else :attr:`columns`)."""
+        from xlrating.sheets.validate.tables import best_header
+
+        columns = self.rank_columns or self.columns
+        required = sum(c.required for c in columns)
+        return bool(required) and best_header(grids, columns)[0] == required
+
     def default_options(self) -> dict[str, Any]:
         return {option.name: option.default for option in self.rank_options}
+
+
+def article(words: str) -> str:
+    """"a" or "an" before ``words`` ("an EMA results sheet", "a Dip Pouch results table")."""
+    return "an" if words[:1].lower() in "aeio" else "a"
 
 
 def today() -> dt.date:

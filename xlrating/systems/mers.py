@@ -14,6 +14,7 @@ from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any, ClassVar
 
 from xlrating.core.errors import RatingError
+from xlrating.core.mers import results as mers_columns
 from xlrating.core.names import fold
 from xlrating.systems.base import TIES, Fit, RankOption, RatingSystem, Validation
 
@@ -41,6 +42,8 @@ class Mers(RatingSystem):
     title = "MERS"
     game = "Mahjong"
     table_title = "EMA results sheet"
+    rank_table_title = "MERS results"  # rank reads a table of many tournaments' results, not the sheets
+    rank_columns = mers_columns.RESULT_COLUMNS
     event_word = "tournament"
     rank_options: ClassVar[tuple[RankOption, ...]] = (
         TIES,
@@ -64,8 +67,11 @@ class Mers(RatingSystem):
         return find_table(grids) is not None
 
     def validate(self, grids: list[SheetGrid], registry: Registry | None = None) -> Validation:
+        from xlrating.sheets.validate.ema.layout import find_table
         from xlrating.sheets.validate.ema.sheet import validate_grids
 
+        if find_table(grids) is None and (ranked := _results_table(self, grids)) is not None:
+            return ranked  # the table `rank mers FILE` reads: one finding saying so, not the sheet's
         checked = validate_grids(grids, registry)
         return Validation(checked.findings, checked.submission, self.key)
 
@@ -226,6 +232,23 @@ class Mers(RatingSystem):
         return mers_leaderboard(records, options.get("as_of") or dt.date.today(), rules=options.get("rules"),
                                 ruleset=mers.ruleset(ruleset) if ruleset else None, ties=options.get("ties") or "best",
                                 names=names)
+
+
+def _results_table(system: Mers, grids: list[SheetGrid]) -> Validation | None:
+    """A MERS results table (:attr:`Mers.rank_columns`) is what ``rank mers FILE`` reads, not a
+    submission: validating it finds that, once, at its header, instead of the sheet it is not."""
+    from xlrating.sheets.validate.ema.submission import Submission, Tournament
+    from xlrating.sheets.validate.findings import Collector
+    from xlrating.sheets.validate.tables import best_header
+
+    if not system.ranks_table(grids):
+        return None
+    layout = best_header(grids, system.rank_columns)[1]
+    assert layout is not None
+    out = Collector()
+    out.add("MERS_RESULTS_TABLE", layout.grid.name, layout.header_row, min(layout.columns.values()),
+            columns=", ".join(layout.headers[name] for name in sorted(layout.columns, key=layout.columns.__getitem__)))
+    return Validation(out.findings, Submission(Tournament()), system.key)
 
 
 def _options(options: dict[str, Any]) -> tuple[Any, str, str | None]:

@@ -27,6 +27,10 @@ CATALOGUE: dict[str, tuple[Severity, str]] = {
     "TOURNAMENT_VALUE_EMPTY": ("error", "{field} is labelled but its value cell is empty; expected {expected}"),
     "ROWS_AFTER_TABLE": ("warning", ("row {row} looks like a player row but comes after the blank row that ends "
                          "the results table, so it is not read; remove the blank row(s) above it")),
+    "MERS_RESULTS_TABLE": ("error", ("this file is a MERS results table (columns {columns}), the input of "
+                           "`xlrating rank mers FILE`, not a sheet to submit: validate and ingest check a "
+                           "tournament's EMA results sheet (its details above a table of Position, EMA ID, Last "
+                           "name...); rank this table with `xlrating rank mers FILE`")),
     # EMA IDs
     "EMA_ID_LOST_LEADING_ZERO": ("error", ("EMA ID {value!r} has lost its leading zero (the cell holds a "
                                  "{kind}); expected the 8-digit text {repaired!r}: format the column as Text "
@@ -91,6 +95,7 @@ CATALOGUE: dict[str, tuple[Severity, str]] = {
     "TABLE_VALUE_MISSING": ("error", "{header} is empty; expected {expected}"),
     "TABLE_TEXT_INVALID": ("error", "{header} {value!r} is not text; expected {expected}"),
     "TABLE_DATE_INVALID": ("error", "{header} {value!r} is not a real date; expected a date cell or YYYY-MM-DD"),
+    "TABLE_DATE_AMBIGUOUS": ("error", "{header} {value!r} is ambiguous: {why}, or make the cell a date"),
     "TABLE_WHOLE_INVALID": ("error", "{header} {value!r} is not valid; expected a whole number >= 1"),
     "TABLE_NUMBER_INVALID": ("error", "{header} {value!r} is not a number; expected {expected}"),
     "TABLE_FLAG_INVALID": ("error", "{header} {value!r} is not TRUE or FALSE; expected TRUE or FALSE (1/0, Yes/No)"),
