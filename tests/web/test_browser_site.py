@@ -35,7 +35,7 @@ sync_api = pytest.importorskip("playwright.sync_api", reason="playwright is not 
 
 ROOT = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(ROOT / "benchmarks"))
-from federation import make_store  # noqa: E402
+from federation import make_store
 
 LYON = ROOT / "examples" / "01_lyon_mcr_open_2024.xlsx"
 AS_OF = "2020-06-30"  # the generated federation's last months

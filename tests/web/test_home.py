@@ -97,3 +97,20 @@ def test_serve_refuses_a_system_it_does_not_know(tmp_path: Path) -> None:
     assert run.returncode != 0
     assert "--systems 'mers,chess': expected one or more of mers, dippouch, dci, comma-separated " \
            "(chess is not one)" in run.stderr
+
+
+def test_a_player_without_an_ema_id_is_found_by_name_with_their_tournaments(client: TestClient) -> None:
+    found = client.get("/search.json?q=haruki tanaka").json()
+    tournaments = {t["name"]: t for t in client.get("/tournaments.json").json()["tournaments"]}
+    # each of his results, oldest first, with its tournament's page: he has no page of his own
+    assert [(p["ema_id"], p["tournament"], p["place"]) for p in found["players"]] == [
+        (None, "Lyon MCR Open 2024", 5), (None, "Amsterdam Riichi Weekend 2024", 11), (None, "Vienna Riichi Day 2025", 3)]
+    assert found["found"]["players"] == 3
+    for p in found["players"]:
+        assert p["address"] == f"/tournaments/{tournaments[p['tournament']]['id']}"
+        standing = client.get(f"{p['address']}.json").json()["standings"][p["place"] - 1]
+        assert (standing["first_name"], standing["last_name"], standing["ema_id"]) == ("Haruki", "Tanaka", None)
+    lyon = tournaments["Lyon MCR Open 2024"]["id"]
+    assert f'none: place 5 at <a href="/tournaments/{lyon}">Lyon MCR Open 2024</a>' in client.get("/search?q=Tanaka").text
+    registered = client.get("/search.json?q=aubert").json()["players"]
+    assert registered and all(p["address"] == f"/players/{p['ema_id']}" for p in registered)

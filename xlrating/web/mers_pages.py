@@ -246,7 +246,7 @@ def player(request: Request) -> Page:
 
 # --- the search's MERS part -----------------------------------------------------------------------
 
-SEARCH_PLAYER_COLUMNS = ("ema_id", "first_name", "last_name", "country", "address")
+SEARCH_PLAYER_COLUMNS = ("ema_id", "first_name", "last_name", "country", "tournament", "place", "address")
 SEARCH_TOURNAMENT_COLUMNS = ("id", "name", "ruleset", "start_date", "city", "country", "address")
 SEARCH_TABLES = (Table("players", "Players", SEARCH_PLAYER_COLUMNS),
                  Table("tournaments", "Tournaments", SEARCH_TOURNAMENT_COLUMNS))
@@ -274,12 +274,14 @@ def home_summary(opened: SQLiteStore, today: dt.date) -> dict[str, Any]:
 
 
 def search_data(opened: SQLiteStore, text: str) -> dict[str, Any]:
-    """What ``/search`` finds of MERS: players by first or last name (in any order) or EMA ID, and
+    """What ``/search`` finds of MERS: players by first or last name (in any order) or EMA ID (a
+    player without one: each result, with its tournament and place, linked to the tournament), and
     tournaments by name or city."""
     players, tournaments = mers_published.search(opened, text)
     shown = found("players", players)
-    shown["players"] = [{k: p[k] for k in SEARCH_PLAYER_COLUMNS if k != "address"}
-                        | {"address": f"/players/{p['ema_id']}"} for p in shown["players"]]
+    shown["players"] = [{k: p.get(k) for k in SEARCH_PLAYER_COLUMNS if k != "address"}
+                        | {"address": f"/players/{p['ema_id']}" if p["ema_id"] else f"/tournaments/{p['tournament_id']}"}
+                        for p in shown["players"]]
     events = found("tournaments", tournaments)
     events["tournaments"] = [{k: t[k] for k in SEARCH_TOURNAMENT_COLUMNS if k != "address"}
                              | {"address": f"/tournaments/{t['id']}"} for t in events["tournaments"]]

@@ -174,8 +174,16 @@ def search(store: SQLiteStore, text: str) -> tuple[list[dict[str, Any]], list[di
 
 
 def _search_index(store: SQLiteStore) -> tuple[list[tuple[str, dict[str, Any]]], list[tuple[str, dict[str, Any]]]]:
-    """Every player and current tournament with its names folded once, in the order search lists them."""
+    """Every player and current tournament with its names folded once, in the order search lists
+    them: the players with an EMA ID, then each result of a player without one (found by name, with
+    the tournament it is in: such a player has no page and no ranking of their own)."""
     players = sorted(player_register(store).values(),
                      key=lambda p: (fold(p["last_name"] or ""), fold(p["first_name"] or ""), p["ema_id"]))
-    return ([(folded(p["first_name"], p["last_name"], p["ema_id"]), p) for p in players],
+    unregistered = sorted(({"ema_id": None, "first_name": entry.facts.get("first_name"),
+                            "last_name": entry.facts.get("last_name"), "country": entry.facts.get("country"),
+                            "tournament_id": event.number, "tournament": event.name, "place": entry.place,
+                            "end_date": event.end_date.isoformat()}
+                           for event, entry in store.current_entries(SYSTEM) if entry.player is None),
+                          key=lambda p: (fold(p["last_name"] or ""), fold(p["first_name"] or ""), p["end_date"]))
+    return ([(folded(p["first_name"], p["last_name"], p["ema_id"]), p) for p in [*players, *unregistered]],
             [(folded(t["name"], t["city"]), t) for t in current_tournaments(store)])
