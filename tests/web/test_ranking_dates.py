@@ -68,3 +68,13 @@ def test_a_ranking_under_rules_not_in_force_on_its_date_says_so(client: TestClie
 def test_the_csv_download_holds_the_movement(client: TestClient) -> None:
     text = client.get(f"/rankings/MCR/2018.csv?as_of={AS_OF}").content.decode("utf-8-sig")
     assert text.splitlines()[0] == "rank,player,name,country,total,count,previous_rank,movement"
+
+
+def test_a_player_page_and_the_country_ranking_have_the_date_picker(client: TestClient) -> None:
+    player = client.get(f"/players/04858660?rules=2010&as_of={AS_OF}").text
+    form = player.split('id="choose-date"', 1)[1].split("</form>", 1)[0]
+    assert '<input type="hidden" name="rules" value="2010">' in form  # the era chosen stays
+    assert f'<input type="date" id="as_of" name="as_of" value="{AS_OF}" required>' in form
+    countries = client.get("/rankings/MCR/2018/countries?as_of=2024-06-30").text
+    assert 'action="/rankings/MCR/2018/countries"' in countries
+    assert '<input type="date" id="as_of" name="as_of" value="2024-06-30" required>' in countries

@@ -241,6 +241,7 @@ def player(request: Request) -> Page:
                 (Table("results", "Results", PLAYER_RESULT_COLUMNS), Table("counted", "Counted", COUNTED_COLUMNS),
                  Table("history", "Total over time", PLAYER_HISTORY_COLUMNS)),
                 {"all_rules": mers.RULES, "as_of_param": request.query_params.get("as_of") or None, "charts": charts,
+                 "rules_param": request.query_params.get("rules") or None,
                  "country_names": member_names()})
 
 
