@@ -1,8 +1,9 @@
 """Every reader of the command line refuses every hostile file: exit 2, a clear message naming
 the file, no traceback, within 10 seconds and 500 MB of memory. (convert: its own documented
 status and limits, see CONVERT_* below.) The .xls, .ods and .csv corpus goes through the two
-readers of submissions, ``validate`` and ``ingest``, with the same bounds; the memory bound holds
-for every process a command starts too (an .xls is read in a capped child process).
+readers of submissions, ``validate`` and ``ingest``, with the same bounds (a CSV table with the
+limits of a federation's history, see HISTORY_* below); the memory bound holds for every process
+a command starts too (an .xls is read in a capped child process).
 
 The readers are ``xlrating validate``, ``ingest``, ``convert`` and ``rank`` (from a file). For each
 command, one child process runs every hostile file through the real click entry point
@@ -53,6 +54,14 @@ CONVERT_FRAGMENT = {
     "folder.xlsx": "no workbook matched",  # convert takes a folder as "every workbook in it"
 }
 
+# validate and ingest read the officer's CSV tables with the limits of a federation's whole history
+# (xlrating.gate.limits.HISTORY: 2,000,000 rows, 40 million cells, 256 MB; a workbook keeps a web
+# upload's). A CSV that is only longer than a web upload may be is read as the table it is (here no
+# results table: exit 1, nothing stored), within the same bounds; the 60 MB file is refused by what
+# it holds rather than by its size. The rows csv builds at once stay bounded as before.
+HISTORY_READS = {"rows.csv": "no_results_table", "cells.csv": "no_results_table"}
+HISTORY_FRAGMENT = {"oversized.csv": "not a text file"}
+
 # Known gaps in other modules, reported rather than hidden: the test fails if any other case fails.
 KNOWN_GAPS: dict[tuple[str, str], str] = {}
 
@@ -96,6 +105,10 @@ def expectation(command: str, name: str, corpus: dict[str, HostileCase] | None =
         if name in CONVERT_CONVERTS:
             return 0, ("converted 1 of 1",)
         return (2 if name == "folder.xlsx" else CONVERT_REFUSED_STATUS), (CONVERT_FRAGMENT.get(name, fragment),)
+    if command in SUBMISSION_READERS and name in HISTORY_READS:
+        return 1, (HISTORY_READS[name],)
+    if command in SUBMISSION_READERS and name in HISTORY_FRAGMENT:
+        return 2, (HISTORY_FRAGMENT[name],)
     return 2, (fragment, *ALSO_ACCEPTED.get(fragment, ()))
 
 

@@ -26,7 +26,7 @@ def test_a_table_longer_than_a_web_upload_is_refused_naming_the_row_limit(client
 
 
 @pytest.mark.slow
-def test_the_same_table_one_event_shorter_is_checked(client: TestClient, tmp_path: Path) -> None:
+def test_the_same_table_cut_to_the_web_row_limit_is_checked(client: TestClient, tmp_path: Path) -> None:
     table = tmp_path / "dci_history.csv"
     write_dci_history(table)
     lines = table.read_text().splitlines()

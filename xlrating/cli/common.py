@@ -5,9 +5,12 @@ from __future__ import annotations
 import datetime as dt
 import os
 import sys
-from typing import NoReturn
+from typing import TYPE_CHECKING, NoReturn
 
 import click
+
+if TYPE_CHECKING:
+    from xlrating.gate.limits import Limits
 
 EXIT_OK = 0
 EXIT_INVALID = 1
@@ -39,6 +42,20 @@ def date_option(ctx: click.Context, param: click.Parameter, value: str | None) -
         return dt.date.fromisoformat(value)
     except ValueError:
         raise click.BadParameter(f"expected a date as YYYY-MM-DD, got {value!r}") from None
+
+
+def officer_limits(file: str) -> Limits | None:
+    """The limits ``file`` is read with on the command line: a CSV table may be a federation's whole
+    history (:meth:`Limits.for_history`); None for any other file (a workbook keeps the limits of a
+    web upload). Exit 2 naming an ``XLRATING_MAX_*`` variable that is not a number."""
+    from xlrating.gate.limits import Limits
+
+    if not file.lower().endswith(".csv"):
+        return None
+    try:
+        return Limits.for_history()
+    except ValueError as exc:
+        fail(str(exc))
 
 
 def resolve_db(db: str | None) -> str:

@@ -6,12 +6,19 @@ an already stored tournament is refused unless ``--replace`` (the old version st
 Several files end with one summary line (``6 files: 4 stored, 1 unchanged, 1 rejected``).
 Exit status: 0 all stored (or already stored), 1 some file invalid or refused, 2 unreadable file,
 unusable store or bad usage.
+
+The files are the ranking officer's own: a CSV table is read with the limits of a federation's
+whole history (:func:`~xlrating.cli.common.officer_limits`), not those of a file sent over the web.
+A large file shows on stderr, at a terminal, what is being done and how far it has come.
 """
 
 from __future__ import annotations
 
+import sys
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import click
 
@@ -21,10 +28,14 @@ from xlrating.cli.common import (
     EXIT_UNREADABLE,
     db_option,
     fail,
+    officer_limits,
     resolve_db,
     system_option,
 )
 from xlrating.cli.validate import load_registry_option
+
+if TYPE_CHECKING:
+    from xlrating.gate.limits import Limits
 
 
 @click.command("ingest")
@@ -34,15 +45,23 @@ from xlrating.cli.validate import load_registry_option
 @click.option("--players", metavar="REGISTRY.csv", default=None,
               help="Player registry (ema_id, last_name, first_name or name) to check IDs and names against.")
 @system_option
-def ingest(files: tuple[str, ...], db: str | None, replace: bool, players: str | None, system: str | None) -> None:
+@click.option("--quiet", "-q", is_flag=True, help="No progress bar (shown on a terminal for files of 1 MB or more).")
+def ingest(files: tuple[str, ...], db: str | None, replace: bool, players: str | None, system: str | None,
+           quiet: bool) -> None:
     """Validate EMA results sheets, Dip Pouch results and DCI matches tables and store the valid
-    ones (invalid ones store nothing)."""
+    ones (invalid ones store nothing).
+
+    A CSV table may be a federation's whole history: up to 2,000,000 rows and 256 MB
+    (XLRATING_MAX_ROWS, XLRATING_MAX_FILE_BYTES and the other XLRATING_MAX_* variables change the
+    limits).
+    """
     registry = load_registry_option(players)
     outcomes: list[str] = []
     store = None
     try:
         for file in files:
-            outcome, store, _ = ingest_one(file, store, resolve_db(db), registry, replace=replace, system=system)
+            outcome, store, _ = ingest_one(file, store, resolve_db(db), registry, replace=replace, system=system,
+                                           limits=officer_limits(file), steps=Steps.for_file(file, quiet))
             outcomes.append(outcome)
     finally:
         if store is not None:
@@ -66,10 +85,13 @@ def ingest_summary(outcomes: list[str]) -> str:
 
 
 def ingest_one(file: str, store: Any, location: str, registry: Any, *, replace: bool,
-               echo: Any = click.echo, system: str | None = None) -> tuple[str, Any, Any]:
+               echo: Any = click.echo, system: str | None = None, limits: Limits | None = None,
+               steps: Steps | None = None) -> tuple[str, Any, Any]:
     """Validate and store one file; returns what became of it (a key of :data:`EXIT_STATUS`), the
     store (opened on first need) and the validation (None when the file could not be read).
-    ``system`` (a registered system's key) says what the file is; None judges it by its columns."""
+    ``system`` (a registered system's key) says what the file is; None judges it by its columns.
+    ``limits``: the file's (default: :meth:`~xlrating.gate.limits.Limits.from_env`, a web upload's);
+    ``steps``: where what is being done is shown (default: nowhere)."""
     import hashlib
 
     from xlrating.gate.safe_open import UnreadableWorkbook
@@ -78,12 +100,14 @@ def ingest_one(file: str, store: Any, location: str, registry: Any, *, replace: 
     from xlrating.store import StoreError, open_store
     from xlrating.systems import SystemUnclear, get, validate_submission
 
+    steps = steps or Steps(file, shown=False)
     try:
         # Read and check the file once; the bytes validated are the bytes stored, unchanged, in
         # whichever format they came (.xlsx, .xlsm, .xls, .ods, .csv).
-        submitted = open_submission(file)
-        content = submitted.data
-        validation = validate_submission(file, submitted, registry, system=system)
+        with steps.step("reading and checking"):
+            submitted = open_submission(file, limits)
+            content = submitted.data
+            validation = validate_submission(file, submitted, registry, system=system)
     except SystemUnclear as exc:
         click.echo(f"xlrating: error: {exc}, or {exc.choose}", err=True)
         return "unreadable", store, None
@@ -98,13 +122,58 @@ def ingest_one(file: str, store: Any, location: str, registry: Any, *, replace: 
         return "rejected", store, validation
     chosen = get(validation.system)
     try:
-        if store is None:
-            store = open_store(location)
-        outcome = store.ingest(Path(file).name, content,
-                               chosen.submission(validation.submission, hashlib.sha256(content).hexdigest()),
-                               replace=replace)
+        with steps.step("storing") as advance:
+            if store is None:
+                store = open_store(location)
+            submission = chosen.submission(validation.submission, hashlib.sha256(content).hexdigest())
+            outcome = store.ingest(Path(file).name, content, submission, replace=replace, progress=advance)
     except StoreError as exc:
         fail(str(exc))
     message = outcome.message + (f"; {chosen.replace_hint}" if outcome.replaceable else "")
     echo(f"{file}: {message}")
     return outcome.status, store, validation
+
+
+LARGE_FILE_BYTES = 1_000_000  # a file that takes a second or more: its steps are shown
+
+
+class Steps:
+    """What the ingest of one file is doing, shown on stderr while it does it: the step, the time it
+    has taken and, once the count is known, a bar of the events stored. Shown only to a person at a
+    terminal (never in a log or a pipe), and only for a large file (a small one is done before a bar
+    could be read); nothing is left on the screen when the step ends."""
+
+    def __init__(self, file: str, *, shown: bool):
+        self.name, self.shown = Path(file).name, shown
+
+    @classmethod
+    def for_file(cls, file: str, quiet: bool) -> Steps:
+        try:
+            large = Path(file).stat().st_size >= LARGE_FILE_BYTES
+        except OSError:  # reading it will say what is wrong
+            large = False
+        return cls(file, shown=large and not quiet and sys.stderr.isatty())
+
+    @contextmanager
+    def step(self, what: str) -> Iterator[Callable[[int, int], None]]:
+        """Show ``what`` until the block ends; the block may call what it is given with ``(done,
+        total)`` as it goes (the bar then counts events)."""
+        if not self.shown:
+            yield _nothing
+            return
+        from rich.console import Console
+        from rich.progress import BarColumn, Progress, SpinnerColumn, TextColumn, TimeElapsedColumn
+
+        columns = (SpinnerColumn(), TextColumn(f"{self.name}: {what}"), BarColumn(), TextColumn("{task.fields[count]}"),
+                   TimeElapsedColumn())
+        with Progress(*columns, console=Console(stderr=True), transient=True) as bar:
+            task = bar.add_task(what, total=None, count="")
+
+            def advance(done: int, total: int) -> None:
+                bar.update(task, completed=done, total=total, count=f"{done:,} of {total:,} events")
+
+            yield advance
+
+
+def _nothing(done: int, total: int) -> None:
+    pass

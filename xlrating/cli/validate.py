@@ -11,7 +11,7 @@ from pathlib import Path
 
 import click
 
-from xlrating.cli.common import EXIT_INVALID, EXIT_OK, EXIT_UNREADABLE, fail, system_option
+from xlrating.cli.common import EXIT_INVALID, EXIT_OK, EXIT_UNREADABLE, fail, officer_limits, system_option
 
 
 def load_registry_option(players: str | None):  # type: ignore[no-untyped-def]
@@ -52,7 +52,7 @@ def validate(files: tuple[str, ...], fmt: str, annotate: str | None, players: st
     copies = _annotated_names(files) if annotate is not None and len(files) > 1 else {}
     for file in files:
         try:
-            validation = validate_submission(file, open_submission(file), registry, system=system)
+            validation = validate_submission(file, open_submission(file, officer_limits(file)), registry, system=system)
         except SystemUnclear as exc:
             click.echo(f"xlrating: error: {exc}, or {exc.choose}", err=True)
             reports.append(unreadable_report(file, f"{exc}; {exc.choose}"))

@@ -10,6 +10,10 @@ under 500 MB of memory.
 Each limit can be changed for one run with an environment variable, ``XLRATING_`` followed by
 the field name in capitals (``XLRATING_MAX_ROWS=200000``), or in code by passing a
 :class:`Limits` to ``load_workbook``.
+
+The ranking officer's CSV tables, read on the command line (``xlrating validate`` and ``ingest``),
+are read with :meth:`Limits.for_history`: a federation's whole history in one table (hundreds of
+thousands of matches) is one of them, where a file sent over the web is one tournament's results.
 """
 
 from __future__ import annotations
@@ -59,13 +63,14 @@ class Limits:
     naming the cell it was computing."""
 
     @classmethod
-    def from_env(cls, environ: Mapping[str, str] | None = None) -> Limits:
-        """The defaults, overridden by any ``XLRATING_<FIELD>`` variable in ``environ``.
+    def from_env(cls, environ: Mapping[str, str] | None = None, profile: Mapping[str, int] | None = None) -> Limits:
+        """The defaults (changed by ``profile``, such as :data:`HISTORY`), overridden by any
+        ``XLRATING_<FIELD>`` variable in ``environ``.
 
         Raises ``ValueError`` naming the variable when a value is not a positive whole number.
         """
         env = os.environ if environ is None else environ
-        changes: dict[str, int] = {}
+        changes: dict[str, int] = dict(profile or {})
         for field in dataclasses.fields(cls):
             name = env_name(field.name)
             if name not in env:
@@ -76,6 +81,21 @@ class Limits:
                                  f"got {env[name]!r}")
             changes[field.name] = int(text)
         return cls(**changes)
+
+    @classmethod
+    def for_history(cls, environ: Mapping[str, str] | None = None) -> Limits:
+        """The limits of a table the ranking officer reads on the command line: :data:`HISTORY`'s
+        for the fields it names, the defaults for the others, an ``XLRATING_<FIELD>`` variable
+        over both."""
+        return cls.from_env(environ, HISTORY)
+
+
+# A federation's whole history as one CSV table, read by its ranking officer with ``xlrating
+# validate`` or ``ingest``: two million rows (a DCI history of 150,000 matches is 151,000 rows and a
+# 13 MB file) of up to twenty cells. A CSV is read a line at a time against every limit; a workbook
+# is a package to unpack and parse, the door of zip bombs, and keeps the defaults. Still bounded:
+# checking and storing a history take about 1.5 KB of memory a row, 3 GB at these limits.
+HISTORY: Mapping[str, int] = {"max_file_bytes": 256 * MIB, "max_rows": 2_000_000, "max_cells": 40_000_000}
 
 
 def env_name(field: str) -> str:

@@ -23,7 +23,7 @@ import functools
 import hashlib
 import json
 import sqlite3
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from typing import Any
 
 from xlrating.core.names import fold
@@ -64,8 +64,22 @@ def _entry(row: Sequence[Any]) -> StoredEntry:
 
 
 def _json(values: Any) -> str:
-    return json.dumps({k: v for k, v in dict(values).items() if v is not None}, ensure_ascii=False,
-                      separators=(",", ":"), sort_keys=True)
+    given = [(k, type(v), v) for k, v in dict(values).items() if v is not None]
+    try:
+        return _json_of(tuple(given))
+    except TypeError:  # a list or a mapping among the values: encoded each time
+        return _encoded({k: v for k, _, v in given})
+
+
+# The facts of a history's entries repeat (the same K, category and countries on thousands of
+# matches): each distinct set encoded once. Keyed by type too: 16 and 16.0 are equal but encode apart.
+@functools.lru_cache(maxsize=4096)
+def _json_of(given: tuple[tuple[str, type[Any], Any], ...]) -> str:
+    return _encoded({k: v for k, _, v in given})
+
+
+def _encoded(values: dict[str, Any]) -> str:
+    return json.dumps(values, ensure_ascii=False, separators=(",", ":"), sort_keys=True)
 
 
 class Ledger:
@@ -77,21 +91,24 @@ class Ledger:
     # --- writing --------------------------------------------------------------------------------
 
     def ingest(self, file_name: str, content: bytes, submission: Submission, *, replace: bool = False,
-               intake_id: int | None = None) -> IngestOutcome:
+               intake_id: int | None = None, progress: Callable[[int, int], None] | None = None) -> IngestOutcome:
         """Store a validated submission; see the module docstring for the rules. ``intake_id``: the
         pending web submission this is; it is marked accepted in the same transaction (raises
-        :class:`~xlrating.store.intake.IntakeError` if it is not pending)."""
+        :class:`~xlrating.store.intake.IntakeError` if it is not pending). ``progress`` is told
+        ``(events written, events to write)`` as the events are written (a federation's history
+        has thousands); the transaction is still one."""
         if not submission.events:
             raise ValueError("ingest needs a submission that passed validation")
         sha = hashlib.sha256(content).hexdigest()
         with transaction(self._db, self.path, f"store {file_name}") as block:
-            outcome = self._ingest(block.db, file_name, content, sha, submission, replace, intake_id)
+            outcome = self._ingest(block.db, file_name, content, sha, submission, replace, intake_id, progress)
             if outcome.status == "refused" or (intake_id is None and outcome.status == "unchanged"):
                 block.discard()
         return outcome
 
     def _ingest(self, db: sqlite3.Connection, file_name: str, content: bytes, sha: str, submission: Submission,
-                replace: bool, intake_id: int | None) -> IngestOutcome:
+                replace: bool, intake_id: int | None,
+                progress: Callable[[int, int], None] | None = None) -> IngestOutcome:
         known = db.execute("SELECT id, file_name, received_at FROM submissions WHERE sha256 = ?", (sha,)).fetchone()
         if known is not None:
             versions = tuple((name, version, bool(current)) for name, version, current in db.execute(
@@ -121,10 +138,12 @@ class Ledger:
             "INSERT INTO submissions (file_name, sha256, size, content, received_at) VALUES (?, ?, ?, ?, ?)",
             (file_name, sha, len(content), content, now)).lastrowid
         assert submission_id is not None
-        for event, current, change in writes:
+        for done, (event, current, change) in enumerate(writes, start=1):
             if current is not None:
                 db.execute("UPDATE events SET replaced_at = ? WHERE id = ?", (now, current[0]))
             self._insert(db, submission.system, event, change.version, submission_id, now)
+            if progress is not None:
+                progress(done, len(writes))
         if writes:
             db.executemany(
                 "INSERT INTO players (system, player, facts, updated_by) VALUES (?, ?, ?, ?) ON CONFLICT (system, player) "

@@ -47,6 +47,11 @@ _DECIMAL = re.compile(r"[+-]?(0|[1-9][0-9]*)?[.][0-9]+([eE][+-]?[0-9]+)?|[+-]?(0
 _DATE = re.compile(r"\d{4}-\d{2}-\d{2}([ T]\d{2}:\d{2}(:\d{2})?)?")
 _SHEET_NAME_CHARS = re.compile(r"[\[\]:*?/\\]")
 _LINE = re.compile(r"[^\r\n]*(?:\r\n|\r|\n)?")  # how a file opened with newline="" splits its lines
+_UNSEEN = object()
+# The separators one row may hold, whatever the cells of the whole table: no table's row holds a
+# million (a thousand columns of texts holding a thousand commas each).
+ROW_SEPARATORS = 1_000_000
+_SEEN_VALUES = 1 << 16  # texts whose values one read keeps at most (a column of unique texts keeps no more)
 
 
 def read_csv_grid(path: str | os.PathLike[str], data: bytes, limits: Limits) -> list[SheetGrid]:
@@ -55,8 +60,19 @@ def read_csv_grid(path: str | os.PathLike[str], data: bytes, limits: Limits) -> 
     delimiter = delimiter_of(text)
     name = _SHEET_NAME_CHARS.sub("_", Path(path).stem)[:31] or "Sheet1"
     grid = SheetGrid(name, not_utf8=bool(not_utf8))
+    # A field's value, by its text: a table repeats its names, dates and events on row after row,
+    # and one value kept for each text read is both faster and a fraction of the memory of one per
+    # cell (a federation's history has hundreds of thousands of rows). The values are immutable.
+    seen: dict[str, Any] = {}
     for fields in bounded_rows(path, text, delimiter, limits):
-        row = [_value(f, delimiter) for f in fields]
+        row = []
+        for f in fields:
+            value = seen.get(f, _UNSEEN)
+            if value is _UNSEEN:
+                if len(seen) >= _SEEN_VALUES:
+                    seen.clear()
+                value = seen[f] = _value(f, delimiter)
+            row.append(value)
         while row and row[-1] is None:
             row.pop()
         grid.rows.append(row)
@@ -83,13 +99,13 @@ def bounded_rows(path: str | os.PathLike[str], text: str, delimiter: str, limits
             if len(fields) > limits.max_columns:
                 raise UnreadableWorkbook(path, f"line {rows + 1} has {len(fields):,} fields, over "
                                                f"the limit {describe('max_columns', limits.max_columns)}")
-            used = 0
-            for index, field in enumerate(fields):
-                if len(field) > limits.max_text_chars:
-                    raise UnreadableWorkbook(path, f"line {rows + 1} has a field of {len(field):,} characters, "
-                                                   f"over the limit {describe('max_text_chars', limits.max_text_chars)}")
-                if field.strip():
-                    used = index + 1
+            if fields and max(map(len, fields)) > limits.max_text_chars:
+                first = next(len(f) for f in fields if len(f) > limits.max_text_chars)
+                raise UnreadableWorkbook(path, f"line {rows + 1} has a field of {first:,} characters, "
+                                               f"over the limit {describe('max_text_chars', limits.max_text_chars)}")
+            used = len(fields)  # blank fields at the end of a row are not cells
+            while used and not fields[used - 1].strip():
+                used -= 1
             cells += used
             if cells > limits.max_cells:
                 raise UnreadableWorkbook(path, f"the CSV has more than {limits.max_cells:,} cells, over the "
@@ -108,12 +124,14 @@ class _Lines:
     """The lines of ``text`` for :func:`csv.reader` (ends kept, as a file opened with newline=""),
     one at a time, without copying the text. csv builds a whole row before it returns it, so a row
     of millions of short fields would take gigabytes before its field count could be checked: a
-    row whose lines hold more separators than ``max_cells`` (each one a field unless quoted) is
-    refused before csv sees it."""
+    row whose lines hold more separators than ``max_cells`` (each one a field unless quoted), or
+    than :data:`ROW_SEPARATORS` when a long table's ``max_cells`` is higher, is refused before csv
+    sees it."""
 
     def __init__(self, path: str | os.PathLike[str], text: str, delimiter: str, limits: Limits):
         self.path, self.delimiter, self.limits = path, delimiter, limits
         self.lines = _LINE.finditer(text)
+        self.most = min(limits.max_cells, ROW_SEPARATORS)
         self.number = 0
         self.next_row()
 
@@ -131,10 +149,10 @@ class _Lines:
             raise StopIteration
         self.number += 1
         self.separators += line.count(self.delimiter)
-        if self.separators > self.limits.max_cells:
+        if self.separators > self.most:
             where = (f"line {self.number:,}" if self.first == self.number
                      else f"the row on lines {self.first:,} to {self.number:,}")
-            raise UnreadableWorkbook(self.path, f"{where} holds more than {self.limits.max_cells:,} "
+            raise UnreadableWorkbook(self.path, f"{where} holds more than {self.most:,} "
                                                 f"{self.delimiter!r} separators, far more fields than the limit "
                                                 f"{describe('max_columns', self.limits.max_columns)}")
         return line

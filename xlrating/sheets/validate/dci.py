@@ -22,7 +22,7 @@ from xlrating.core.names import fold
 from xlrating.core.table_columns import DCI_SHOWN_COLUMNS
 from xlrating.sheets.validate.events import EventTable, dci_events, event_groups
 from xlrating.sheets.validate.findings import Collector, has_errors
-from xlrating.sheets.validate.tables import TableLayout, read_rows, report_spellings
+from xlrating.sheets.validate.tables import TableLayout, mark_bad, read_rows, report_spellings
 
 COLUMNS = (*dci.MATCH_COLUMNS, *DCI_SHOWN_COLUMNS)
 COUNTRY_COLUMNS = {"player": "player_country", "opponent": "opponent_country"}
@@ -81,13 +81,13 @@ class _Checks:
         if rec["k"] is not None:
             if rec["k"] < 0:
                 self.add("K_INVALID", rec, "k", value=rec["k"])
-                rec["_bad"].add("k")
+                mark_bad(rec, "k")
             elif rec["tier"] is not None and rec["tier"] != rec["k"]:
                 self.add("K_TIER_DISAGREE", rec, "k", value=rec["k"], tier_k=rec["tier"],
                          tier=self.layout.grid.value(rec["_row"], self.layout.columns["tier"]))
         if opponent is not None and rec["player"] is not None and fold(opponent) == fold(rec["player"]):
             self.add("MATCH_AGAINST_SELF", rec, "opponent", value=opponent)
-            rec["_bad"].add("opponent")
+            mark_bad(rec, "opponent")
 
     def _k(self, rec: dict[str, Any]) -> float:
         return rec["k"] if rec["k"] is not None else rec["tier"] if rec["tier"] is not None else dci.DEFAULT_K
@@ -101,22 +101,28 @@ class _Checks:
         """Both sides of a match agree; a match is listed at most once from each side; a player is
         in one match or bye per round."""
         needed = ("date", "round", "player", "result", "opponent", "k", "tier", "event", "category")
-        rounds: dict[tuple[Any, ...], dict[str, tuple[dict[str, Any], str]]] = {}
-        matches: dict[tuple[Any, ...], list[dict[str, Any]]] = {}
+        # Per round, who is seated (name -> the row and column naming them) and the first row of each
+        # match by its two players: nested, so that a history of hundreds of thousands of matches keeps
+        # one small key per match, not the round's key again in each. How often a match was listed
+        # is counted only for those listed again.
+        rounds: dict[tuple[Any, ...], tuple[dict[str, tuple[dict[str, Any], str]],
+                                            dict[tuple[str, str], dict[str, Any]]]] = {}
+        listed: dict[tuple[Any, ...], int] = {}
         for rec in records:
-            if any(name in rec["_bad"] for name in needed) or any(
+            if not rec["_bad"].isdisjoint(needed) or any(
                     rec[name] is None for name in ("date", "round", "player", "result")):
                 continue
             round_key = (fold(rec["category"] or dci.DEFAULT_CATEGORY), rec["date"], fold(rec["event"] or ""),
                          rec["round"])
+            seats, matches = rounds.get(round_key) or rounds.setdefault(round_key, ({}, {}))
             names = (fold(rec["player"]), fold(rec["opponent"]) if rec["opponent"] is not None else None)
             if names[1] is not None:
-                listed = matches.setdefault((*round_key, frozenset(names)), [])
-                listed.append(rec)
-                if len(listed) > 1:
-                    self._same_match(listed[0], rec, len(listed))
+                pair = (names[0], names[1]) if names[0] <= names[1] else (names[1], names[0])
+                first = matches.setdefault(pair, rec)
+                if first is not rec:
+                    count = listed[(round_key, pair)] = listed.get((round_key, pair), 1) + 1
+                    self._same_match(first, rec, count)
                     continue  # the other side of a match already seated
-            seats = rounds.setdefault(round_key, {})
             for name, column in zip(names, ("player", "opponent")):
                 if name is None:
                     continue

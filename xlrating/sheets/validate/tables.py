@@ -81,38 +81,59 @@ def read_rows(layout: TableLayout, columns: Sequence[Column], out: Collector,
               parsers: dict[str, Parser] | None = None) -> list[dict[str, Any]]:
     """One record per non-blank row below the header: column name -> parsed value (None when an
     optional column is absent or empty, or when the cell is bad: a finding says so), ``_row`` the
-    sheet row and ``_bad`` the names of the columns whose cells were reported."""
+    sheet row and ``_bad`` the names of the columns whose cells were reported (a frozenset: one
+    shared empty set for the many rows without a bad cell; :func:`mark_bad` adds a name)."""
     kinds = {**PARSERS, **(parsers or {})}
     grid = layout.grid
+    absent = dict.fromkeys(c.name for c in columns)
+    present = [(c, layout.columns[c.name] - 1, layout.headers[c.name], kinds[c.kind]) for c in columns
+               if c.name in layout.columns]
+    # Each column's parsed values by the cell's type and value: a long table repeats its names, dates
+    # and events on row after row (a bad value is not kept: each of its cells is a finding).
+    parsed: list[dict[tuple[type, Any], Any]] = [{} for _ in present]
     records = []
     for row in range(layout.header_row + 1, grid.max_row + 1):
         cells = grid.rows[row - 1]
         if all(is_blank(c) for c in cells):
             continue
-        record: dict[str, Any] = {"_row": row, "_bad": set()}
-        for column in columns:
-            record[column.name] = None
-            position = layout.columns.get(column.name)
-            if position is None:
-                continue
-            value = out.read(grid, row, position)
-            header = layout.headers[column.name]
+        record: dict[str, Any] = {"_row": row, "_bad": NONE_BAD, **absent}
+        for (column, index, header, parse), known in zip(present, parsed):
+            value = cells[index] if index < len(cells) else None
+            if value is None and grid.formulas:
+                value = out.read(grid, row, index + 1)  # a formula without a stored value: a finding
             if value is UNREAD:
-                record["_bad"].add(column.name)
+                mark_bad(record, column.name)
             elif is_blank(value):
                 if column.required:
-                    out.add("TABLE_VALUE_MISSING", grid.name, row, position, header=header,
+                    out.add("TABLE_VALUE_MISSING", grid.name, row, index + 1, header=header,
                             expected=EXPECTED[column.kind])
-                    record["_bad"].add(column.name)
+                    mark_bad(record, column.name)
             else:
+                key = (type(value), value)  # 1, 1.0 and True are equal keys but not one cell
                 try:
-                    record[column.name] = kinds[column.kind](column.name, value)
+                    record[column.name] = known[key]
+                    continue
+                except KeyError:
+                    pass
+                try:
+                    record[column.name] = known[key] = parse(column.name, value)
                 except InvalidArgument:
-                    out.add(KIND_CODES[column.kind], grid.name, row, position, header=header, value=value,
+                    out.add(KIND_CODES[column.kind], grid.name, row, index + 1, header=header, value=value,
                             expected=EXPECTED[column.kind], tiers=_tier_names())
-                    record["_bad"].add(column.name)
+                    mark_bad(record, column.name)
+                if len(known) > _PARSED_VALUES:
+                    known.clear()
         records.append(record)
     return records
+
+
+_PARSED_VALUES = 1 << 16  # values one column keeps parsed at most
+NONE_BAD: frozenset[str] = frozenset()
+
+
+def mark_bad(record: dict[str, Any], column: str) -> None:
+    """Note that ``column``'s cell on the record's row was reported (no other rule reports it again)."""
+    record["_bad"] = record["_bad"] | {column}
 
 
 def _tier_names() -> str:
