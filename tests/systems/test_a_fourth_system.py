@@ -138,7 +138,7 @@ def _token(client: TestClient, page: str) -> str:
 
 
 def test_the_officer_accepts_it_through_the_queue(client: TestClient, tmp_path: Path) -> None:
-    upload = client.post("/checks", data={"csrf_token": _token(client, "/")},
+    upload = client.post("/checks", data={"csrf_token": _token(client, "/submit")},
                          files={"sheet": ("club.csv", MATCHES.encode())}, follow_redirects=False)
     assert upload.status_code == 303
     page = str(upload.headers["location"])
@@ -156,6 +156,12 @@ def test_the_officer_accepts_it_through_the_queue(client: TestClient, tmp_path: 
     assert accepted.status_code == 200 and "stored Elo games: 2 events new" in accepted.text
     with open_store(str(tmp_path / "store.db")) as store:
         assert [e.name for e in store.events("elo")] == ["Club Night", "Spring Open"]
+    # the home page shows it beside the others, from its declaration: its leaders and its latest events
+    home = {s["key"]: s for s in client.get("/index.json").json()["systems"]}
+    ranking = client.get("/rankings/elo.json").json()["ranking"]
+    assert [line["name"] for line in home["elo"]["boards"][0]["leaders"]] == [line["player"] for line in ranking][:10]
+    assert [e["name"] for e in home["elo"]["latest"]] == ["Spring Open", "Club Night"]
+    assert "any two-player game (Elo)" in client.get("/submit").text and '<a href="/rankings/elo">' in client.get("/").text
 
 
 def _csv(response: Any) -> list[dict[str, str]]:
