@@ -14,7 +14,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from xlrating.core.errors import InvalidArgument
+from xlrating.core.errors import AmbiguousDate, InvalidArgument
 from xlrating.core.tables import HEADER_SEARCH_ROWS, PARSERS, Column, is_blank, normalise_header
 from xlrating.sheets.read.cells import a1
 from xlrating.sheets.read.xlsx import SheetGrid
@@ -117,6 +117,10 @@ def read_rows(layout: TableLayout, columns: Sequence[Column], out: Collector,
                     pass
                 try:
                     record[column.name] = known[key] = parse(column.name, value)
+                except AmbiguousDate as ambiguous:  # 01/02/2009: the dates it could be, not "not a real date"
+                    out.add("TABLE_DATE_AMBIGUOUS", grid.name, row, index + 1, header=header, value=value,
+                            why=ambiguous.why)
+                    mark_bad(record, column.name)
                 except InvalidArgument:
                     out.add(KIND_CODES[column.kind], grid.name, row, index + 1, header=header, value=value,
                             expected=EXPECTED[column.kind], tiers=_tier_names())
