@@ -30,6 +30,7 @@ from xlrating.engine import convert_file
 from xlrating.engine.formula.function_names import our_function
 from xlrating.functions import BY_NAME, FUNCTIONS, call
 from xlrating.hosts.libreoffice import SERVICE_NAME
+from xlrating.hosts.libreoffice_install import office_environment
 
 pytestmark = [pytest.mark.libreoffice,
               pytest.mark.skipif(shutil.which("soffice") is None, reason="LibreOffice (soffice) is not installed")]
@@ -227,7 +228,7 @@ def run_session(folder: Path) -> dict[str, Any]:
                                  for a, v in s["cells"].items()},
                        "arrays": {a: calc_formula(f) for a, f in s["arrays"].items()}} for s in sheets]}
     ran = subprocess.run([office.python, str(DRIVER)], input=json.dumps(job), capture_output=True, text=True,
-                         timeout=300, check=False)
+                         timeout=300, check=False, env=office_environment(office))
     assert ran.returncode == 0, ran.stderr[-3000:]
     warnings: list[str] = []
     converted = convert_file(write_xlsx(sheets, folder / "typed.xlsx"), folder / "converted.xlsx",

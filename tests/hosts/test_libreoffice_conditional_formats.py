@@ -22,6 +22,7 @@ from openpyxl.styles import PatternFill
 from shared_session import MISSING_74, install_addin, libreoffice_74, shared_session
 
 from xlrating.cli import main
+from xlrating.hosts.libreoffice_install import office_environment
 
 pytestmark = [pytest.mark.libreoffice,
               pytest.mark.skipif(shutil.which("soffice") is None, reason="LibreOffice (soffice) is not installed"),
@@ -42,13 +43,13 @@ def book(path: Path, condition: str) -> Path:
     return path
 
 
-def red_pixels(soffice: Path, profile: Path, books: dict[str, Path], folder: Path) -> dict[str, int]:
+def red_pixels(office: Any, profile: Path, books: dict[str, Path], folder: Path) -> dict[str, int]:
     """How many red pixels the first page of each workbook printed by that LibreOffice holds (one
-    LibreOffice run prints them all)."""
+    LibreOffice run prints them all; in LibreOffice's own environment, as xlrating runs it)."""
     folder.mkdir(parents=True, exist_ok=True)
-    subprocess.run([str(soffice), f"-env:UserInstallation={profile.resolve().as_uri()}", "--headless",
+    subprocess.run([str(office.soffice), f"-env:UserInstallation={profile.resolve().as_uri()}", "--headless",
                     "--convert-to", "pdf", "--outdir", str(folder), *map(str, books.values())], capture_output=True,
-                   timeout=300, check=True)
+                   timeout=300, check=True, env=office_environment(office))
     found = {}
     for label, xlsx in books.items():
         page = folder / xlsx.stem
@@ -70,12 +71,12 @@ def run_session(folder: Path) -> dict[str, Any]:
         done = CliRunner().invoke(main, ["libreoffice", "prepare", str(plain[label]), "-o",
                                          str(prepared[f"{label}, prepared"])])
         assert done.exit_code == 0, done.output
-    found: dict[str, Any] = {"25": red_pixels(office.soffice, folder / "profile", plain | prepared, folder / "pdf25"),
+    found: dict[str, Any] = {"25": red_pixels(office, folder / "profile", plain | prepared, folder / "pdf25"),
                              "74": {}}
     soffice_74 = libreoffice_74()
     if soffice_74 is not None:
-        install_addin(folder, soffice_74, "profile74")
-        found["74"] = red_pixels(soffice_74, folder / "profile74", prepared, folder / "pdf74")
+        old = install_addin(folder, soffice_74, "profile74")
+        found["74"] = red_pixels(old, folder / "profile74", prepared, folder / "pdf74")
     return found
 
 

@@ -37,6 +37,7 @@ from xlrating.cli import main
 from xlrating.engine import convert_file
 from xlrating.engine.formula.function_names import our_function
 from xlrating.functions import BY_NAME, call
+from xlrating.hosts.libreoffice_install import office_environment
 
 pytestmark = [pytest.mark.libreoffice,
               pytest.mark.skipif(shutil.which("soffice") is None, reason="LibreOffice (soffice) is not installed")]
@@ -72,10 +73,10 @@ def excel_workbook(path: Path, linked: bool) -> Path:
     return path
 
 
-def _open(office_python: str, soffice: Path, profile: Path, files: list[dict[str, Any]]) -> dict[str, Any]:
-    job = {"soffice": str(soffice), "profile": profile.resolve().as_uri(), "open": files}
-    ran = subprocess.run([office_python, str(DRIVER)], input=json.dumps(job), capture_output=True, text=True,
-                         timeout=300, check=False)
+def _open(office: Any, profile: Path, files: list[dict[str, Any]]) -> dict[str, Any]:
+    job = {"soffice": str(office.soffice), "profile": profile.resolve().as_uri(), "open": files}
+    ran = subprocess.run([str(office.python), str(DRIVER)], input=json.dumps(job), capture_output=True, text=True,
+                         timeout=300, check=False, env=office_environment(office))
     assert ran.returncode == 0, ran.stderr[-3000:]
     opened: dict[str, Any] = json.loads(ran.stdout)["opened"]
     return {path: {k: _normal(v) for k, v in found["values"].items()} for path, found in opened.items()}
@@ -92,7 +93,7 @@ def run_session(folder: Path) -> dict[str, Any]:
     converted = convert_file(plain, folder / "converted.xlsx", warnings=warnings)[0]
     cells = formula_cells()
     saved = folder / "saved by libreoffice.xlsx"
-    current = _open(str(office.python), office.soffice, folder / "profile",
+    current = _open(office, folder / "profile",
                     [{"path": str(plain), "cells": cells, "save": str(saved)},
                      {"path": str(prepared), "cells": cells + list(LINKED)}])
     result: dict[str, Any] = {
@@ -102,7 +103,7 @@ def run_session(folder: Path) -> dict[str, Any]:
     soffice_74 = libreoffice_74()
     if soffice_74 is not None:
         old = install_addin(folder, soffice_74, "profile74")
-        opened = _open(old.python, old.soffice, folder / "profile74",
+        opened = _open(old, folder / "profile74",
                        [{"path": str(plain), "cells": cells}, {"path": str(prepared), "cells": cells + list(LINKED)}])
         result["7.4"] = {"plain": opened[str(plain)], "prepared": opened[str(prepared)]}
     return result

@@ -33,6 +33,7 @@ from shared_session import MISSING_74, install_addin, libreoffice_74, shared_ses
 from xlrating.cli import main
 from xlrating.engine import convert_file
 from xlrating.gate.safe_open import load_workbook
+from xlrating.hosts.libreoffice_install import office_environment
 from xlrating.sheets.templates import calculators
 
 pytestmark = [pytest.mark.libreoffice,
@@ -142,7 +143,7 @@ def run_session(folder: Path) -> dict[str, Any]:
            "open": [{"path": str(filled[name]), "cells": _keys(name), "reenter": True} for name in CASES]
            + [{"path": str(for_calc[name]), "cells": _keys(name), "reenter": False} for name in CASES]}
     ran = subprocess.run([office.python, str(DRIVER)], input=json.dumps(job), capture_output=True, text=True,
-                         timeout=300, check=False)
+                         timeout=300, check=False, env=office_environment(office))
     assert ran.returncode == 0, ran.stderr[-3000:]
     opened = json.loads(ran.stdout)["opened"]
     libreoffice = {stage: {name: {key: _normal(value) for key, value in opened[str(filled[name])][stage].items()}
@@ -155,7 +156,7 @@ def run_session(folder: Path) -> dict[str, Any]:
         job = {"soffice": str(old.soffice), "profile": (folder / "profile74").resolve().as_uri(),
                "open": [{"path": str(for_calc[name]), "cells": _keys(name)} for name in CASES]}
         ran = subprocess.run([old.python, str(DRIVER)], input=json.dumps(job), capture_output=True, text=True,
-                             timeout=300, check=False)
+                             timeout=300, check=False, env=office_environment(old))
         assert ran.returncode == 0, ran.stderr[-3000:]
         opened = json.loads(ran.stdout)["opened"]
         libreoffice["for Calc in 7.4"] = {

@@ -204,7 +204,8 @@ def test_faulty_sheet_saved_by_libreoffice(context: Any, saved_by_libreoffice: d
 
 def ranked_players(page: Any) -> list[str]:
     page.goto(RANKING)
-    return [text.strip() for text in page.locator("table#ranking tbody tr td:nth-child(3)").all_inner_texts()]
+    # the EMA ID, after the rank, the move and the name
+    return [text.strip() for text in page.locator("table#ranking tbody tr td:nth-child(4)").all_inner_texts()]
 
 
 def sheet_ema_ids(path: Path) -> set[str]:

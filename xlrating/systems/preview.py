@@ -11,12 +11,25 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Protocol
 
 if TYPE_CHECKING:
     from xlrating.store.records import EventRecord, StoredEntry, StoredEvent
     from xlrating.store.sqlite import SQLiteStore
-    from xlrating.systems.base import RatingSystem
+
+
+class RatingSystem(Protocol):
+    """What of a :class:`~xlrating.systems.base.RatingSystem` a preview reads (the declaration
+    itself imports this module)."""
+
+    @property
+    def key(self) -> str: ...
+
+    def entry_text(self, entry: Any) -> str: ...
+
+    def event_detail(self, event: StoredEvent) -> str: ...
+
+    def event_address(self, number: int) -> str: ...
 
 
 @dataclass(frozen=True)

@@ -107,10 +107,10 @@ def total_chart(points: Sequence[dict[str, Any]], played: Sequence[str], *, labe
 def _legend(value: str, *, gaps: bool, unranked: bool) -> str:
     """The key above the plot: the line, the days played, and (when the chart has them) the days
     played while not ranked and the gaps while not ranked."""
-    items = [('<line class="total" x1="0" x2="22" y1="-4" y2="-4"/>', value),
-             ('<circle class="played" cx="11" cy="-4" r="4"/>', f"played (the {value} after it)")]
+    items = [('<line class="key-total" x1="0" x2="22" y1="-4" y2="-4"/>', value),
+             ('<circle class="key-played" cx="11" cy="-4" r="4"/>', f"played (the {value} after it)")]
     if unranked:
-        items.append(('<circle class="played unranked" cx="11" cy="-4" r="4"/>', "played, not ranked after it"))
+        items.append(('<circle class="key-unranked" cx="11" cy="-4" r="4"/>', "played, not ranked after it"))
     if gaps:
         items.append(("", "no line: not ranked"))
     out, at = ['<g class="legend">'], float(LEFT)

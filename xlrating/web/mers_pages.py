@@ -247,7 +247,7 @@ def player(request: Request) -> Page:
 
 # --- the search's MERS part -----------------------------------------------------------------------
 
-SEARCH_PLAYER_COLUMNS = ("ema_id", "first_name", "last_name", "country", "tournament", "place", "address")
+SEARCH_PLAYER_COLUMNS = ("ema_id", "first_name", "last_name", "country", "address", "tournament", "place")
 SEARCH_TOURNAMENT_COLUMNS = ("id", "name", "ruleset", "start_date", "city", "country", "address")
 SEARCH_TABLES = (Table("players", "Players", SEARCH_PLAYER_COLUMNS),
                  Table("tournaments", "Tournaments", SEARCH_TOURNAMENT_COLUMNS))
