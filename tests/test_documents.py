@@ -224,7 +224,8 @@ def test_the_columns_only_the_store_keeps_are_documented_with_their_other_header
 def _options(command: click.Command) -> tuple[set[str], set[str]]:
     long, short = set(), set()
     for param in command.params:
-        for opt in getattr(param, "opts", []) if isinstance(param, click.Option) else []:
+        # a flag's pair (--ask/--no-ask) is documented as both
+        for opt in [*param.opts, *param.secondary_opts] if isinstance(param, click.Option) else []:
             (long if opt.startswith("--") else short).add(opt)
     long.discard("--help")
     return long, short

@@ -46,8 +46,11 @@ if TYPE_CHECKING:
               help="Player registry (ema_id, last_name, first_name or name) to check IDs and names against.")
 @system_option
 @click.option("--quiet", "-q", is_flag=True, help="No progress bar (shown on a terminal for files of 1 MB or more).")
+@click.option("--ask/--no-ask", "ask", default=None,
+              help="Ask, for each new player whose name is close to a known one, whether they are the same "
+                   "person, and merge them in the register if so (default: ask at a terminal).")
 def ingest(files: tuple[str, ...], db: str | None, replace: bool, players: str | None, system: str | None,
-           quiet: bool) -> None:
+           quiet: bool, ask: bool | None) -> None:
     """Validate EMA results sheets, Dip Pouch results and DCI matches tables and store the valid
     ones (invalid ones store nothing).
 
@@ -61,7 +64,8 @@ def ingest(files: tuple[str, ...], db: str | None, replace: bool, players: str |
     try:
         for file in files:
             outcome, store, _ = ingest_one(file, store, resolve_db(db), registry, replace=replace, system=system,
-                                           limits=officer_limits(file), steps=Steps.for_file(file, quiet))
+                                           limits=officer_limits(file), steps=Steps.for_file(file, quiet),
+                                           ask=sys.stdin.isatty() if ask is None else ask)
             outcomes.append(outcome)
     finally:
         if store is not None:
@@ -86,18 +90,21 @@ def ingest_summary(outcomes: list[str]) -> str:
 
 def ingest_one(file: str, store: Any, location: str, registry: Any, *, replace: bool,
                echo: Any = click.echo, system: str | None = None, limits: Limits | None = None,
-               steps: Steps | None = None) -> tuple[str, Any, Any]:
+               steps: Steps | None = None, ask: bool = False) -> tuple[str, Any, Any]:
     """Validate and store one file; returns what became of it (a key of :data:`EXIT_STATUS`), the
     store (opened on first need) and the validation (None when the file could not be read).
     ``system`` (a registered system's key) says what the file is; None judges it by its columns.
     ``limits``: the file's (default: :meth:`~xlrating.gate.limits.Limits.from_env`, a web upload's);
-    ``steps``: where what is being done is shown (default: nowhere)."""
+    ``steps``: where what is being done is shown (default: nowhere). Who the file's players are is
+    said after it is stored (:func:`~xlrating.store.identify.identify`); with ``ask``, each new
+    player close to a known one is asked about, and merged in the register when they are the same."""
     import hashlib
 
     from xlrating.gate.safe_open import UnreadableWorkbook
     from xlrating.sheets.read.submitted import open_submission
     from xlrating.sheets.validate.report import text_report
     from xlrating.store import StoreError, open_store
+    from xlrating.store.identify import identify
     from xlrating.systems import SystemUnclear, get, validate_submission
 
     steps = steps or Steps(file, shown=False)
@@ -126,12 +133,37 @@ def ingest_one(file: str, store: Any, location: str, registry: Any, *, replace: 
             if store is None:
                 store = open_store(location)
             submission = chosen.submission(validation.submission, hashlib.sha256(content).hexdigest())
+            found = identify(store, submission)
             outcome = store.ingest(Path(file).name, content, submission, replace=replace, progress=advance)
     except StoreError as exc:
         fail(str(exc))
     message = outcome.message + (f"; {chosen.replace_hint}" if outcome.replaceable else "")
     echo(f"{file}: {message}")
+    if outcome.status in ("stored", "replaced"):
+        echo("\n".join(f"{file}: {line}" for line in found.lines(chosen.key)))
+        if ask:
+            _ask_about(store, chosen.key, found, file, echo)
     return outcome.status, store, validation
+
+
+def _ask_about(store: Any, system: str, found: Any, file: str, echo: Any) -> None:
+    """Ask whether each new player close to a known one is that player; merge them if so."""
+    from xlrating.cli.players import current_user
+    from xlrating.store.register import RegisterError
+
+    asked: set[str] = set()
+    for close in found.close:
+        if close.key in asked:
+            continue
+        if click.confirm(f"Is the new {close.named()} the known {close.known_named()}?", default=False, err=True):
+            asked.add(close.key)
+            try:
+                change = store.merge(system, close.key, close.known, by=current_user(),
+                                     why=f"the same person, confirmed at the ingest of {Path(file).name}")
+            except RegisterError as exc:
+                echo(f"{file}: not merged: {exc}")
+                continue
+            echo(f"{file}: change {change.id}: {change.describe()}")
 
 
 LARGE_FILE_BYTES = 1_000_000  # a file that takes a second or more: its steps are shown

@@ -39,6 +39,7 @@ from xlrating.store.records import (
     StoredPlayer,
     Submission,
 )
+from xlrating.store.register import identities_of, registered
 from xlrating.store.transaction import transaction
 
 _EVENT = ("SELECT e.id, e.system, e.number, e.event_key, e.name, e.start_date, e.end_date, e.players, e.version, "
@@ -227,7 +228,9 @@ class Ledger:
         return [_event(row) for row in rows]
 
     def entries(self, events: Iterable[StoredEvent]) -> dict[int, list[StoredEntry]]:
-        """Each event's entries (by the event's ``id``), in the order of the file they came from."""
+        """Each event's entries (by the event's ``id``), in the order of the file they came from,
+        each player as the register says who they are."""
+        events = list(events)
         ids = [event.id for event in events]
         found: dict[int, list[StoredEntry]] = {i: [] for i in ids}
         for start in range(0, len(ids), 500):  # SQLite's limit on parameters
@@ -235,6 +238,10 @@ class Ledger:
             for row in self._db.execute(f"{_ENTRY} WHERE event_id IN ({','.join('?' * len(chunk))}) ORDER BY id",
                                         chunk):
                 found[row[0]].append(_entry(row))
+        register = {system: identities_of(self._db, system) for system in {event.system for event in events}}
+        for event in events:
+            if register[event.system]:
+                found[event.id] = [registered(e, event.key, register[event.system]) for e in found[event.id]]
         return found
 
     def current_entries(self, system: str, *, facts: bool = True) -> list[tuple[StoredEvent, StoredEntry]]:
@@ -253,17 +260,25 @@ class Ledger:
             entry = StoredEntry(row[0], row[1], row[2], row[3], row[4], row[5], row[6],
                                 _day(row[7]) if row[7] else None, json.loads(row[8]) if facts else empty)
             by_event.setdefault(row[0], []).append(entry)
+        identities = identities_of(self._db, system)
+        if identities:  # each player as the register says who they are
+            return [(event, registered(entry, event.key, identities))
+                    for event in events.values() for entry in by_event.get(event.id, ())]
         return [(event, entry) for event in events.values() for entry in by_event.get(event.id, ())]
 
     def player_entries(self, system: str, player: str) -> list[tuple[StoredEvent, StoredEntry]]:
         """Every entry naming ``player`` (as the player or the opponent) in the current version of the
-        system's events, with its event, in the order stored."""
+        system's events, with its event, in the order stored; the register applied (the entries of
+        every name merged into ``player`` and of the results split to it, not those split away)."""
+        identities = identities_of(self._db, system)
+        names = sorted(identities.names_of(player)) if identities else [player]
         columns = _ENTRY.removeprefix("SELECT ").removesuffix(" FROM entries")
-        rows = self._db.execute(  # two indexed lookups (an OR would read every entry)
-            f"SELECT {columns} FROM (SELECT id, {columns} FROM entries WHERE player = ? UNION "
-            f"SELECT id, {columns} FROM entries WHERE opponent = ?) WHERE event_id IN "
+        lookups = " UNION ".join(f"SELECT id, {columns} FROM entries WHERE player = ? UNION "
+                                 f"SELECT id, {columns} FROM entries WHERE opponent = ?" for _ in names)
+        rows = self._db.execute(  # indexed lookups (an OR would read every entry)
+            f"SELECT {columns} FROM ({lookups}) WHERE event_id IN "
             "(SELECT id FROM events WHERE system = ? AND replaced_at IS NULL) ORDER BY id",
-            (player, player, system)).fetchall()
+            (*(name for name in names for _ in range(2)), system)).fetchall()
         entries = [_entry(row) for row in rows]
         ids = sorted({e.event_id for e in entries})
         events: dict[int, StoredEvent] = {}
@@ -272,20 +287,26 @@ class Ledger:
             for row in self._db.execute(f"{_EVENT} WHERE e.id IN ({','.join('?' * len(chunk))})", chunk):
                 event = _event(row)
                 events[event.id] = event
+        if identities:
+            mapped = [(events[e.event_id], registered(e, events[e.event_id].key, identities)) for e in entries]
+            return [(event, e) for event, e in mapped if player in (e.player, e.opponent)]
         return [(events[e.event_id], e) for e in entries]
 
     def players(self, system: str) -> dict[str, StoredPlayer]:
-        """What the system keeps of each player (see :class:`~xlrating.store.records.PlayerRecord`)."""
+        """What the system keeps of each player (see :class:`~xlrating.store.records.PlayerRecord`),
+        but the names the register merged into another (their player is that one)."""
         rows = self._db.execute("SELECT player, facts FROM players WHERE system = ?", (system,)).fetchall()
-        return {player: StoredPlayer(system, player, json.loads(kept)) for player, kept in rows}
+        merged = identities_of(self._db, system).aliases
+        return {player: StoredPlayer(system, player, json.loads(kept)) for player, kept in rows if player not in merged}
 
-    def revision(self, system: str | None = None) -> tuple[int, int, int]:
+    def revision(self, system: str | None = None) -> tuple[int, ...]:
         """What changes whenever the system's stored events do (a version stored or replaced: events
-        are only ever added or marked replaced), for keeping what is computed from them; every
-        system's when ``system`` is None."""
-        row = self._db.execute("SELECT count(*), coalesce(max(id), 0), count(replaced_at) FROM events "
-                               "WHERE ? IS NULL OR system = ?", (system, system)).fetchone()
-        return int(row[0]), int(row[1]), int(row[2])
+        are only ever added or marked replaced) or its register does, for keeping what is computed
+        from them; every system's when ``system`` is None."""
+        row = self._db.execute("SELECT count(*), coalesce(max(id), 0), count(replaced_at), "
+                               "(SELECT count(*) FROM register_log WHERE ? IS NULL OR system = ?) FROM events "
+                               "WHERE ? IS NULL OR system = ?", (system, system, system, system)).fetchone()
+        return int(row[0]), int(row[1]), int(row[2]), int(row[3])
 
     def submission_content(self, sha256: str) -> bytes | None:
         """The bytes of a stored submission, exactly as submitted."""

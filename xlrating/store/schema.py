@@ -353,6 +353,52 @@ MIGRATIONS: tuple[Migration, ...] = (
     """
     CREATE INDEX entries_opponent ON entries (opponent);
     """,
+    # 10: the register of players, kept by the ranking officer beside what the files say: a name (or
+    # ID) merged into another person's, the results of one person at some events given to another
+    # (a split), a country from a date, a name known to be borne by several people; each change in
+    # a log with who, when and why. The entries stay as submitted; every reading applies the register.
+    """
+    CREATE TABLE register_log (
+        id        INTEGER PRIMARY KEY,
+        system    TEXT NOT NULL,
+        at        TEXT NOT NULL,
+        by        TEXT NOT NULL,
+        action    TEXT NOT NULL CHECK (action IN ('merge', 'split', 'country', 'homonym', 'undo')),
+        details   TEXT NOT NULL,
+        why       TEXT NOT NULL,
+        undoes    INTEGER REFERENCES register_log(id),
+        undone_by INTEGER REFERENCES register_log(id)
+    );
+    CREATE TABLE register_aliases (
+        system TEXT NOT NULL,
+        alias  TEXT NOT NULL,
+        player TEXT NOT NULL,
+        log_id INTEGER NOT NULL REFERENCES register_log(id),
+        PRIMARY KEY (system, alias)
+    );
+    CREATE TABLE register_splits (
+        system     TEXT NOT NULL,
+        event_key  TEXT NOT NULL,
+        player     TEXT NOT NULL,
+        new_player TEXT NOT NULL,
+        log_id     INTEGER NOT NULL REFERENCES register_log(id),
+        PRIMARY KEY (system, event_key, player)
+    );
+    CREATE TABLE register_countries (
+        system  TEXT NOT NULL,
+        player  TEXT NOT NULL,
+        country TEXT NOT NULL,
+        since   TEXT NOT NULL,
+        log_id  INTEGER NOT NULL REFERENCES register_log(id),
+        PRIMARY KEY (system, player, since)
+    );
+    CREATE TABLE register_homonyms (
+        system TEXT NOT NULL,
+        name   TEXT NOT NULL,
+        log_id INTEGER NOT NULL REFERENCES register_log(id),
+        PRIMARY KEY (system, name)
+    );
+    """,
 )
 
 SCHEMA_VERSION = len(MIGRATIONS)

@@ -16,13 +16,14 @@ from typing import Self
 from xlrating.store.errors import StoreError
 from xlrating.store.intake import IntakeQueue, OfficerSessions
 from xlrating.store.ledger import Ledger
+from xlrating.store.register import Register
 from xlrating.store.schema import MIGRATIONS, SCHEMA, SCHEMA_BASE, SCHEMA_VERSION
 from xlrating.store.transaction import transaction
 
 __all__ = ["SQLiteStore", "StoreError"]
 
 
-class SQLiteStore(IntakeQueue, OfficerSessions, Ledger):
+class SQLiteStore(IntakeQueue, OfficerSessions, Register, Ledger):
     """A results store in one SQLite file (``:memory:`` for a throwaway one)."""
 
     def __init__(self, path: str, *, read_only: bool = False):

@@ -202,7 +202,7 @@ class _StoredState:
     ratings: dict[tuple[str, str], float]
 
 
-_STATES: dict[str, tuple[tuple[int, int, int], _StoredState]] = {}
+_STATES: dict[str, tuple[tuple[int, ...], _StoredState]] = {}
 
 
 def _stored_state(store: SQLiteStore, system: Dci) -> _StoredState:

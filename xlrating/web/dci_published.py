@@ -87,7 +87,7 @@ class Snapshot:
 
 
 _LOCK = threading.Lock()
-_KEPT: dict[tuple[str, str], tuple[tuple[int, int, int], Snapshot]] = {}
+_KEPT: dict[tuple[str, str], tuple[tuple[int, ...], Snapshot]] = {}
 
 
 def snapshot(store: SQLiteStore, method: str) -> Snapshot:

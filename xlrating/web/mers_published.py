@@ -37,10 +37,11 @@ def _ranking(store: SQLiteStore, ruleset: str, rules: str, as_of: dt.date) -> di
     system = get(SYSTEM)
     results = records(store, ruleset)
     players = player_register(store)
+    moved = store.registered_countries(SYSTEM)
     board = system.leaderboard(results, source=store.path, stored=store, as_of=as_of, rules=rules, ruleset=ruleset)
     lines = []
     for line in board.ranked():
-        country = players.get(line["player"], {}).get("country")
+        country = country_on(moved.get(line["player"], ()), as_of) or players.get(line["player"], {}).get("country")
         lines.append({"rank": line["rank"], "player": line["player"], "name": line["name"], "country": country,
                       "total": line["total"], "count": line["count"]})
     breakdown = [row | {"date": row["date"].isoformat() if row["date"] else None} for row in board.breakdown]
@@ -74,6 +75,12 @@ def movement(lines: list[dict[str, Any]], before: dict[str, Any]) -> list[dict[s
         was = previous.get(line["player"])
         moved.append(line | {"previous_rank": was, "movement": None if was is None else was - line["rank"]})
     return moved
+
+
+def country_on(periods: Iterable[tuple[dt.date, str]], day: dt.date) -> str | None:
+    """The country the register gives a player on ``day`` (the latest from that day or before),
+    or None (the one last submitted then counts)."""
+    return next((country for since, country in sorted(periods, reverse=True) if since <= day), None)
 
 
 def standing(board: dict[str, Any], player: str) -> dict[str, Any]:

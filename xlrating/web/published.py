@@ -24,7 +24,7 @@ KEPT_PER_REVISION = 256
 class Revision:
     """The values computed from one revision of one system's stored events."""
 
-    def __init__(self, revision: tuple[int, int, int]):
+    def __init__(self, revision: tuple[int, ...]):
         self.revision = revision
         self.values: Kept[Hashable, Any] = Kept(KEPT_PER_REVISION)
         self._locks: dict[Hashable, threading.Lock] = {}
