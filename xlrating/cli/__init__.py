@@ -25,8 +25,8 @@ COMMANDS: dict[str, tuple[str, str, str]] = {
     "libreoffice": ("libreoffice", "libreoffice", "Build, install or uninstall the LibreOffice Calc add-in; templates for Calc."),
     "lite": ("lite", "lite", "Write main.py and requirements.txt for xlwings Lite (Excel on Mac and the web)."),
     "serve": ("serve", "serve", "The web intake: organisers check and submit sheets, the officer accepts them, rankings."),
-}
     "players": ("players", "players", "The register of players: merge, split, country, homonyms; logged and undoable."),
+}
 
 
 class LazyGroup(click.Group):
