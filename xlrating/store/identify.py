@@ -59,20 +59,23 @@ class Identification:
     homonyms: list[str] = field(default_factory=list)
     compared: bool = True  # False: too many new players to compare each with every known one
 
-    def lines(self, system: str) -> list[str]:
-        """What the officer reads, a line each (the first a count)."""
+    def lines(self, system: str, *, commands: bool = True) -> list[str]:
+        """What the officer reads, a line each (the first a count); ``commands`` False words what to
+        do for the officer's pages (the register's forms) instead of as commands."""
         through = [m for m in self.known if m.through_register]
         out = [f"players: {len(self.known)} known"
                + (f" ({len(through)} through the register)" if through else "") + f", {len(self.new)} new"]
         out += [f"  {m.shown!r} is {m.player!r} (the register merged them)" for m in through[:20]]
         for c in self.close:
-            out.append(f"  new {c.named()} is close to known {c.known_named()}: if they are the same person, "
-                       f"xlrating players merge {system} {_quoted(c.key)} {_quoted(c.known)}")
+            how = (f"xlrating players merge {system} {_quoted(c.key)} {_quoted(c.known)}" if commands
+                   else f"merge {c.key!r} into {c.known!r} in the register")
+            out.append(f"  new {c.named()} is close to known {c.known_named()}: if they are the same person, {how}")
         if not self.compared:
             out.append(f"  (the {len(self.new):,} new players were not compared with the known ones: more than "
                        f"{MOST_COMPARED:,})")
+        split = "xlrating players split" if commands else "a split in the register"
         out += [f"  {name!r} is borne by several people (the register says so): check whose results these are, "
-                f"and split them if they are another's (xlrating players split)" for name in self.homonyms]
+                f"and split them if they are another's ({split})" for name in self.homonyms]
         return out
 
 

@@ -35,7 +35,7 @@ __all__ = ["Settings", "create_app"]
 def create_app(settings: Settings) -> Starlette:
     """The application for ``settings``; opens (and if needed creates) the store at once, so a
     wrong ``--db`` is an error at start, not on the first request."""
-    from xlrating.web import home_page, officer, organiser, search_page
+    from xlrating.web import home_page, officer, officer_register, organiser, search_page
     from xlrating.web.system_pages import menu, public_routes
 
     if sqlite_path(settings.db) == ":memory:":
@@ -50,7 +50,7 @@ def create_app(settings: Settings) -> Starlette:
         checker.close()
 
     routes = [
-        *home_page.routes, *organiser.routes, *officer.routes, *public_routes(settings.systems), *search_page.routes,
+        *home_page.routes, *organiser.routes, *officer.routes, *officer_register.routes, *public_routes(settings.systems), *search_page.routes,
         Route("/healthz", lambda request: Response("ok", media_type="text/plain")),
         Mount("/static", StaticFiles(directory=str(HERE / "static")), name="static"),
     ]

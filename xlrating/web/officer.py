@@ -95,7 +95,10 @@ async def queue(request: Request) -> Response:
     def items() -> Any:
         with store(request) as opened:
             return opened.intake_queue()
-    return render(request, "queue.html", {"items": await run_in_threadpool(items)})
+    from xlrating.web.system_pages import published_systems
+
+    return render(request, "queue.html", {"items": await run_in_threadpool(items),
+                                          "register_systems": published_systems(request.app.state.settings.systems)})
 
 
 def _item_id(request: Request) -> int | None:
@@ -176,7 +179,24 @@ async def submission(request: Request) -> Response:
     if item.status != "pending":
         return _detail(request, item)
     plan = await _plan(request, item, content)
-    return _detail(request, item, plan=plan, offer_replace=_replaces(plan))
+    return _detail(request, item, plan=plan, offer_replace=_replaces(plan),
+                   players=await _players(request, item, content))
+
+
+async def _players(request: Request, item: Any, content: bytes) -> list[str] | None:
+    """Who the submission's players are, as the register knows them
+    (:func:`~xlrating.store.identify.identify`); None when it cannot be told."""
+    from xlrating.store.identify import identify
+
+    try:
+        system, submission = await _submitted(request, item, content)
+    except (CheckUnavailable, ValueError):
+        return None
+
+    def told() -> list[str]:
+        with store(request) as opened:
+            return identify(opened, submission).lines(system.key, commands=False)
+    return await run_in_threadpool(told)
 
 
 @officer_only
