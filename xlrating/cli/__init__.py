@@ -21,6 +21,8 @@ COMMANDS: dict[str, tuple[str, str, str]] = {
     "ingest": ("ingest", "ingest", "Validate, then store the results of EMA result sheets."),
     "convert": ("convert", "convert", "Recalculate workbooks headlessly, xlrating functions included."),
     "templates": ("templates", "templates", "(Re)build the templates, the VBA modules and the add-in sources."),
+    "import": ("import_file", "import_file", "Make our table from a file tournament software or a federation writes; every problem at its place."),
+    "export": ("export_file", "export_file", "Write a stored event as the file a federation takes."),
     "demo": ("demo", "demo", "Run the validate -> ingest -> rank pipeline on the bundled examples."),
     "libreoffice": ("libreoffice", "libreoffice", "Build, install or uninstall the LibreOffice Calc add-in; templates for Calc."),
     "lite": ("lite", "lite", "Write main.py and requirements.txt for xlwings Lite (Excel on Mac and the web)."),

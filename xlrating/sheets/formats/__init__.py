@@ -1,0 +1,42 @@
+"""Files that tournament software and federations write, turned into our tables and back.
+
+Each format is one module with a ``read`` function: the file's bytes -> the sheets of ours made
+from it (:class:`~xlrating.sheets.formats.produced.Produced`), every problem a finding at its place
+in the file (:mod:`~xlrating.sheets.formats.findings`). ``xlrating import FORMAT FILE`` runs the
+system's own validator over each sheet and writes it only when nothing is an error; ``xlrating
+export`` writes the federations' files from the store (:mod:`~xlrating.sheets.formats.wdd`).
+
+The formats, their sources and what each gives: docs/formats.md.
+"""
+
+from __future__ import annotations
+
+import importlib
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from xlrating.gate.limits import Limits
+    from xlrating.sheets.formats.findings import Findings
+    from xlrating.sheets.formats.options import ImportOptions
+    from xlrating.sheets.formats.produced import Produced
+
+Reader = Callable[[str, bytes, "ImportOptions", "Findings", "Limits"], "list[Produced]"]
+
+
+@dataclass(frozen=True)
+class ImportFormat:
+    key: str  # what ``xlrating import`` calls it
+    title: str  # "the WDD's classification upload (CSV)"
+    module: str  # under xlrating.sheets.formats, with ``read``
+    makes: str  # the table it makes
+
+    def reader(self) -> Reader:
+        read: Reader = importlib.import_module(f"xlrating.sheets.formats.{self.module}").read
+        return read
+
+
+FORMATS: dict[str, ImportFormat] = {f.key: f for f in (
+    ImportFormat("wdd", "the World Diplomacy Database's classification upload (CSV)", "wdd", "Dip Pouch results"),
+)}
