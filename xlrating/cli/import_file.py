@@ -17,7 +17,7 @@ import click
 
 from xlrating.cli.common import EXIT_INVALID, EXIT_OK, EXIT_UNREADABLE, date_option, fail
 
-FORMAT_KEYS = ("wdd",)  # kept in step with xlrating.sheets.formats.FORMATS (a test says so)
+FORMAT_KEYS = ("wdd", "wer")  # kept in step with xlrating.sheets.formats.FORMATS (a test says so)
 
 
 @click.command("import")
@@ -34,6 +34,11 @@ FORMAT_KEYS = ("wdd",)  # kept in step with xlrating.sheets.formats.FORMATS (a t
               help="Dip Pouch: the declared number of players (default: the players ranked).")
 @click.option("--world-championship", is_flag=True, default=False, help="Dip Pouch: the event is a World Championship.")
 @click.option("--location", metavar="PLACE", default=None, help="Dip Pouch: where the event was played.")
+@click.option("--k", type=click.FloatRange(min=0), default=None, help="DCI: the K-value of every match.")
+@click.option("--tier", metavar="TIER", default=None, help="DCI: the event tier, for the K-value of its matches.")
+@click.option("--category", metavar="NAME", default=None, help="DCI: the rating category (default Composite).")
+@click.option("--player", type=click.Choice(["name", "id"]), default="name", show_default=True,
+              help="DCI: name players by their names or by their DCI numbers.")
 def import_file(fmt: str, file: str, output: str, **given: Any) -> None:
     """Make our table from FILE, written by another program as FORMAT, after checking it as
     validate does; every problem is reported at its place in FILE."""

@@ -117,10 +117,10 @@ def parse_xml(data: bytes, limits: Limits | None = None) -> XmlElement:
     try:
         parser.feed(data)
         root = parser.close()
-    except DefusedXmlException as exc:
+    except DefusedXmlException:
         line, column = builder._where()
-        raise NotWellFormed(f"the file declares a DTD or an entity ({type(exc).__name__}), which no results "
-                            f"file needs; it is refused, as every XML file with one is", line, column) from None
+        raise NotWellFormed("the file declares a DTD or an entity (<!DOCTYPE ...> or <!ENTITY ...>), which no "
+                            "results file needs; it is refused, as every XML file with one is", line, column) from None
     except defused.ParseError as exc:
         line, column = exc.position
         reason = str(exc).split(": line ")[0]

@@ -19,6 +19,8 @@ from xlrating.sheets.validate.findings import SHOWN_PER_CODE, Severity
 # code -> (severity, message template); each message says what is wrong and what would be right.
 CATALOGUE: dict[str, tuple[Severity, str]] = {
     "IMPORT_NOT_WELL_FORMED": ("error", "{reason}; expected {expected}"),
+    "IMPORT_ELEMENT_MISSING": ("error", "no {element} {inside}; expected {expected}"),
+    "IMPORT_ELEMENT_UNEXPECTED": ("error", "{found} is not {expected}"),
     "IMPORT_COLUMN_MISSING": ("error", ("the {format} has no {column!r} column; expected a header row naming "
                               "{columns}")),
     "IMPORT_VALUE_MISSING": ("error", "{field} is missing or empty; expected {expected}"),
@@ -29,6 +31,13 @@ CATALOGUE: dict[str, tuple[Severity, str]] = {
                         "(the rating counts ranked players only)")),
     "IMPORT_EXAEQUO_MISMATCH": ("error", ("{field} {value!r} says {value} players share rank {rank}, but the file "
                                 "ranks {count} there; expected the number of players with that rank")),
+    "IMPORT_OUTCOME_UNKNOWN": ("error", ("outcome {value!r} is not an outcome Wizards Event Reporter writes; "
+                               "expected 1 (the person won), 2 (a draw) or 3 (a bye)")),
+    "IMPORT_PERSON_UNKNOWN": ("error", ("{field} {value!r} is no person of the event's participation; expected "
+                              "the id of a <person> element")),
+    "IMPORT_PERSON_TWICE": ("error", "person id {value!r} is listed again (first at {first}); expected each once"),
+    "IMPORT_NAME_SHARED": ("error", ("{name!r} is the name of persons {ids}: the table would count them as one "
+                           "player; give --player id to name players by their ids")),
     "IMPORT_OPTION_NEEDED": ("error", "the file gives no {what}{why}; give it with {option}"),
     "IMPORT_COUNTRY_UNKNOWN": ("warning", ("{field} {value!r} is not a country code of the WDD's list; kept as "
                                "written")),
