@@ -18,6 +18,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, ClassVar, Literal
 
 if TYPE_CHECKING:  # the sheets, the store and the exports load only where a system is used
+    from xlrating.core.explanation import Explanation
     from xlrating.core.tables import Column
     from xlrating.exports import Leaderboard
     from xlrating.sheets.read.xlsx import SheetGrid
@@ -82,6 +83,8 @@ class RatingSystem:
     rank_options: ClassVar[tuple[RankOption, ...]] = ()
     pages: ClassVar[str | None] = None  # the module of its own public pages; None: the generic ones
     fallback: ClassVar[bool] = False  # a file no system recognises is validated as this system's
+    explain_sheet: ClassVar[str | None] = None  # the module writing its explanation in live formulas; None: values
+    player_is: ClassVar[str] = "the player's name"  # how rank and explain name a player
 
     # --- a submitted file ---------------------------------------------------------------------
 
@@ -203,6 +206,25 @@ class RatingSystem:
         """What makes the player's rating under ``options``: each thing counted and how it counts.
         For a rating that is a replay of events or matches, that is its history."""
         return self.history(records, player, **options)
+
+    def explain(self, records: list[Any], player: str, *, source: str = "the results",
+                stored: SQLiteStore | None = None, **options: Any) -> Explanation:
+        """How ``player``'s rating under ``options`` comes about (``xlrating explain``): the rating
+        the leaderboard gives and every row that makes it, each with its inputs and the numbers the
+        rules derive from them. By default the leaderboard's line and the rows of :meth:`breakdown`.
+        Raises :class:`~xlrating.core.explanation.PlayerNotFound` (naming close matches) when the
+        records hold no such player, ``source`` naming where they came from."""
+        from xlrating.systems.explain.default import explain
+
+        return explain(self, records, player, source, stored, options)
+
+    def explain_workbook(self, explanation: Explanation) -> bytes:
+        """The explanation as an .xlsx: with :attr:`explain_sheet`, its inputs as values and every
+        number derived from them a plain spreadsheet formula (no add-in) that recomputes the rating;
+        else the rows as values (:mod:`xlrating.sheets.explain`)."""
+        from xlrating.sheets.explain.book import workbook
+
+        return workbook(explanation, self.explain_sheet)
 
     @property
     def ranked_table(self) -> str:

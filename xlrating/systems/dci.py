@@ -20,6 +20,7 @@ from xlrating.systems.tables import TableSystem
 
 if TYPE_CHECKING:
     from xlrating.core import dci
+    from xlrating.core.explanation import Explanation
     from xlrating.exports import Leaderboard
     from xlrating.sheets.validate.events import DciEvent, EventTable
     from xlrating.sheets.validate.findings import Collector
@@ -45,6 +46,7 @@ class Dci(TableSystem):
         RankOption("category", "--category", "Rank only this category."),
     )
     pages = "xlrating.web.dci_pages"
+    explain_sheet = "xlrating.sheets.explain.dci"
     refuse_overlap = True
 
     def read_events(self, layout: TableLayout, out: Collector) -> EventTable:
@@ -175,6 +177,14 @@ class Dci(TableSystem):
                          "change": None if item.change is None else item.change if mine else -item.change,
                          "rating_after": item.player_after if mine else item.opponent_after})
         return rows
+
+    def explain(self, records: list[Any], player: str, *, source: str = "the results",
+                stored: SQLiteStore | None = None, **options: Any) -> Explanation:
+        """Every match of the player in the category, in rating order, with p and the change
+        (:mod:`xlrating.systems.explain.dci`)."""
+        from xlrating.systems.explain.dci import explain
+
+        return explain(records, player, source, options)
 
     def leaderboard(self, records: list[Any], *, source: str, stored: SQLiteStore | None = None,
                     **options: Any) -> Leaderboard:

@@ -17,6 +17,7 @@ from xlrating.systems.tables import TableSystem
 
 if TYPE_CHECKING:
     from xlrating.core import dippouch
+    from xlrating.core.explanation import Explanation
     from xlrating.exports import Leaderboard
     from xlrating.sheets.validate.events import DipPouchEvent, EventTable
     from xlrating.sheets.validate.findings import Collector
@@ -34,6 +35,7 @@ class DipPouch(TableSystem):
     columns = (*DIPPOUCH_RESULT_COLUMNS, *DIPPOUCH_SHOWN_COLUMNS)
     rank_options: ClassVar[tuple[RankOption, ...]] = (TIES,)
     pages = "xlrating.web.dippouch_pages"
+    explain_sheet = "xlrating.sheets.explain.dippouch"
 
     def read_events(self, layout: TableLayout, out: Collector) -> EventTable:
         from xlrating.sheets.validate.dippouch import validate_dippouch
@@ -129,6 +131,14 @@ class DipPouch(TableSystem):
                  "place": step.result.place, "percentile": step.percentile, "value": step.value,
                  "rating_before": step.rating_before, "rating_after": step.rating_after, "change": step.change}
                 for step in histories(r for r in records if r.player == player).get(player, [])]
+
+    def explain(self, records: list[Any], player: str, *, source: str = "the results",
+                stored: SQLiteStore | None = None, **options: Any) -> Explanation:
+        """Every event of the player in rating order with its percentile, value and step
+        (:mod:`xlrating.systems.explain.dippouch`)."""
+        from xlrating.systems.explain.dippouch import explain
+
+        return explain(records, player, source, options)
 
     def leaderboard(self, records: list[Any], *, source: str, stored: SQLiteStore | None = None,
                     **options: Any) -> Leaderboard:

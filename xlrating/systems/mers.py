@@ -20,6 +20,7 @@ from xlrating.systems.base import TIES, Fit, RankOption, RatingSystem, Validatio
 
 if TYPE_CHECKING:
     from xlrating.core import mers
+    from xlrating.core.explanation import Explanation
     from xlrating.exports import Leaderboard
     from xlrating.sheets.read.xlsx import SheetGrid
     from xlrating.sheets.validate.ema.submission import Submission as Sheet
@@ -54,6 +55,8 @@ class Mers(RatingSystem):
     )
     pages = "xlrating.web.mers_pages"
     fallback = True
+    explain_sheet = "xlrating.sheets.explain.mers"
+    player_is = "the EMA ID (8 digits)"
     replace_hint: ClassVar[str] = "use --replace to replace it"
 
     # --- the file -------------------------------------------------------------------------------
@@ -213,6 +216,15 @@ class Mers(RatingSystem):
         """The results that make the player's total, best first, then the padding to five: each with
         its base rank, weight and age factor."""
         return _breakdown(records, player, options)
+
+    def explain(self, records: list[Any], player: str, *, source: str = "the results",
+                stored: SQLiteStore | None = None, **options: Any) -> Explanation:
+        """Every result of the player (an EMA ID) in the ruleset with its base rank, weight, age
+        factor, place best first and the parts it is in, then the padding
+        (:mod:`xlrating.systems.explain.mers`); the player's name from the store, when there."""
+        from xlrating.systems.explain.mers import explain
+
+        return explain(records, player, source, stored, options, player_names(stored) if stored else None)
 
     def empty_store_message(self, location: str) -> str | None:
         return None  # an empty ranking says why on its own (no player has enough results)
