@@ -17,7 +17,7 @@ import click
 
 from xlrating.cli.common import EXIT_INVALID, EXIT_OK, EXIT_UNREADABLE, date_option, fail
 
-FORMAT_KEYS = ("wdd", "wer")  # kept in step with xlrating.sheets.formats.FORMATS (a test says so)
+FORMAT_KEYS = ("wdd", "wdr", "wer")  # kept in step with xlrating.sheets.formats.FORMATS (a test says so)
 
 
 @click.command("import")
@@ -38,7 +38,7 @@ FORMAT_KEYS = ("wdd", "wer")  # kept in step with xlrating.sheets.formats.FORMAT
 @click.option("--tier", metavar="TIER", default=None, help="DCI: the event tier, for the K-value of its matches.")
 @click.option("--category", metavar="NAME", default=None, help="DCI: the rating category (default Composite).")
 @click.option("--player", type=click.Choice(["name", "id"]), default="name", show_default=True,
-              help="DCI: name players by their names or by their DCI numbers.")
+              help="DCI and WDR: name players by their names or by their numbers (DCI, WDR).")
 def import_file(fmt: str, file: str, output: str, **given: Any) -> None:
     """Make our table from FILE, written by another program as FORMAT, after checking it as
     validate does; every problem is reported at its place in FILE."""

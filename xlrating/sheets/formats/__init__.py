@@ -39,5 +39,6 @@ class ImportFormat:
 
 FORMATS: dict[str, ImportFormat] = {f.key: f for f in (
     ImportFormat("wdd", "the World Diplomacy Database's classification upload (CSV)", "wdd", "Dip Pouch results"),
+    ImportFormat("wdr", "a World Diplomacy Reference tournament classification (JSON)", "wdr", "Dip Pouch results"),
     ImportFormat("wer", "a Wizards Event Reporter event file (XML)", "wer", "DCI matches"),
 )}

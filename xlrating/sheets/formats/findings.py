@@ -25,8 +25,8 @@ CATALOGUE: dict[str, tuple[Severity, str]] = {
                               "{columns}")),
     "IMPORT_VALUE_MISSING": ("error", "{field} is missing or empty; expected {expected}"),
     "IMPORT_VALUE_INVALID": ("error", "{field} {value!r} is not valid; expected {expected}"),
-    "IMPORT_RANK_INVALID": ("error", ("{field} {value!r} is not a rank; expected a whole number from 1 "
-                            "({unranked} for a player not ranked)")),
+    "IMPORT_RANK_INVALID": ("error", ("{field} {value!r} is not a rank; expected a whole number from "
+                            "1{unranked}")),
     "IMPORT_UNRANKED": ("warning", ("{field} {value!r} marks {player} as not ranked: left out of the table "
                         "(the rating counts ranked players only)")),
     "IMPORT_EXAEQUO_MISMATCH": ("error", ("{field} {value!r} says {value} players share rank {rank}, but the file "

@@ -192,7 +192,7 @@ def _rank(value: Any, at: Location, player: str, out: Findings) -> Any:
         return None
     parsed = cv.whole(value)
     if parsed is cv.INVALID or parsed is None or parsed < 1:
-        out.add("IMPORT_RANK_INVALID", at, field="RANK", value=value, unranked=UNRANKED)
+        out.add("IMPORT_RANK_INVALID", at, field="RANK", value=value, unranked=f" ({UNRANKED} for a player not ranked)")
         return None
     if parsed == UNRANKED:
         out.add("IMPORT_UNRANKED", at, field="RANK", value=value, player=repr(player))
