@@ -64,11 +64,13 @@ class FunctionRegistry:
 
     def _overrides(self) -> dict[str, Any]:
         """Function name -> ours: the catalogue's, then those that need the workbook (these win)."""
+        from .aggregate import FUNCTIONS as AGGREGATES
         from .lambdas import FUNCTIONS as LAMBDA_CALLS
         from .references import FUNCTIONS
 
         functions = dict(self.catalogue.implementations())
         functions.update(FUNCTIONS)
+        functions.update(AGGREGATES)
         functions.update(LAMBDA_CALLS)
         return functions
 
@@ -77,6 +79,10 @@ class FunctionRegistry:
         from .references import FUNCTIONS
 
         found = FUNCTIONS.get(name)
+        if found is None and name == "AGGREGATE":
+            from .aggregate import FUNCTIONS as AGGREGATES
+
+            found = AGGREGATES[name]
         if found is None and name == RECURSIVE_CALL:
             from .lambdas import call
 
