@@ -43,9 +43,11 @@ def store_contents(db: Path, system: str) -> list[dict[str, Any]]:
                 for e in sorted(events, key=lambda e: (e.start_date, e.name))]
 
 
-def ranking(db: Path, system: str, tmp: Path) -> Any:
+def ranking(db: Path, system: str, tmp: Path, *options: str) -> Any:
+    """The leaderboard ``rank SYSTEM`` gives from the store (MERS: on 1 January 2026, ``--ruleset`` in ``options``)."""
     out = tmp / f"{system}-{db.stem}.json"
-    ran = xlrating("rank", system, "--db", db, "-o", out, *(("--as-of", "2026-01-01") if system == "mers" else ()))
+    ran = xlrating("rank", system, "--db", db, "-o", out, *(("--as-of", "2026-01-01") if system == "mers" else ()),
+                   *options)
     assert ran.code == 0, ran
     return json.loads(out.read_text())
 

@@ -1,4 +1,5 @@
-"""``xlrating export wdd EVENT -o FILE.csv``: a stored event in the file a federation takes.
+"""``xlrating export wdd EVENT -o FILE.csv`` and ``xlrating export ema-workbook [TOURNAMENT]... -o
+FILE.xlsx``: stored events in the files a federation takes.
 
 The event is read from the results store as every page reads it (its current version, each player
 as the register names them) and written whole or not at all.
@@ -44,6 +45,47 @@ def wdd(event: str, output: str, date: dt.date | None, db: str | None) -> None:
     click.echo(f"{output}: the WDD's classification of {stored.name} ({stored.end_date.isoformat()}), "
                f"{len(standings)} players")
     raise SystemExit(EXIT_OK)
+
+
+@export_file.command("ema-workbook")
+@click.argument("tournaments", nargs=-1, metavar="[TOURNAMENT]...")
+@click.option("-o", "--output", required=True, metavar="FILE.xlsx", help="The workbook to write.")
+@click.option("--date", metavar="YYYY-MM-DD", default=None, callback=date_option,
+              help="The tournament's start or end date, when several stored tournaments bear the name.")
+@db_option
+def ema_workbook(tournaments: tuple[str, ...], output: str, date: dt.date | None, db: str | None) -> None:
+    """An EMA results workbook (one sheet per tournament, the EMA's layout) of the stored MERS
+    tournaments TOURNAMENT... (numbers, as in /tournaments/NUMBER, or names; default: every one)."""
+    from xlrating.sheets.formats.ema_workbook import Tournament, write_workbook
+
+    if Path(output).suffix.lower() != ".xlsx":
+        fail(f"-o {output}: expected a .xlsx file name (the EMA's results workbook)")
+    chosen = [_stored_event("mers", "MERS tournament", t, date, db) for t in tournaments] if tournaments else \
+        _every_event("mers", db)
+    if not chosen:
+        fail(f"{resolve_db(db)}: no MERS tournament is stored; ingest EMA results sheets first")
+    books = []
+    for stored, entries in chosen:
+        f = stored.facts
+        results = [(e.place, e.player, e.facts.get("last_name"), e.facts.get("first_name"), e.facts.get("country"),
+                    e.facts.get("table_points"), e.facts.get("score")) for e in entries]
+        books.append(Tournament(stored.name, f["ruleset"], f.get("city"), f.get("country"), stored.start_date,
+                                stored.end_date, f.get("days"), stored.players, f["weight"], results))
+    _write(output, write_workbook(books))
+    click.echo(f"{output}: the EMA's results workbook of {len(books)} tournament{'' if len(books) == 1 else 's'}")
+    raise SystemExit(EXIT_OK)
+
+
+def _every_event(system: str, db: str | None) -> list[tuple[Any, list[Any]]]:
+    from xlrating.store import StoreError, open_store
+
+    try:
+        with open_store(resolve_db(db), read_only=True) as store:
+            events = store.events(system)
+            entries = store.entries(events)
+            return [(e, entries[e.id]) for e in events]
+    except StoreError as exc:
+        fail(str(exc))
 
 
 def _stored_event(system: str, what: str, event: str, date: dt.date | None, db: str | None) -> tuple[Any, list[Any]]:

@@ -17,7 +17,7 @@ import click
 
 from xlrating.cli.common import EXIT_INVALID, EXIT_OK, EXIT_UNREADABLE, date_option, fail
 
-FORMAT_KEYS = ("wdd", "wdr", "wer")  # kept in step with xlrating.sheets.formats.FORMATS (a test says so)
+FORMAT_KEYS = ("ema-workbook", "wdd", "wdr", "wer")  # kept in step with xlrating.sheets.formats.FORMATS (a test says so)
 
 
 @click.command("import")
@@ -34,6 +34,7 @@ FORMAT_KEYS = ("wdd", "wdr", "wer")  # kept in step with xlrating.sheets.formats
               help="Dip Pouch: the declared number of players (default: the players ranked).")
 @click.option("--world-championship", is_flag=True, default=False, help="Dip Pouch: the event is a World Championship.")
 @click.option("--location", metavar="PLACE", default=None, help="Dip Pouch: where the event was played.")
+@click.option("--sheet", metavar="NAME", default=None, help="EMA workbook: only this tournament sheet.")
 @click.option("--k", type=click.FloatRange(min=0), default=None, help="DCI: the K-value of every match.")
 @click.option("--tier", metavar="TIER", default=None, help="DCI: the event tier, for the K-value of its matches.")
 @click.option("--category", metavar="NAME", default=None, help="DCI: the rating category (default Composite).")
@@ -48,11 +49,13 @@ def import_file(fmt: str, file: str, output: str, **given: Any) -> None:
     from xlrating.sheets.formats import FORMATS
     from xlrating.sheets.formats.findings import Findings, Location, report
     from xlrating.sheets.formats.options import ImportOptions
-    from xlrating.sheets.formats.produced import OUTPUT_SUFFIXES, write_atomically
+    from xlrating.sheets.formats.produced import write_atomically
 
     target = Path(output)
-    if target.suffix.lower() not in OUTPUT_SUFFIXES:
-        fail(f"-o {output}: expected a .csv or .xlsx file name, got {target.suffix or 'no extension'!r}")
+    allowed = FORMATS[fmt].outputs
+    if target.suffix.lower() not in allowed:
+        fail(f"-o {output}: expected a {' or '.join(allowed)} file name for {FORMATS[fmt].makes}, got "
+             f"{target.suffix or 'no extension'!r}")
     if target.is_dir():
         fail(f"-o {output}: is a folder; expected a .csv or .xlsx file name")
     options = ImportOptions(**given)

@@ -41,6 +41,10 @@ CATALOGUE: dict[str, tuple[Severity, str]] = {
     "IMPORT_OPTION_NEEDED": ("error", "the file gives no {what}{why}; give it with {option}"),
     "IMPORT_COUNTRY_UNKNOWN": ("warning", ("{field} {value!r} is not a country code of the WDD's list; kept as "
                                "written")),
+    "IMPORT_MEMBER_FLAG_DISAGREES": ("error", ("EMA member {value!r} disagrees with the EMA ID {ema_id!r}; expected "
+                                     "Yes with an EMA ID and No without one")),
+    "IMPORT_ID_AS_NUMBER": ("warning", ("EMA IDs are numbers in this sheet (here and below): read as 8-digit text, "
+                            "a 7-digit number given back its leading 0 (4060059 is 04060059)")),
     "IMPORT_NO_ROWS": ("error", "the {format} holds no {rows}; expected at least one"),
 }
 
