@@ -21,12 +21,15 @@ import functools
 import math
 from typing import Any
 
+import numpy as np
 import schedula as sh
 from formulas.functions import COMPILING, text2num, wrap_func, wrap_impure_func, wrap_ufunc
 from formulas.functions.date import _int2date, _text2datetime, xdate, xdatedif, xdatevalue, xday, xtimevalue
 from formulas.tokens.operand import Error, XlError
 
+from ..formula.values import is_omitted
 from ..read import clock, plain_numbers
+from .arguments import scalar
 
 FIRST_YEAR, LAST_YEAR = 1900, 9999
 
@@ -224,6 +227,107 @@ def datedif(start_date: Any, end_date: Any, unit: Any) -> Any:
     return xdatedif(start_date, end_date, unit.upper() if isinstance(unit, str) else unit)
 
 
+# --- WORKDAY, WORKDAY.INTL -------------------------------------------------------------------------
+# (Microsoft, "WORKDAY function", "WORKDAY.INTL function".) The date ``days`` working days after
+# (before, when negative) start_date, start_date itself not counted: a start on a weekend or a
+# holiday counts from there (WORKDAY of a Saturday and 1 is the Monday, and -1 the Friday); 0 days
+# is start_date as it is. days is truncated. The weekend of WORKDAY.INTL is a number (1-7: two days,
+# Saturday-Sunday to Friday-Saturday; 11-17: one day, Sunday to Saturday) or seven 0/1 characters
+# from Monday (1: a weekend day); left out (``WORKDAY.INTL(A1,5,,H1:H9)``) it is Saturday-Sunday.
+# Another number is #NUM!, other text (a week of weekend days among it) #VALUE!. Excel's days run
+# on from serial 1, a Sunday, through its 29 February 1900: a serial's weekday is the serial
+# modulo 7. ``formulas`` refused a start on a weekend (#VALUE!) and a weekend left out (#NUM!).
+
+_WEEKENDS: dict[int, frozenset[int]] = {  # weekday 0 is Monday
+    **{n: frozenset({(n + 4) % 7, (n + 5) % 7}) for n in range(1, 8)},
+    **{n: frozenset({(n - 5) % 7}) for n in range(11, 18)},
+}
+_NO_DATE = 3_000_000  # more working days than the calendar of Excel holds
+
+
+def _weekday(serial: int) -> int:
+    """Monday 0 to Sunday 6 of an Excel serial (serial 1, 1 January 1900, is Excel's Sunday)."""
+    return (serial + 5) % 7
+
+
+def _weekend(weekend: Any) -> frozenset[int]:
+    if is_omitted(weekend):
+        return _WEEKENDS[1]
+    weekend = scalar(weekend)
+    if isinstance(weekend, XlError):
+        raise _Invalid(str(weekend))
+    if isinstance(weekend, str) and weekend is not sh.EMPTY:
+        if len(weekend) != 7 or set(weekend) - {"0", "1"} or weekend == "1111111":
+            raise _Invalid("#VALUE!")
+        return frozenset(day for day, mark in enumerate(weekend) if mark == "1")
+    found = _WEEKENDS.get(math.trunc(_number(weekend)))
+    if found is None:
+        raise _Invalid("#NUM!")
+    return found
+
+
+def _holidays(holidays: Any, error_as_num: bool) -> frozenset[int]:
+    days = set()
+    for value in np.asarray(holidays if holidays is not None else (), dtype=object).ravel().tolist():
+        value = scalar(value)
+        if value is sh.EMPTY or value is None or is_omitted(value):
+            continue
+        if isinstance(value, XlError):
+            raise _Invalid("#NUM!" if error_as_num else str(value))
+        if isinstance(value, (bool, np.bool_)):
+            raise _Invalid("#VALUE!")
+        days.add(_serial(value))
+    return frozenset(days)
+
+
+def workday(start_date: Any, days: Any, weekend: Any = None, holidays: Any = None, intl: bool = True) -> Any:
+    """WORKDAY(start_date, days, [holidays]) and WORKDAY.INTL(start_date, days, [weekend], [holidays])."""
+    try:
+        start = _serial(scalar(start_date))
+        count = math.trunc(_number(scalar(days)))
+        off = _weekend(weekend) if intl else _WEEKENDS[1]
+        closed = _holidays(holidays, error_as_num=intl)
+    except _Invalid as invalid:
+        return invalid.error
+    if count == 0:
+        return float(start)
+    if abs(count) > _NO_DATE:
+        return Error.errors["#NUM!"]
+    step = 1 if count > 0 else -1
+    per_week = 7 - len(off)
+    current, remaining = start, abs(count)
+    weeks = (remaining - 1) // per_week  # whole weeks first, then the holidays in them day by day
+    if weeks:
+        span = range(current + step, current + step * (7 * weeks + 1), step)
+        current += step * 7 * weeks
+        remaining -= weeks * per_week - sum(1 for day in closed if day in span and _weekday(day) not in off)
+    while remaining > 0:
+        current += step
+        if _weekday(current) not in off and current not in closed:
+            remaining -= 1
+        if not 0 <= current <= LAST_SERIAL:
+            return Error.errors["#NUM!"]
+    return float(current) if 0 <= current <= LAST_SERIAL else Error.errors["#NUM!"]
+
+
+def _workday_function(intl: bool) -> Any:
+    def call(*args: Any) -> Any:
+        if intl:
+            return workday(*args)
+        start_date, days, *rest = args
+        return workday(start_date, days, None, rest[0] if rest else None, intl=False)
+
+    holidays_at = 3 if intl else 2
+
+    def arguments(*args: Any) -> tuple[Any, ...]:  # the holidays passed whole, the rest entry by entry
+        return tuple(a if i == holidays_at else (a if isinstance(a, np.ndarray) else np.asarray(a, dtype=object))
+                     for i, a in enumerate(args))
+
+    call.__name__ = "workday_intl" if intl else "workday"
+    return wrap_ufunc(call, input_parser=lambda *a: a, check_error=lambda *a: None, args_parser=arguments,
+                      excluded={holidays_at})
+
+
 FUNCTIONS: dict[str, Any] = {
     "TODAY": _volatile(today),
     "NOW": _volatile(now),
@@ -238,4 +342,6 @@ FUNCTIONS: dict[str, Any] = {
     "TIMEVALUE": wrap_ufunc(timevalue, input_parser=lambda *a: a, args_parser=lambda *a: a),
     # empty cells read as 0 (wrap_ufunc's default args_parser); errors are ranked by yearfrac itself
     "YEARFRAC": wrap_ufunc(yearfrac, input_parser=lambda *a: a, check_error=lambda *a: None),
+    "WORKDAY": _workday_function(intl=False),
+    "WORKDAY.INTL": _workday_function(intl=True),
 }

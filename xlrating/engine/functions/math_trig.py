@@ -206,6 +206,18 @@ def _ceiling(number: float, significance: float) -> Any:
     return _to_multiple(number, significance, up=True)
 
 
+def _ecma_ceiling(number: float, significance: float) -> Any:
+    """ECMA.CEILING: CEILING as ECMA-376 (1st edition) defines it and Excel 2007 computed it: away
+    from zero to a multiple of ``significance``, #NUM! when the two have different signs (CEILING
+    since Excel 2010 rounds a negative number with a positive significance towards zero); 0 when
+    either is 0."""
+    if significance == 0 or number == 0:
+        return 0.0
+    if (number < 0) != (significance < 0):
+        return _NUM
+    return _to_multiple(number, significance, up=True)
+
+
 def _floor(number: float, significance: float) -> Any:
     """FLOOR: ``number`` rounded down, towards zero, to a multiple of ``significance``; a negative number
     with a positive significance rounds away from zero; a positive number with a negative
@@ -518,6 +530,55 @@ def _munit(dimension: Any) -> Any:
     return formulas_function("MUNIT")(dimension)
 
 
+# --- SERIESSUM ------------------------------------------------------------------------------------
+# SERIESSUM(x, n, m, coefficients): a1*x^n + a2*x^(n+m) + a3*x^(n+2m) + ... (Microsoft, "SERIESSUM
+# function"), one term per coefficient in reading order. An empty cell among the coefficients is a
+# coefficient 0 (its term keeps its power); any nonnumeric argument, a text or a logical value among
+# the coefficients too, is #VALUE! ("If any argument is nonnumeric"); an error is itself. A power
+# Excel's ^ cannot take is its error: 0 to a negative power #DIV/0!, a negative x to a fractional
+# power #NUM!; 0 to the power 0 is 1, the series' constant term.
+
+
+def _series_argument(value: Any) -> Any:
+    value = scalar(value)
+    if isinstance(value, (bool, np.bool_)):
+        return _VALUE
+    return _rounding_argument(value)
+
+
+def _seriessum(x: Any, n: Any, m: Any, coefficients: Any) -> Any:
+    read = [_series_argument(v) for v in (x, n, m)]
+    for value in read:
+        if isinstance(value, XlError):
+            return value
+    base, first, step = read
+    cells = coefficients.ravel().tolist() if isinstance(coefficients, np.ndarray) else [coefficients]
+    terms = []
+    for i, cell in enumerate(cells):
+        a = scalar(cell)
+        if isinstance(a, XlError):
+            return a
+        if a is sh.EMPTY or a is None:
+            continue
+        if isinstance(a, (bool, np.bool_, str)):
+            return _VALUE
+        power = first + i * step
+        if base == 0:
+            if power < 0:
+                return _DIV0
+            term = float(a) if power == 0 else 0.0
+        elif base < 0 and power != math.floor(power):
+            return _NUM
+        else:
+            try:
+                term = float(a) * math.pow(base, power)
+            except OverflowError:
+                return _NUM
+        terms.append(term)
+    total = math.fsum(terms)
+    return total if math.isfinite(total) else _NUM
+
+
 FUNCTIONS: dict[str, Any] = {
     "MMULT": wrap_func(_mmult),
     "MUNIT": wrap_func(_munit),
@@ -533,6 +594,7 @@ FUNCTIONS: dict[str, Any] = {
     # arguments as CEILING & co. read them; TRUE/FALSE #VALUE!, one left out #N/A (IronCalc's MROUND book)
     "MROUND": _in_order(_mround, logical=False, left_out=_NA),
     "CEILING": _in_order(_ceiling),
+    "ECMA.CEILING": _in_order(_ecma_ceiling),
     "FLOOR": _in_order(_floor),
     "CEILING.MATH": _in_order(_math_rounding(up=True)),
     "FLOOR.MATH": _in_order(_math_rounding(up=False)),
@@ -548,6 +610,7 @@ FUNCTIONS: dict[str, Any] = {
     "DECIMAL": elementwise(_decimal, numbers=False),
     "RANDBETWEEN": elementwise(_randbetween),
     **{name: _checked(name) for name in ("SUMX2MY2", "SUMX2PY2", "SUMXMY2")},
+    "SERIESSUM": wrap_func(_seriessum),
     "SUMIF": wrap_func(criteria.sumif),
     "SUMIFS": wrap_func(criteria.sumifs),
 }

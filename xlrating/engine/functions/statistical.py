@@ -348,6 +348,30 @@ def averagea(*args: Any) -> Any:
     return single(math.fsum(values) / len(values) if values else Error.errors["#DIV/0!"])
 
 
+def _truncated(value: Any) -> Any:
+    """A number (or text reading as one) truncated to a whole number; anything else as it is."""
+    if isinstance(value, (bool, np.bool_, XlError)) or value is sh.EMPTY:
+        return value
+    if isinstance(value, str):
+        try:
+            value = float(value.strip())
+        except ValueError:
+            return value
+    if isinstance(value, (int, float, np.integer, np.floating)) and math.isfinite(value):
+        return float(math.trunc(value))
+    return value
+
+
+def poisson_dist(x: Any, mean: Any, cumulative: Any) -> Any:
+    """POISSON.DIST (and POISSON) of x truncated, as Excel takes it (Microsoft, "POISSON.DIST
+    function": "If x is not an integer, it is truncated"); formulas' gave 0 for a fractional x."""
+    if isinstance(x, np.ndarray):
+        x = np.vectorize(_truncated, otypes=[object])(x).view(Array)
+    else:
+        x = _truncated(x)
+    return formulas_function("POISSON.DIST")(x, mean, cumulative)
+
+
 FUNCTIONS: dict[str, Any] = {
     **{name: _of_numbers(name) for name in _OF_NUMBERS},
     "COUNTA": wrap_func(counta),
@@ -364,4 +388,6 @@ FUNCTIONS: dict[str, Any] = {
     "AVERAGEIFS": wrap_func(criteria.averageifs),
     "MAXIFS": wrap_func(criteria.maxifs),
     "MINIFS": wrap_func(criteria.minifs),
+    "POISSON.DIST": wrap_func(poisson_dist),
+    "POISSON": wrap_func(poisson_dist),
 }
