@@ -151,7 +151,7 @@ def test_an_ingest_names_what_it_matched_and_asks_about_a_close_new_name(tmp_pat
     autumn.write_text("\n".join(row.replace("Spring Cup,2023-04-16", "Autumn Cup,2024-10-06")
                                 .replace("Ada Lovelace", "Ada Lovelac") for row in rows) + "\n", encoding="utf-8")
     said = run("ingest", "--db", str(db), "--ask", str(autumn), given=f"{answer}\n")
-    assert f"{autumn}: players: 5 known (1 through the register), 1 new" in said
+    assert "; players: 5 known (1 through the register), 1 new\n" in said
     assert "'Blaise Pascal' is 'B. Pascal' (the register merged them)" in said
     assert ("new 'Ada Lovelac' is close to known 'Ada Lovelace': if they are the same person, "
             "xlrating players merge dippouch 'Ada Lovelac' 'Ada Lovelace'") in said

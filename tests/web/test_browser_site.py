@@ -57,6 +57,11 @@ def store_db(tmp_path_factory: pytest.TempPathFactory) -> Path:
 @pytest.fixture(scope="module")
 def server(store_db: Path) -> Iterator[str]:
     with running_server(store_db, "--upload-rate", "1000/minute", log=store_db.with_name("serve.log")) as url:
+        # The first view after a change fills the caches (seconds on a busy machine); the tests read pages
+        import urllib.request
+
+        with urllib.request.urlopen(f"{url}/?as_of={AS_OF}", timeout=300) as warmed:
+            assert warmed.status == 200
         yield url
 
 

@@ -62,13 +62,13 @@ def test_beyond_the_queue_the_server_says_it_is_busy() -> None:
 
 def test_a_checks_time_limit_counts_from_its_start_not_from_its_place_in_the_queue() -> None:
     async def scenario() -> list[object]:
-        checker = SheetChecker(1, timeout=3.0)
-        try:  # the second waits 2 s for the first, then runs 2 s: 4 s after it was asked, 2 s after it began
-            return await asyncio.gather(checker.run(_slow, 2), checker.run(_slow, 2), return_exceptions=True)
+        checker = SheetChecker(1, timeout=5.0)
+        try:  # the second waits 3 s for the first, then runs 3 s: 6 s after it was asked, 3 s after it began
+            return await asyncio.gather(checker.run(_slow, 3), checker.run(_slow, 3), return_exceptions=True)
         finally:
             checker.close()
 
-    assert asyncio.run(scenario()) == [2, 2]
+    assert asyncio.run(scenario()) == [3, 3]
 
 
 def test_a_check_that_runs_out_ends_alone_and_the_others_finish() -> None:

@@ -138,9 +138,12 @@ def ingest_one(file: str, store: Any, location: str, registry: Any, *, replace: 
     except StoreError as exc:
         fail(str(exc))
     message = outcome.message + (f"; {chosen.replace_hint}" if outcome.replaceable else "")
-    echo(f"{file}: {message}")
+    if outcome.status in ("stored", "replaced"):  # who the players are: the count on the same line, then any doubt
+        count, *doubts = found.lines(chosen.key)
+        echo("\n".join(f"{file}: {line}" for line in (f"{message}; {count}", *doubts)))
+    else:
+        echo(f"{file}: {message}")
     if outcome.status in ("stored", "replaced"):
-        echo("\n".join(f"{file}: {line}" for line in found.lines(chosen.key)))
         if ask:
             _ask_about(store, chosen.key, found, file, echo)
     return outcome.status, store, validation
