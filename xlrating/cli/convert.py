@@ -34,6 +34,10 @@ if TYPE_CHECKING:
 @click.option("--values-only", is_flag=True, help="Write an .xlsx with the values in place of the formulas.")
 @click.option("-j", "--jobs", type=click.IntRange(min=1), default=1, show_default=True,
               help="Workbooks converted in parallel (worker processes).")
+@click.option("--scheduler", metavar="ADDRESS", default=None,
+              help="Convert on the Dask cluster whose scheduler is at ADDRESS (tcp://host:8786): this computer "
+                   "reads the workbooks and sends them to the workers, and writes what they send back under "
+                   "-o. Needs the cluster extra (pip install 'xlrating[cluster]') here and on the workers.")
 @click.option("--quiet", "-q", is_flag=True, help="No progress bar; only failures, warnings and the summary.")
 @click.option("--strict", is_flag=True,
               help="Exit 1 when any cell was not computed as Excel would (the warnings, a whole workbook's too), "
@@ -42,8 +46,8 @@ if TYPE_CHECKING:
               help="The moment TODAY() and NOW() see (default: the computer's clock): a date and time "
                    "(2026-07-23, 2026-07-23T14:30), or saved: each workbook's own save time (docProps/core.xml "
                    "dcterms:modified, UTC), to compute them as Excel did when it saved the workbook.")
-def convert(files: tuple[str, ...], out: str, fmt: str | None, values_only: bool, jobs: int, quiet: bool,
-            strict: bool, now_text: str | None) -> None:
+def convert(files: tuple[str, ...], out: str, fmt: str | None, values_only: bool, jobs: int,
+            scheduler: str | None, quiet: bool, strict: bool, now_text: str | None) -> None:
     """Recalculate workbooks without Excel: FILE is a workbook, a folder of workbooks or a glob.
 
     Formulas may use xlrating's functions under any name Excel stores them as (DIPPOUCH_VALUE,
@@ -73,6 +77,9 @@ def convert(files: tuple[str, ...], out: str, fmt: str | None, values_only: bool
         work = plan(expand_inputs(files), out, fmt, values_only, now)
     except (UsageError, ValueError) as exc:
         fail(str(exc))
+
+    if scheduler is not None:
+        run = _on_cluster(scheduler, jobs)
 
     start = time.perf_counter()
     outcomes = _run_with_progress(work, jobs, limits, quiet, run)
@@ -106,6 +113,35 @@ def convert(files: tuple[str, ...], out: str, fmt: str | None, values_only: bool
 
 
 MAX_WARNINGS_SHOWN = 20
+
+
+def _on_cluster(address: str, jobs: int) -> Callable[..., list[Outcome]]:
+    """``run`` on the Dask cluster at ``address`` (:mod:`xlrating.engine.cluster`), connected for
+    the batch and closed after it; exit 2 when the cluster cannot be used."""
+    if jobs != 1:
+        fail("--jobs counts this computer's processes; with --scheduler the cluster's workers convert "
+             "the workbooks (start them with --nthreads 1, one process per core)")
+    try:
+        import distributed  # noqa: F401 - an optional dependency, asked for only here
+    except ImportError:
+        fail("--scheduler needs Dask's distributed package, which is not installed: "
+             "pip install 'xlrating[cluster]' (on this computer and on the workers)")
+    from xlrating.engine.cluster import ClusterError, connect, run_on_cluster
+
+    def run(work: list[Job], _jobs: int, limits: Limits,
+            progress: Callable[[Outcome], None] | None = None) -> list[Outcome]:
+        try:
+            client = connect(address)
+        except ClusterError as exc:
+            fail(f"--scheduler: {exc}")
+        try:
+            return run_on_cluster(client, work, limits, progress)
+        except ClusterError as exc:
+            fail(f"--scheduler: {exc}")
+        finally:
+            client.close()
+
+    return run
 
 
 def _run_with_progress(work: list[Job], jobs: int, limits: Limits, quiet: bool,

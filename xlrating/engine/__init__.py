@@ -47,14 +47,17 @@ FORMATS = ("xlsx", "csv", "json")
 REGISTRY = FunctionRegistry(functions)
 
 
-def evaluate_workbook(path: str, *, limits: Limits | None = None, now: NowOption = None) -> Evaluated:
+def evaluate_workbook(path: str, *, limits: Limits | None = None, now: NowOption = None,
+                      data: bytes | None = None) -> Evaluated:
     """Recalculate every formula of the workbook at ``path`` (:func:`.evaluate.model.evaluate_workbook`).
 
     ``limits``: the size limits of :mod:`xlrating.gate.safe_open` (default: its defaults) and the
     time limit (``max_seconds``, naming the cell being computed). ``now``: the moment TODAY() and
     NOW() see: None (the computer's clock), a ``datetime``, or ``"saved"`` (the workbook's save time).
+    ``data``: the file's bytes when they were read elsewhere (sent to a cluster's worker); ``path``
+    still names the file (in messages and ``CELL("filename")``).
     """
-    return model.evaluate_workbook(path, REGISTRY, limits=limits, now=now)
+    return model.evaluate_workbook(path, REGISTRY, limits=limits, now=now, data=data)
 
 
 def output_suffix(source: Path, fmt: str, values_only: bool) -> str:
@@ -68,18 +71,19 @@ def output_suffix(source: Path, fmt: str, values_only: bool) -> str:
 
 def convert_file(source: str | Path, target: str | Path, *, fmt: str = "xlsx", values_only: bool = False,
                  limits: Limits | None = None, warnings: list[str] | None = None,
-                 now: NowOption = None, notes: list[str] | None = None) -> list[Path]:
+                 now: NowOption = None, notes: list[str] | None = None, data: bytes | None = None) -> list[Path]:
     """Recalculate ``source`` and write it to ``target`` in ``fmt``; the paths written.
 
     ``warnings``, when given, receives one line per cell not computed as Excel would ("Sheet!A1:
     why"); those cells are written without a value, for Excel or LibreOffice to compute on open.
     ``now``: the moment of TODAY() and NOW() (:func:`evaluate_workbook`); ``notes``, when given,
     receives the warnings about the workbook as a whole (no save time for ``now="saved"``).
+    ``data``: the bytes of ``source`` read elsewhere (:func:`evaluate_workbook`).
     Raises :class:`ConversionError` (the time limit, naming the cell) or
     :class:`xlrating.gate.safe_open.UnreadableWorkbook`.
     """
     source, target = Path(source), Path(target)
-    evaluated = evaluate_workbook(str(source), limits=limits, now=now)
+    evaluated = evaluate_workbook(str(source), limits=limits, now=now, data=data)
     if warnings is not None:
         warnings.extend(evaluated.warnings)
     if notes is not None:

@@ -123,8 +123,12 @@ class Outcome:
     notes: tuple[str, ...] = ()  # warnings about the workbook as a whole (no save time for --now saved)
 
 
-def convert_one(job: Job, limits: Limits | None = None) -> Outcome:
-    """Convert one workbook; never raises (the failure is the outcome's message)."""
+def convert_one(job: Job, limits: Limits | None = None, *, data: bytes | None = None,
+                read_as: str | None = None) -> Outcome:
+    """Convert one workbook; never raises (the failure is the outcome's message).
+
+    ``data``: the workbook's bytes, read on another computer (:mod:`.cluster`), and ``read_as`` its
+    full path there, what ``CELL("filename")`` shows; messages still name ``job.source``."""
     from xlrating.gate.safe_open import UnreadableWorkbook
 
     from . import ConversionError, convert_file
@@ -135,8 +139,9 @@ def convert_one(job: Job, limits: Limits | None = None) -> Outcome:
     try:
         if not os.path.isdir(job.target.parent):  # one stat, not a refused mkdir, for a folder made before
             job.target.parent.mkdir(parents=True, exist_ok=True)
-        written = convert_file(job.source, job.target, fmt=job.fmt, values_only=job.values_only, limits=limits,
-                               warnings=warnings, now=job.now, notes=notes)
+        written = convert_file(job.source if read_as is None else read_as, job.target, fmt=job.fmt,
+                               values_only=job.values_only, limits=limits, warnings=warnings, now=job.now,
+                               notes=notes, data=data)
         return Outcome(job, True, "", time.perf_counter() - start, tuple(written), tuple(warnings), tuple(notes))
     except UnreadableWorkbook as exc:
         message = f"{job.source}: {exc.reason}"

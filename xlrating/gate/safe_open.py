@@ -58,12 +58,18 @@ def read_package(path: str | os.PathLike[str], limits: Limits | None = None) -> 
         raise UnreadableWorkbook(path, refused.reason) from None
 
 
-def open_package(path: str | os.PathLike[str], limits: Limits, defer: Callable[[str], bool]) -> PackageCheck:
+def open_package(path: str | os.PathLike[str], limits: Limits, defer: Callable[[str], bool],
+                 data: bytes | None = None) -> PackageCheck:
     """The same door as :func:`read_package` for a reader that checks some parts in its own pass:
     every part but those ``defer`` names is checked here; the returned :class:`PackageCheck` (a
     context manager holding the open archive) is how the reader reads and checks the rest. Its
-    :class:`Refused` must become :class:`UnreadableWorkbook` for ``path``, as here."""
-    data = _read_file(path, limits)
+    :class:`Refused` must become :class:`UnreadableWorkbook` for ``path``, as here. ``data``: the
+    file's bytes, read elsewhere (another computer sent them), checked as the file would be."""
+    if data is None:
+        data = _read_file(path, limits)
+    elif len(data) > limits.max_file_bytes:
+        raise UnreadableWorkbook(path, f"the file has {len(data):,} bytes, over the limit "
+                                       f"{describe('max_file_bytes', limits.max_file_bytes)}")
     try:
         check = PackageCheck(data, limits)
     except Refused as refused:

@@ -107,7 +107,7 @@ def sheet_order(package: Package) -> tuple[str, ...]:
 
 
 def evaluate_workbook(path: str, registry: FunctionRegistry, *, limits: Limits | None = None,
-                      now: clock.NowOption = None) -> Evaluated:
+                      now: clock.NowOption = None, data: bytes | None = None) -> Evaluated:
     """Recalculate every formula of the workbook at ``path`` with the functions of ``registry``.
 
     ``limits``: the size limits of :mod:`xlrating.gate.safe_open` (default: its defaults) and the
@@ -115,10 +115,11 @@ def evaluate_workbook(path: str, registry: FunctionRegistry, *, limits: Limits |
     ``now``: the moment TODAY() and NOW() see (:mod:`..read.clock`): None for the computer's clock
     (read once, as the workbook's computation starts), a wall-clock time, or :data:`~..read.clock.SAVED`
     for the workbook's save time; a workbook that records none then uses the computer's clock,
-    with a note (:attr:`Evaluated.notes`) when a formula read it.
+    with a note (:attr:`Evaluated.notes`) when a formula read it. ``data``: the file's bytes, read
+    elsewhere (:func:`..read.package.read_package`).
     """
     limits = limits or Limits()
-    package = read_package(path, limits=limits)
+    package = read_package(path, limits=limits, data=data)
     moment, fallback = _moment(package, now)
     CHARACTER_SET.set(package.character_set)  # CHAR and CODE as the Excel that saved the workbook
     with using(package.date_system), clock.using(moment) as used:  # dates as the workbook counts them

@@ -226,14 +226,15 @@ def _read_here(name: str) -> bool:
         name.startswith("xl/worksheets/") and name.endswith(".xml") and name.count("/") == 2))
 
 
-def read_package(path: str, *, limits: Limits | None = None) -> Package:
+def read_package(path: str, *, limits: Limits | None = None, data: bytes | None = None) -> Package:
     """Every sheet's values and formulas, and the workbook's defined names.
 
     The package goes through the project's gate for untrusted files
     (:func:`xlrating.gate.safe_open.open_package`), which checks every part but the worksheets;
-    each worksheet is checked by the pass that reads it (:func:`_read_checked`)."""
+    each worksheet is checked by the pass that reads it (:func:`_read_checked`). ``data``: the
+    file's bytes when they were read elsewhere (a cluster's worker); ``path`` still names it."""
     limits = limits or Limits.from_env()
-    check = open_package(path, limits, defer=_read_here)
+    check = open_package(path, limits, defer=_read_here, data=data)
     try:
         with check:
             if strict_xml.is_strict(check.archive):
