@@ -253,6 +253,7 @@ SEARCH_TABLES = (Table("players", "Players", SEARCH_PLAYER_COLUMNS),
                  Table("tournaments", "Tournaments", SEARCH_TOURNAMENT_COLUMNS))
 SEARCH_TEMPLATE = "mers_search.html"
 MENU = (("MERS", "/rankings"),)
+PLAYERS_PATH = "/players"  # a player's page: PLAYERS_PATH/{EMA ID}
 
 
 def home_summary(opened: SQLiteStore, today: dt.date) -> dict[str, Any]:
@@ -295,5 +296,5 @@ routes = [
     *page_routes("/rankings/{ruleset}/{rules}", ranking),
     *page_routes("/tournaments", tournaments),
     *page_routes("/tournaments/{tournament_id}", tournament),
-    *page_routes("/players/{ema_id}", player),
+    *page_routes(PLAYERS_PATH + "/{ema_id}", player),
 ]

@@ -7,6 +7,7 @@ HTML and :mod:`xlrating.web.renderers` as every registered download format.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -39,13 +40,15 @@ class Table:
 class Page:
     """What a public page shows: ``data`` is the JSON (and what the template reads), ``tables``
     the lists of rows in it that the CSV (the first) and the Excel workbook (all) hold;
-    ``context`` adds what only the HTML needs."""
+    ``context`` adds what only the HTML needs; ``workbook``, when given, makes the page's .xlsx
+    itself (a workbook of formulas, say) instead of the tables."""
 
     title: str
     template: str
     data: dict[str, Any]
     tables: tuple[Table, ...] = ()
     context: dict[str, Any] = field(default_factory=dict)
+    workbook: Callable[[], bytes] | None = None
 
     def rows(self, table: Table) -> list[dict[str, Any]]:
         return list(self.data[table.key])

@@ -7,7 +7,8 @@ after a page's path); a new format is one :func:`register_renderer` here, and ev
   in full precision (what the JSON holds), an empty field for no value. Text that a spreadsheet
   would run as a formula gets a leading ``'`` (:mod:`xlrating.gate.csv_safety`).
 - Excel: one sheet per table (the header row first, frozen, with a filter), then a sheet
-  "About" with the page's title and settings. Text is always stored as text, never as a formula
+  "About" with the page's title and settings; or the workbook the page makes itself
+  (:attr:`Page.workbook`: an explanation's formulas). Text is always stored as text, never as a formula
   (openpyxl would otherwise take a name starting with ``=`` for one).
 """
 
@@ -140,5 +141,5 @@ def _shown(value: Any) -> str:
 
 @register_renderer("xlsx", "Excel")
 def xlsx_response(page: Page, stem: str) -> Response:
-    return Response(xlsx_bytes(page), media_type=XLSX,
+    return Response(page.workbook() if page.workbook is not None else xlsx_bytes(page), media_type=XLSX,
                     headers={"content-disposition": attachment(f"{stem}.xlsx"), "access-control-allow-origin": "*"})

@@ -48,5 +48,9 @@ def _specificity(route: BaseRoute) -> tuple[int, ...]:
 
 
 def public_routes(keys: Iterable[str] | None = None) -> list[BaseRoute]:
+    """Every published system's pages; first each player's explanation
+    (:mod:`xlrating.web.explain_pages`), before the players' pages whose names may hold a ``/``."""
+    from xlrating.web import explain_pages
+
     routes = [route for pages in pages_of_every_system(keys) for route in pages.routes]
-    return sorted(routes, key=_specificity)
+    return [*explain_pages.routes(systems_with_pages(keys)), *sorted(routes, key=_specificity)]

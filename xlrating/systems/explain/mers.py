@@ -26,7 +26,7 @@ INPUTS = (Column("number", "#", "whole", True, False), Column("tournament", "Tou
           Column("tied", "Players at this place", "whole", True, False),
           Column("given_base_rank", "Base rank given", "number", True, False),
           Column("weight", "Weight", "number", True))
-DERIVED = (Column("base_rank", "Base rank"), Column("counted_base_rank", "Base rank counted", brief=False),
+DERIVED = (Column("base_rank", "Base rank"), Column("counted_base_rank", "Base rank counted"),
            Column("age_factor", "Age factor", decimals=3), Column("counts", "Counts", "flag", brief=False),
            Column("weight_x_age", "Weight x age", brief=False), Column("order", "Best-first order", "whole"))
 PART_COLUMNS = {"2005": (Column("in_all", "In all", "flag"),),
