@@ -126,11 +126,14 @@ def detect(grids: list[SheetGrid], name: str = "the file") -> RatingSystem:
 def validate_submission(path: str | os.PathLike[str], submitted: SubmittedFile, registry: Registry | None = None,
                         *, system: str | None = None) -> Validation:
     """Validate the opened file ``submitted`` as ``system``'s (judged by :func:`detect` when None);
-    raises :class:`SystemUnclear` when its columns leave a doubt."""
+    raises :class:`SystemUnclear` when its columns leave a doubt, and ``UnreadableWorkbook`` naming the import
+    that reads it for another program's file (:mod:`xlrating.sheets.formats.recognise`)."""
+    from xlrating.sheets.formats.recognise import refuse_other_programs
     from xlrating.sheets.read.submitted import read_grids
     from xlrating.sheets.validate.findings import not_utf8_findings
 
     grids = read_grids(submitted)
+    refuse_other_programs(path, grids)  # the WDD's upload, the EMA's workbook: said what they are and what reads them
     chosen = get(system) if system else detect(grids, os.fspath(path))
     validation = chosen.validate(grids, registry)
     garbled = not_utf8_findings(grids)

@@ -105,6 +105,12 @@ def open_submission(path: str | os.PathLike[str], limits: Limits | None = None,
         except Refused as refused:
             raise UnreadableWorkbook(path, refused.reason) from None
         return SubmittedFile(str(path), data, "xlsx", limits)
+    if kind in (None, "csv"):  # another program's XML or JSON: say what it is and what reads it
+        from xlrating.sheets.formats.recognise import explain, recognise_text
+
+        foreign = recognise_text(data, limits)
+        if foreign is not None:
+            raise UnreadableWorkbook(path, explain(foreign, os.fspath(path)))
     if kind is None:
         raise UnreadableWorkbook(path, _not_readable(data, named))
     if named is not None and named != kind:
