@@ -66,9 +66,10 @@ def test_each_folder_imports_only_the_folders_before_it() -> None:
 
 def test_every_module_of_the_engine_is_in_one_of_its_folders() -> None:
     """Only the engine's own entry points live beside the folders: the package (evaluate_workbook,
-    convert_file), the batch conversion of the command line and the LibreOffice peer."""
+    convert_file), the batch conversion of the command line (on this computer, and on a Dask cluster)
+    and the LibreOffice peer."""
     top = sorted(path.name for path in ENGINE.glob("*.py"))
-    assert top == ["__init__.py", "batch.py", "libreoffice.py"]
+    assert top == ["__init__.py", "batch.py", "cluster.py", "libreoffice.py"]
     assert sorted(p.name for p in ENGINE.iterdir() if p.is_dir() and (p / "__init__.py").exists()) == sorted(
         (*FOLDERS, "data"))
 

@@ -18,6 +18,7 @@ COMMANDS: dict[str, tuple[str, str, str]] = {
     "functions": ("functions", "functions", "List the Excel functions with their arguments."),
     "rank": ("rank", "rank", "Compute a leaderboard from result files or the store."),
     "explain": ("explain", "explain", "How one player's rating comes about: every result, and a workbook that recomputes it."),
+    "quotas": ("quotas", "quotas", "Championship quotas: each EMA country's seats from the MERS ranking, step by step."),
     "validate": ("validate", "validate", "Check submitted EMA result sheets; every problem at its cell."),
     "ingest": ("ingest", "ingest", "Validate, then store the results of EMA result sheets."),
     "convert": ("convert", "convert", "Recalculate workbooks headlessly, xlrating functions included."),

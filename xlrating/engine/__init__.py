@@ -20,8 +20,9 @@ functions only what reading and formulas define):
 - :mod:`.write`: the workbook written back with fresh cached values, values only, CSV or JSON.
 
 Here the pieces meet: :func:`evaluate_workbook` and :func:`convert_file` run the evaluator with
-:data:`REGISTRY`. :mod:`.batch` converts many files (``xlrating convert``); :mod:`.libreoffice`
-drives LibreOffice as a peer for the tests and the benchmark.
+:data:`REGISTRY`. :mod:`.batch` converts many files (``xlrating convert``), :mod:`.cluster` on a
+Dask cluster (``--scheduler``); :mod:`.libreoffice` drives LibreOffice as a peer for the tests and
+the benchmark.
 
 One cell never sinks a workbook: what the engine cannot compute as Excel would (references into
 other workbooks, data tables, an Excel function it does not implement) is left without a value and
