@@ -36,6 +36,7 @@ from ..formula.tree import (
     with_params,
 )
 from ..read.grid import MAX_COL, MAX_ROW, Sheet
+from ..read.names import is_relative
 from ..read.sheet_cells import FormulaCell, SheetCells, cell_position
 from .registry import FunctionRegistry
 
@@ -116,7 +117,7 @@ def _extent(node: Node) -> tuple[int, int]:
 def _resolve_names(node: Node, names: dict[str, str]) -> Node:
     if isinstance(node, Ref) and node.name:
         target = names.get(node.name)
-        if target is None:
+        if target is None or is_relative(target):  # a relative name means another cell per cell: the fallback's
             return node
         try:
             resolved = parse("=" + target)

@@ -29,16 +29,18 @@ from xlrating.excel_errors import ExcelError
 
 from ..formula.areas import spread_areas
 from ..formula.reader import normalise, parse
-from ..formula.tree import Call, FormulaSyntaxError, Ref, column_letters
+from ..formula.function_names import builtin_name
+from ..formula.tree import Call, FormulaSyntaxError, Ref, column_letters, walk
 from ..formula.values import Area
 from ..read.grid import MAX_ROW, CellFailure, Grid, InCircle, NotComputed, Sheet
-from ..read.names import expand_names, is_lambda
+from ..read.names import expand_names, is_lambda, uses_relative_names
 from ..read.row_visibility import Rows, rows_of
+from .blocks import ARRAY_FUNCTIONS
 from .compiler import compile_formula, needs_cell
 from .host_values import from_host, to_host
 from .lambdas import Lambda
 from .legacy_values import takes_arrays
-from .position import CURRENT, Abort, Position
+from .position import CURRENT, Abort, Position, area_sheet
 from .registry import FunctionRegistry
 
 _PLAIN_NAME = re.compile(r"^[^!]+![$A-Za-z0-9:]+$")
@@ -99,7 +101,7 @@ class Fallback:
         """The sheet and rectangle an input names, or the error value to feed instead."""
         if ranges is not None and ranges is not sh.NONE and getattr(ranges, "ranges", None):
             area = ranges.ranges[0]
-            target = self.grid.sheet(area["sheet"]) if area.get("sheet") else sheet
+            target = area_sheet(self.grid, area, sheet)
             return target, max(int(area["r1"]), 1), max(int(area["n1"]), 1), int(area["r2"]), int(area["n2"])
         reference = self.names_for(sheet).get(name.upper())
         if reference is None:
@@ -118,7 +120,7 @@ class Fallback:
             area = Ranges().push(reference.replace("$", "")).ranges[0]
         except Exception:  # noqa: BLE001 - a defined name that is no reference
             return ErrorToken.errors["#REF!"]
-        target = self.grid.sheet(area["sheet"]) if area.get("sheet") else sheet
+        target = area_sheet(self.grid, area, sheet)
         return target, max(int(area["r1"]), 1), max(int(area["n1"]), 1), int(area["r2"]), int(area["n2"])
 
     def read(self, target: Sheet, r1: int, c1: int, r2: int, c2: int, seen_from: Sheet) -> Ranges:
@@ -203,7 +205,7 @@ class Fallback:
         input): a reference of several areas, for LARGE, RANK, INDEX, AREAS and the like."""
         union: Ranges | None = None
         for area in ranges.ranges:
-            target = self.grid.sheet(area["sheet"]) if area.get("sheet") else sheet
+            target = area_sheet(self.grid, area, sheet)
             if target is None:
                 return ErrorToken.errors["#REF!"]
             read = self.read(target, max(int(area["r1"]), 1), max(int(area["n1"]), 1), int(area["r2"]),
@@ -247,8 +249,12 @@ class Fallback:
         key = (sheet.name.upper(), formula)
         prepared = self._prepared.get(key)
         if prepared is None:  # once per distinct text: cell-by-cell groups repeat the same few texts
-            prepared = expand_names(normalise(spread_areas(formula, self.sheet_order)), self.names_for(sheet))
-            prepared = self._prepared[key] = self._named_edges(prepared)
+            names = self.names_for(sheet)
+            written = normalise(spread_areas(formula, self.sheet_order))
+            if uses_relative_names(written, names):  # a name meaning another cell for each cell: written per cell
+                prepared = self._named_edges(expand_names(written, names, at=(row, col)))
+            else:
+                prepared = self._prepared[key] = self._named_edges(expand_names(written, names))
         formula = prepared
         function = self.compile(formula, row, col)
         token = CURRENT.set(Position(self, sheet, row, col, intersect and not takes_arrays(formula)))
@@ -270,7 +276,7 @@ class Fallback:
         finally:
             CURRENT.reset(token)
         if intersect:
-            result = self._intersect(result, row, col, first=_numbers_its_area(formula))
+            result = self._intersect(result, row, col, first=_numbers_its_area(formula) or _makes_array(formula))
         elif fills is not None:
             result = self._padded(result, fills)
         return result_value(result)
@@ -331,6 +337,18 @@ def _numbers_its_area(formula: str) -> bool:
     except FormulaSyntaxError:
         return False
     return isinstance(tree, Call) and tree.name.upper().removeprefix("_XLFN.") in ("ROW", "COLUMN")
+
+
+@functools.lru_cache(maxsize=1024)
+def _makes_array(formula: str) -> bool:
+    """Whether ``formula`` calls a function returning an array (SEQUENCE, TRANSPOSE, MMULT ...): as a
+    legacy formula (a workbook Excel saved, no array formula) it shows the array's first value,
+    whatever areas it read ("=@SEQUENCE(3)" is 1)."""
+    try:
+        tree = parse(formula)
+    except FormulaSyntaxError:
+        return False
+    return any(isinstance(node, Call) and builtin_name(node.name) in ARRAY_FUNCTIONS for node in walk(tree))
 
 
 def _abort_in(exc: BaseException | None) -> Abort | None:

@@ -393,16 +393,20 @@ class _Evaluator:
         else:
             block.sheet.set(row, block.col, value)
 
-    @staticmethod
-    def _intersects(block: Block) -> bool:
+    def _intersects(self, block: Block) -> bool:
         """An ordinary formula (not an array formula) that Excel computes as a legacy formula, with
         implicit intersection: one of references, operators and functions of single values
         (``=B1:B9``, ``=B:B*2``, ``=CONVERT(C16:Q16,"C","F")``). Formulas with a dynamic-array
-        function (SEQUENCE, FILTER ...) or one of xlrating's functions spill instead: ours take a
-        range for a single value on purpose, to fill a column from one formula."""
+        function (SEQUENCE, FILTER ...) spill instead, unless the workbook was saved by Excel (or
+        LibreOffice): Excel saves every formula it computes as a dynamic array as an array formula
+        (``t="array"``, marked dynamic by ``cm``), so an ordinary one there is a legacy formula, which
+        shows the first value of an array (``=@SEQUENCE(3)`` in Excel's formula bar). Formulas with
+        one of xlrating's functions always spill: ours take a range for a single value on purpose,
+        to fill a column from one formula."""
         if block.array_ref is not None or block.tree is None:
             return False
-        return not any(isinstance(node, Call) and (builtin_name(node.name) in ARRAY_FUNCTIONS
+        legacy = self.result.package.legacy_formulas
+        return not any(isinstance(node, Call) and ((not legacy and builtin_name(node.name) in ARRAY_FUNCTIONS)
                                                    or our_function(node.name) is not None)
                        for node in walk(block.tree))
 

@@ -27,7 +27,7 @@ from formulas.ranges import Ranges
 
 from ..read.grid import NotComputed
 from ..read.pivot_tables import PivotField, PivotTable, read_pivot_tables
-from .position import Abort, Position
+from .position import Abort, Position, area_sheet
 
 _READ: dict[int, tuple[Any, list[PivotTable]]] = {}
 
@@ -151,7 +151,7 @@ def getpivotdata(position: Position, data_field: Any, pivot_table: Any, *pairs: 
     if not isinstance(pivot_table, Ranges) or not pivot_table.ranges or len(pairs) % 2:
         return Error.errors["#REF!"]
     area = pivot_table.ranges[0]
-    sheet = position.fallback.grid.sheet(area["sheet"]) if area.get("sheet") else position.sheet
+    sheet = area_sheet(position.fallback.grid, area, position.sheet)
     row, col = int(area["r1"]), int(area["n1"])
     table = next((t for t in _tables(position) if sheet is not None and t.holds(sheet.name, row, col)), None)
     if table is None:

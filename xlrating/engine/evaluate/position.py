@@ -47,7 +47,19 @@ class Position:
     intersect: bool = False
 
 
+def area_sheet(grid: Grid, area: dict[str, Any], default: Sheet) -> Sheet | None:
+    """The sheet of one area of a ``formulas`` reference: its ``sheet``, else its ``sheet_id`` (the
+    upper-case name, quoted when it has a space: what INDEX and OFFSET of a reference to another
+    sheet carry), else ``default`` (the formula's own sheet); None for a sheet the workbook lacks."""
+    name = area.get("sheet")
+    if not name:
+        name = area.get("sheet_id") or ""
+        if len(name) > 1 and name.startswith("'") and name.endswith("'"):
+            name = name[1:-1]
+    return grid.sheet(name) if name else default
+
+
 CURRENT: contextvars.ContextVar[Position] = contextvars.ContextVar("xlrating_engine_position")
 
 
-__all__ = ["CURRENT", "Abort", "CellReader", "Position"]
+__all__ = ["CURRENT", "Abort", "CellReader", "Position", "area_sheet"]

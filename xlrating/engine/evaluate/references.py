@@ -34,7 +34,7 @@ from ..read.cell_formats import cell_formats
 from ..read.grid import MAX_COL, MAX_ROW, NotComputed, Sheet
 from .legacy_values import FUNCTIONS as IS_FUNCTIONS
 from .pivot_data import getpivotdata
-from .position import CURRENT, Abort, Position
+from .position import CURRENT, Abort, Position, area_sheet
 
 
 class _Failed(Exception):
@@ -76,7 +76,7 @@ def _number(arg: Any, default: float | None = None) -> float:
 def _area(reference: Ranges, position: Position) -> tuple[Sheet, int, int, int, int]:
     """The sheet and rectangle of a ``formulas`` reference (its first area)."""
     area = reference.ranges[0]
-    sheet = position.fallback.grid.sheet(area["sheet"]) if area.get("sheet") else position.sheet
+    sheet = area_sheet(position.fallback.grid, area, position.sheet)
     if sheet is None:
         raise _Failed("#REF!")
     r1, r2 = max(int(area["r1"]), 1), int(area["r2"])
@@ -447,10 +447,14 @@ def subtotal(position: Position, function_num: Any, *references: Any) -> Any:
         raise _Failed("#VALUE!")
     values: list[Any] = []
     for reference in references:
+        if isinstance(reference, np.ndarray) and reference.size == 1:
+            reference = reference.ravel()[0]
+        if isinstance(reference, XlError):  # SUBTOTAL(9,#REF!): a reference deleted in Excel
+            raise _Failed(str(reference))
         if not isinstance(reference, Ranges) or not reference.ranges:
             raise _Failed("#VALUE!")
         for area in reference.ranges:
-            sheet = position.fallback.grid.sheet(area["sheet"]) if area.get("sheet") else position.sheet
+            sheet = area_sheet(position.fallback.grid, area, position.sheet)
             if sheet is None:
                 raise _Failed("#REF!")
             r1, c1 = max(int(area["r1"]), 1), max(int(area["n1"]), 1)
@@ -491,6 +495,9 @@ def span(position: Position, left: Any, right: Any) -> Any:
 def _range_operator(left: Any, right: Any) -> Any:
     """``:`` as compiled: spanned through the cell being computed; while ``formulas`` compiles (a
     constant A1:B2 is joined once, before any cell), or for references not read yet, its own."""
+    for operand in (left, right):  # #REF!:B4, a reference deleted in Excel: the error, as Excel shows it
+        if isinstance(operand, XlError):
+            return operand
     position = CURRENT.get(None)
     if position is None or not all(getattr(operand, "values", True) for operand in (left, right)):
         return left + right

@@ -16,6 +16,7 @@ from typing import Any
 from xlrating.excel_errors import ExcelError
 
 from ..read.grid import MAX_COL, MAX_ROW
+from ..read.names import spans_readable
 from .tree import Call, Const, Node, Op, Ref, reference
 
 _LINE_BREAKS = re.compile(r'("(?:[^"]|"")*")|[\r\n\t]+')
@@ -84,7 +85,8 @@ def _reference_first(formula: str) -> str:
 
 def normalise(formula: str) -> str:
     """``formula`` as the parser should read it: on one line (:func:`one_line`), a function call
-    before ``:`` and a cell after it swapped (:func:`_reference_first`), and with its unary
+    before ``:`` and a cell after it swapped (:func:`_reference_first`), the range operator's
+    operands on one sheet as ``formulas`` reads them (:func:`..read.names.spans_readable`), and with its unary
     signs as Excel means them where an operand starts (at the start, after ``(``, a comma, a
     comparison or ``&``, where ``+`` binds as tightly as the sign would): a unary plus changes
     nothing (``=+D6`` keeps TRUE as TRUE) and a double negation ``--x`` is the number ``0+x``.
@@ -92,6 +94,7 @@ def normalise(formula: str) -> str:
     formula = one_line(formula)
     if "):" in formula or ") :" in formula:
         formula = _reference_first(formula)
+    formula = spans_readable(formula)
     if "-" not in formula and "+" not in formula:
         return formula
     return _SIGNS.sub(_signs, formula)

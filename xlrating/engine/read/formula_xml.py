@@ -26,7 +26,12 @@ def _referenced(match: re.Match[str]) -> str:
 def unescape_xml(text: str) -> str:
     """The character data of an XML element as written (``&lt;``, ``&#128;``) as its characters.
     Unlike ``html.unescape``, a character reference is the character of that number (``&#128;`` is
-    U+0080, not HTML's euro sign); anything else is left as it is."""
+    U+0080, not HTML's euro sign); anything else is left as it is. Line ends are XML's: a carriage
+    return written as such, alone or before a line feed, is a line feed (section 2.11; ``&#13;`` stays
+    a carriage return), so a formula naming a table column ``[Amount<CR><LF>EUR]`` names the column
+    whose header is ``Amount<LF>EUR``."""
+    if "\r" in text:
+        text = text.replace("\r\n", "\n").replace("\r", "\n")
     if "&" not in text:
         return text
     if "&#" in text:

@@ -16,6 +16,8 @@ from __future__ import annotations
 
 import re
 
+from .grid import MAX_COL, MAX_ROW
+
 MAX_DEPTH = 16  # names that use names; deeper is a name that (indirectly) uses itself
 # what a call of a LAMBDA name that calls itself becomes: F(10) is _XLRATING_CALL(F,10), computed by
 # the evaluator's LAMBDAs (xlrating/engine/evaluate/lambdas.py), the name F its input
@@ -161,14 +163,177 @@ def recursive_lambdas(names: dict[str, str]) -> frozenset[str]:
     return result
 
 
-def expand_names(formula: str, names: dict[str, str], depth: int = 0) -> str:
-    """``formula`` with every defined name that is not a single reference replaced by its formula.
+_SHEET = r"(?:'(?:[^']|'')+'|[A-Za-z_][\w.]*)"
+_ONE_CELL = r"\$?[A-Za-z]{1,3}\$?\d+"
+# a string literal (kept), or two cells of one sheet each with its sheet: Data!$A$2:Data!$C$5
+_SHEET_TWICE = re.compile(rf"""("(?:[^"]|"")*")|(?<![\w.'\]!:])({_SHEET})!({_ONE_CELL}):\s*({_SHEET})!({_ONE_CELL})(?![\w.(!:])""")
+# a string literal (kept), or a cell with its sheet that a range operator joins to a call or a parenthesis
+_SHEET_CELL_TO_CALL = re.compile(rf"""("(?:[^"]|"")*")|(?<![\w.'\]!:])({_SHEET}!{_ONE_CELL})(?=\s*:\s*(?:[A-Za-z_][\w.]*\(|\())""")
+
+
+def spans_readable(formula: str) -> str:
+    """``formula`` with the range operator's operands written as ``formulas`` reads them, the same
+    area: two cells of one sheet each with its sheet (``Data!$C$2:Data!$C$5``, what a name ending
+    in another name becomes) as ``Data!$C$2:$C$5``, and a cell with its sheet before a call
+    (``Data!A1:INDEX(...)``) in parentheses, ``(Data!A1):INDEX(...)`` (unparenthesised, the
+    tokenizer dropped its sheet)."""
+    if ":" not in formula or "!" not in formula:
+        return formula
+
+    def same_sheet(match: re.Match[str]) -> str:
+        if match.group(1) or _unquoted(match.group(2)).upper() != _unquoted(match.group(4)).upper():
+            return match.group(0)
+        return f"{match.group(2)}!{_corners(match.group(3), match.group(5))}"
+
+    formula = _SHEET_TWICE.sub(same_sheet, formula)
+    return _SHEET_CELL_TO_CALL.sub(lambda m: m.group(1) or f"({m.group(2)})", formula)
+
+
+_CELL_PARTS = re.compile(r"(\$?)([A-Za-z]{1,3})(\$?)(\d+)")
+
+
+def _corners(first: str, second: str) -> str:
+    """``first:second`` written top-left to bottom-right (``$F$2``, ``$C$6`` -> ``$C$2:$F$6``), as
+    Excel writes the area two cells span; each column and row keeps its own ``$``."""
+    a, b = _CELL_PARTS.fullmatch(first), _CELL_PARTS.fullmatch(second)
+    if a is None or b is None:
+        return f"{first}:{second}"
+
+    def column(match: re.Match[str]) -> int:
+        number = 0
+        for char in match.group(2).upper():
+            number = number * 26 + ord(char) - 64
+        return number
+
+    left, right = sorted((a, b), key=column)
+    top, bottom = sorted((a, b), key=lambda m: int(m.group(4)))
+    return (f"{left.group(1)}{left.group(2)}{top.group(3)}{top.group(4)}:"
+            f"{right.group(1)}{right.group(2)}{bottom.group(3)}{bottom.group(4)}")
+
+
+def _beside_colon(text: str, start: int, end: int) -> bool:
+    """Whether the token text[start:end] is an operand of the range operator ``:``."""
+    before, after = text[:start].rstrip(), text[end:].lstrip()
+    return before.endswith(":") or after.startswith(":")
+
+
+_ONE_CELL_REFERENCE = re.compile(rf"^(?:{_SHEET}!)?{_ONE_CELL}$")
+
+
+# a cell reference of a name's text, its parts: column anchor, column, row anchor, row
+_CELL_TOKEN = re.compile(r"(\$?)([A-Za-z]{1,3})(\$?)(\d+)")
+_COLUMNS_TOKEN = re.compile(r"(\$?)([A-Za-z]{1,3}):(\$?)([A-Za-z]{1,3})")
+
+
+def _column_number(letters: str) -> int:
+    number = 0
+    for char in letters.upper():
+        number = number * 26 + ord(char) - 64
+    return number
+
+
+def _column_letters(number: int) -> str:
+    letters = ""
+    while number:
+        number, rest = divmod(number - 1, 26)
+        letters = chr(65 + rest) + letters
+    return letters
+
+
+def _relative_tokens(text: str) -> list[re.Match[str]]:
+    """The cell and column references of a name's text with a part not anchored by ``$``."""
+    found = []
+    for match in _TOKENS.finditer(text):
+        token = match.group("cell") or match.group("columns")
+        if token is not None and token.count("$") < 2:
+            found.append(match)
+    return found
+
+
+def is_relative(text: str) -> bool:
+    """Whether a defined name's text holds a relative reference (``Sheet1!$A2``, ``Sheet1!B1*2``): one
+    that means another cell for each cell using the name."""
+    return bool(_relative_tokens(text))
+
+
+def anchored(text: str, row: int, col: int) -> str:
+    """A name's text as the cell at (row, col) reads it. Excel stores a name's relative references as
+    seen from A1 (a name for "the cell above", made in A2, is stored as ``Sheet1!A1`` and read in
+    B7 as ``Sheet1!B6``); each relative column and row moves by the cell's distance from A1,
+    wrapping round the sheet's edges as Excel's do (``Sheet1!A1048576`` read in A2 is A1)."""
+    pieces: list[str] = []
+    position = 0
+    for match in _relative_tokens(text):
+        token = match.group("cell") or match.group("columns")
+        if match.group("cell"):
+            parts = _CELL_TOKEN.fullmatch(token)
+            assert parts is not None
+            column = _column_number(parts.group(2))
+            if not parts.group(1):
+                column = (column - 1 + col - 1) % MAX_COL + 1
+            number = int(parts.group(4))
+            if not parts.group(3):
+                number = (number - 1 + row - 1) % MAX_ROW + 1
+            moved = f"{parts.group(1)}{_column_letters(column)}{parts.group(3)}{number}"
+        else:
+            parts = _COLUMNS_TOKEN.fullmatch(token)
+            assert parts is not None
+            ends = []
+            for anchor, letters in ((parts.group(1), parts.group(2)), (parts.group(3), parts.group(4))):
+                column = _column_number(letters)
+                if not anchor:
+                    column = (column - 1 + col - 1) % MAX_COL + 1
+                ends.append(f"{anchor}{_column_letters(column)}")
+            moved = ":".join(ends)
+        pieces.append(text[position:match.start()])
+        pieces.append(moved)
+        position = match.end()
+    return "".join(pieces) + text[position:] if pieces else text
+
+
+def relative_names(names: dict[str, str]) -> frozenset[str]:
+    """The names of ``names`` that mean another cell for each cell using them: those holding a
+    relative reference, and those using such a name."""
+    cached = _RELATIVE.get(id(names))
+    if cached is not None and cached[0] is names:
+        return cached[1]
+    found = {name for name, text in names.items() if is_relative(text)}
+    uses = {name: _used_names(text, names) for name, text in names.items()}
+    grew = True
+    while grew:
+        grew = False
+        for name, used in uses.items():
+            if name not in found and used & found:
+                found.add(name)
+                grew = True
+    result = frozenset(found)
+    if len(_RELATIVE) > 64:
+        _RELATIVE.clear()
+    _RELATIVE[id(names)] = (names, result)
+    return result
+
+
+_RELATIVE: dict[int, tuple[dict[str, str], frozenset[str]]] = {}
+
+
+def uses_relative_names(formula: str, names: dict[str, str]) -> bool:
+    """Whether ``formula`` uses a name that means another cell for each cell (:func:`relative_names`)."""
+    relative = relative_names(names)
+    return bool(relative) and bool(_used_names(formula, names) & relative)
+
+
+def expand_names(formula: str, names: dict[str, str], depth: int = 0, at: tuple[int, int] | None = None) -> str:
+    """``formula`` with every defined name that is not a single reference replaced by its formula,
+    and a name of one cell that the range operator joins (``Deals!$C$2:EndOfData``, a name ending in
+    another name) by its reference (``Deals!$C$2:Deals!$C$9``, then :func:`spans_readable`).
 
     ``names``: NAME (upper case) -> the name's text as stored (no leading ``=``). A LAMBDA that calls
-    itself (:func:`recursive_lambdas`) is left as its name: the evaluator calls it.
+    itself (:func:`recursive_lambdas`) is left as its name: the evaluator calls it. ``at``: the
+    (row, col) of the cell the formula is computed in; a name holding a relative reference is then
+    written out as that cell reads it (:func:`anchored`), a reference too.
     """
     if not names or depth > MAX_DEPTH:
-        return call_lambdas(inline_lets(formula))
+        return spans_readable(call_lambdas(inline_lets(formula)))
     recursive = recursive_lambdas(names)
     pieces: list[str] = []
     position = 0
@@ -180,7 +345,21 @@ def expand_names(formula: str, names: dict[str, str], depth: int = 0) -> str:
         if match.start() > 0 and formula[match.start() - 1] in "!.$":  # Sheet1!name, _xlfn.X, ...
             continue
         text = names.get(name.upper())
-        if text is None or is_reference(text):
+        if text is None:
+            continue
+        if at is not None and is_relative(text):
+            text = anchored(text, *at)
+        elif is_reference(text):
+            if match.group("after") or not _ONE_CELL_REFERENCE.match(text.strip()) \
+                    or not _beside_colon(formula, match.start(), match.end()):
+                continue
+        if is_reference(text):
+            if match.group("after"):
+                continue
+            pieces.append(formula[position:match.start()])
+            pieces.append(text.strip())
+            position = match.end()
+            changed = True
             continue
         called = match.group("after") == "("
         if name.upper() in recursive:  # called by the evaluator; as a value, the formula's input of that name
@@ -198,9 +377,9 @@ def expand_names(formula: str, names: dict[str, str], depth: int = 0) -> str:
         position = match.end()
         changed = True
     if not changed:
-        return call_lambdas(inline_lets(formula))
+        return spans_readable(call_lambdas(inline_lets(formula)))
     pieces.append(formula[position:])
-    return expand_names("".join(pieces), names, depth + 1)
+    return expand_names("".join(pieces), names, depth + 1, at)
 
 
 _LET = re.compile(r"(?<![\w.])(?:_xlfn\.)?LET\s*\(", re.IGNORECASE)

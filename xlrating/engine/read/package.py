@@ -70,6 +70,10 @@ class Package:
     # under ``--now saved``; None when the package records none, and ``no_saved_at`` says why
     saved_at: dt.datetime | None = None
     no_saved_at: str = ""
+    # saved by a spreadsheet application (``<fileVersion appName="xl">``: Excel; ``"Calc"``:
+    # LibreOffice), which saves a formula computed as a dynamic array as an array formula: its
+    # ordinary formulas are legacy ones (implicit intersection, an array's first value), never spilling
+    legacy_formulas: bool = False
     # the small XML parts the package check unpacked and checked, by name, for a writer that copies
     # them (edited or not) without inflating them again
     scanned: dict[str, bytes] = field(default_factory=dict)
@@ -217,7 +221,28 @@ def _resolve_structured_references(sheet: SheetCells, tables: list[Table]) -> No
     stand for in each formula's cell, so the rest of the engine sees ordinary references."""
     from .tables import resolve_structured
 
+    for cell in sheet.formulas:  # a shared formula's master: its followers are its text moved down
+        if cell.text is not None and "[" in cell.text and cell.master and cell.kind == "shared":
+            cell.text = resolve_structured(cell.text, sheet.name, cell.row, cell.col, tables, relative_rows=True)
     _map_texts(sheet, lambda text, row, col: resolve_structured(text, sheet.name, row, col, tables))
+
+
+def _saved_by_spreadsheet(workbook: Any) -> bool:
+    """Whether Excel or LibreOffice saved the workbook: its ``<fileVersion appName>`` (openpyxl and
+    other libraries write none)."""
+    version = workbook.find(f"{{{MAIN}}}fileVersion")
+    return version is not None and version.get("appName") in ("xl", "Calc")
+
+
+def _structured_name(text: str, scope: str | None, tables: list[Table]) -> str:
+    """A defined name's structured references (``Sales[Qty]``, ``Sales[[#This Row],[Qty]]``) as the
+    A1 references they stand for; ``#This Row`` with a relative row, as seen from row 1 like every
+    relative reference of a name (``Sales!$C1``), so each cell using the name reads its own row."""
+    if "[" not in text:
+        return text
+    from .tables import resolve_structured
+
+    return resolve_structured(text, scope or "", 1, 1, tables, relative_rows=True)
 
 
 def _read_here(name: str) -> bool:
@@ -374,6 +399,7 @@ def _read(path: str, check: PackageCheck) -> Package:
         if tables:
             for sheet in sheets:
                 _resolve_structured_references(sheet, tables)
+            names = {key: _structured_name(text, key[1], tables) for key, text in names.items()}
         linked = []
         if root.find(f"{{{MAIN}}}externalReferences") is not None:  # links to other workbooks (rare)
             from .external import read_links, rewrite
@@ -395,4 +421,5 @@ def _read(path: str, check: PackageCheck) -> Package:
     saved = save_time(archive)
     return Package(path, sheets, names, workbook_part, check.data, _calc_settings(root), every_sheet, linked,
                    _character_set(archive), tables, system, saved_at=saved.moment, no_saved_at=saved.missing,
+                   legacy_formulas=_saved_by_spreadsheet(root),
                    scanned=getattr(archive, "scanned", {}), members=list(check.members))

@@ -297,7 +297,7 @@ def read_sheet_fast(text: str, sheet: SheetCells, strings: list[str], checking: 
             closes = list(compress(closes, ordinary))
             rows, cols = _positions(simple, columns)
             texts = ["=" + c[3][3:close] for c, close in zip(simple, closes)]
-            texts = [unescape_xml(t) if "&" in t else t for t in texts]
+            texts = [unescape_xml(t) if "&" in t or "\r" in t else t for t in texts]
             sheet.simple = (rows, cols, texts)
             # judged on the distinct start tags and ends, which a filled-down column repeats
             bulk_layout = (all(_PLAIN_START.fullmatch(a) for a in {c[2] for c in simple})

@@ -414,10 +414,13 @@ class _ThisRow:
     c1: int
     c2: int
 
-    def at(self, row: int) -> str:
-        if not self.lo <= row <= self.hi:
+    def at(self, row: int, relative: bool = False) -> str:
+        """The reference on ``row``; ``relative``: with a relative row, for a text that is moved to
+        other rows (a shared formula's master, a defined name stored as seen from row 1)."""
+        if not relative and not self.lo <= row <= self.hi:
             return _VALUE_ERROR  # implicit intersection misses the table's data rows
-        return _a1(self.table, row, self.c1, row, self.c2)
+        address = _a1(self.table, row, self.c1, row, self.c2)
+        return address.replace(f"${row}", str(row)) if relative else address
 
 
 @lru_cache(maxsize=8192)
@@ -440,12 +443,13 @@ def _target(table: Table, body: str) -> str | _ThisRow:
     return _a1(table, lo, c1, hi, c2)
 
 
-def _resolve(table: Table | None, body: str, row: int) -> str:
-    """The A1 text for one structured reference into ``table`` with specifier ``body``."""
+def _resolve(table: Table | None, body: str, row: int, relative: bool = False) -> str:
+    """The A1 text for one structured reference into ``table`` with specifier ``body``; ``relative``:
+    a #This Row reference with a relative row (``Sales!$B2``)."""
     if table is None:
         return _REF_ERROR
     target = _target(table, body)
-    return target if isinstance(target, str) else target.at(row)
+    return target if isinstance(target, str) else target.at(row, relative)
 
 
 # what the scanner stops at: a string literal or quoted sheet name (the quote doubled inside; an
@@ -453,13 +457,16 @@ def _resolve(table: Table | None, body: str, row: int) -> str:
 _SCAN = re.compile(r"""(?P<quoted>"(?:[^"]|"")*"?|'(?:[^']|'')*'?)|(?<![\w.\\])(?P<name>[\w.\\]+)?\[""")
 
 
-def resolve_structured(formula: str, sheet: str, row: int, col: int, tables: Sequence[Table]) -> str:
+def resolve_structured(formula: str, sheet: str, row: int, col: int, tables: Sequence[Table],
+                       relative_rows: bool = False) -> str:
     """``formula`` with each structured reference replaced by the A1 reference it stands for.
 
     ``sheet``, ``row``, ``col``: the cell holding the formula (``#This Row`` takes its row; a
     reference without a table name belongs to the table holding the cell). The result is absolute
     and sheet-qualified, ``'Sales 2024'!$B$2:$B$9``; ``#REF!`` for an unknown table or column or a
-    missing header or totals row, ``#VALUE!`` for ``#This Row`` off the table's data rows. All other
+    missing header or totals row, ``#VALUE!`` for ``#This Row`` off the table's data rows (with
+    ``relative_rows``, the master of a shared formula, whose followers are its text moved down a
+    calculated column, ``#This Row`` is written with a relative row: ``Sales!$B2``). All other
     text is kept byte for byte: string literals (``"[x]"``), quoted sheet names, and references into
     other workbooks (``[1]Sheet1!A1``, ``[1]!Table1[Col]``) or qualified by a sheet (anything
     directly after ``!``) are copied unchanged.
@@ -487,11 +494,11 @@ def resolve_structured(formula: str, sheet: str, row: int, col: int, tables: Seq
             after = formula[end + 1] if end + 1 < n else ""
             if not after or not (after in "!'$" or _is_name_char(after)):  # else [1]Sheet1!A1: another book
                 out.append(formula[copied:start])
-                out.append(_resolve(table_at(tables, sheet, row, col), formula[bracket + 1:end], row))
+                out.append(_resolve(table_at(tables, sheet, row, col), formula[bracket + 1:end], row, relative_rows))
                 copied = end + 1
         elif not (start > 0 and formula[start - 1] == "!") and not name[0].isdigit() and name[0] != ".":
             out.append(formula[copied:start])
-            out.append(_resolve(by_name.get(name.casefold()), formula[bracket + 1:end], row))
+            out.append(_resolve(by_name.get(name.casefold()), formula[bracket + 1:end], row, relative_rows))
             copied = end + 1
         match = _SCAN.search(formula, end + 1)
     out.append(formula[copied:])
