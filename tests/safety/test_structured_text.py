@@ -99,3 +99,13 @@ def test_the_import_names_where_a_truncated_file_ends(tmp_path: Path) -> None:
     cut.write_bytes(b'<event title="X">\n<participation>\n<person id="1" first="A')
     ran = xlrating("import", "wer", cut, "-o", tmp_path / "t.csv")
     assert ran.code == 2 and "line 3, column" in ran.stdout and "not well-formed XML" in ran.stdout
+
+
+def test_a_file_of_more_elements_than_any_results_file_is_refused_quickly() -> None:
+    from xlrating.gate.structured_text import MAX_ITEMS
+
+    data = b"<event>" + b'<match person="1" opponent="2" outcome="1"/>' * (MAX_ITEMS + 10) + b"</event>"
+    started = time.perf_counter()
+    with pytest.raises(NotWellFormed, match=f"more than {MAX_ITEMS:,} elements, more than any results file holds"):
+        parse_xml(data, Limits.for_history())
+    assert time.perf_counter() - started < 10

@@ -61,7 +61,8 @@ def import_file(fmt: str, file: str, output: str, **given: Any) -> None:
     options = ImportOptions(**given)
     out = Findings()
     try:
-        limits = Limits.for_history()
+        # a CSV may be a federation's whole history; a workbook, XML or JSON file keeps a web upload's limits
+        limits = Limits.for_history() if FORMATS[fmt].reads_csv else Limits.from_env()
         data = read_bytes(file, limits)
         made = FORMATS[fmt].reader()(file, data, options, out, limits)
     except ValueError as exc:  # an XLRATING_MAX_* that is not a number

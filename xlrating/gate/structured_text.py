@@ -5,10 +5,10 @@ Diplomacy Reference's classifications are JSON) come from strangers like any wor
 
 - XML through defusedxml's parser with DTDs forbidden: a file declaring a DTD (``<!DOCTYPE``,
   ``<!ENTITY``) is refused, so there is no entity expansion ("billion laughs") and no external
-  entity; the elements are counted against ``max_cells`` and nested at most :data:`MAX_DEPTH`
+  entity; the elements are counted (at most :data:`MAX_ITEMS`, and ``max_cells``) and nested at most :data:`MAX_DEPTH`
   deep while they are parsed;
 - JSON as RFC 8259 writes it (UTF-8, a byte-order mark allowed; no ``NaN`` or ``Infinity``), values
-  counted against ``max_cells`` and nested at most :data:`MAX_DEPTH` deep.
+  counted as the elements are and nested at most :data:`MAX_DEPTH` deep.
 
 Both keep where each element or value starts (line and column, from 1), so that a reader can put
 every finding at its place in the file, as the sheets' findings are at their cells. A file that is
@@ -31,6 +31,11 @@ from xlrating.gate.limits import Limits, describe
 MAX_DEPTH = 200
 """Elements (or JSON arrays and objects) inside one another: no results file nests more than a
 few; a deeper one is a file built to exhaust the parser."""
+
+MAX_ITEMS = 100_000
+"""Elements of an XML file, or values of a JSON file: a Grand Prix's event file (2,000 players, 15
+rounds) holds about 25,000, a classification a few thousand; a file of more is built to exhaust the
+reader (each costs some hundreds of bytes and tens of microseconds), whatever the limit of cells."""
 
 JsonPath = tuple[str | int, ...]
 """Where a JSON value is: the keys and indexes leading to it (``("tournament_classifications", 3, "player_rank")``)."""
@@ -82,9 +87,8 @@ class _Builder:
     def start(self, tag: str, attributes: dict[str, str]) -> None:
         line, column = self._where()
         self.count += 1
-        if self.count > self.limits.max_cells:
-            raise NotWellFormed(f"more than {self.limits.max_cells:,} elements, over the limit "
-                                f"{describe('max_cells', self.limits.max_cells)}", line, column)
+        if self.count > min(self.limits.max_cells, MAX_ITEMS):
+            raise NotWellFormed(_too_many(self.limits, "elements"), line, column)
         if len(self.stack) >= MAX_DEPTH:
             raise NotWellFormed(f"elements nested more than {MAX_DEPTH} deep", line, column)
         element = XmlElement(tag, dict(attributes), line, column)
@@ -103,6 +107,12 @@ class _Builder:
 
     def close(self) -> XmlElement | None:
         return self.root
+
+
+def _too_many(limits: Limits, what: str) -> str:
+    if limits.max_cells < MAX_ITEMS:
+        return f"more than {limits.max_cells:,} {what}, over the limit {describe('max_cells', limits.max_cells)}"
+    return f"more than {MAX_ITEMS:,} {what}, more than any results file holds"
 
 
 def parse_xml(data: bytes, limits: Limits | None = None) -> XmlElement:
@@ -202,9 +212,8 @@ class _JsonReader:
         text = self.text
         self.offsets[path] = i
         self.count += 1
-        if self.count > self.limits.max_cells:
-            raise _Fault(f"more than {self.limits.max_cells:,} values, over the limit "
-                         f"{describe('max_cells', self.limits.max_cells)}", i)
+        if self.count > min(self.limits.max_cells, MAX_ITEMS):
+            raise _Fault(_too_many(self.limits, "values"), i)
         if i >= len(text):
             raise _Fault("the file ends where a value was expected", i)
         c = text[i]

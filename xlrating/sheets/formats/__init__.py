@@ -31,7 +31,8 @@ class ImportFormat:
     title: str  # "the WDD's classification upload (CSV)"
     module: str  # under xlrating.sheets.formats, with ``read``
     makes: str  # the table it makes
-    outputs: tuple[str, ...] = (".csv", ".xlsx")  # what -o may be: EMA sheets only .xlsx (a CSV's IDs read as numbers)
+    outputs: tuple[str, ...] = (".csv", ".xlsx")
+    reads_csv: bool = False  # read with the limits of a history table (else a web upload's)  # what -o may be: EMA sheets only .xlsx (a CSV's IDs read as numbers)
 
     def reader(self) -> Reader:
         read: Reader = importlib.import_module(f"xlrating.sheets.formats.{self.module}").read
@@ -41,7 +42,8 @@ class ImportFormat:
 FORMATS: dict[str, ImportFormat] = {f.key: f for f in (
     ImportFormat("ema-workbook", "an EMA results workbook (one sheet per tournament)", "ema_workbook",
                  "EMA results sheets", (".xlsx",)),
-    ImportFormat("wdd", "the World Diplomacy Database's classification upload (CSV)", "wdd", "Dip Pouch results"),
+    ImportFormat("wdd", "the World Diplomacy Database's classification upload (CSV)", "wdd", "Dip Pouch results",
+                 reads_csv=True),
     ImportFormat("wdr", "a World Diplomacy Reference tournament classification (JSON)", "wdr", "Dip Pouch results"),
     ImportFormat("wer", "a Wizards Event Reporter event file (XML)", "wer", "DCI matches"),
 )}
