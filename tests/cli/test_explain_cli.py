@@ -23,6 +23,7 @@ from tests.explain_books import (
     functions,
     not_plain,
     without_values,
+    write_mers_table,
 )
 from xlrating.cli import main
 
@@ -62,9 +63,16 @@ RANKED = [("mers", MERS, MCR_2025), ("mers", MERS, (*MCR_2025, "--rules", "2010"
           ("dci", DCI, ()), ("dci", DCI, ("--method", "table"))]
 
 
-@pytest.mark.parametrize("system, table, options", RANKED)
-def test_every_ranked_players_explanation_gives_ranks_rating(tmp_path: Path, system: str, table: Path,
+SEEDED = [("--ruleset", "MCR", "--as-of", "2025-06-30"), ("--ruleset", "MCR", "--as-of", "2025-06-30", "--ties", "average"),
+          ("--ruleset", "MCR", "--as-of", "2017-06-30"), ("--ruleset", "Riichi", "--as-of", "2025-06-30", "--rules", "2005")]
+
+
+@pytest.mark.parametrize("system, table, options", RANKED + [("mers", None, options) for options in SEEDED])
+def test_every_ranked_players_explanation_gives_ranks_rating(tmp_path: Path, system: str, table: Path | None,
                                                               options: tuple[str, ...]) -> None:
+    if table is None:  # the seeded table: a dozen results that count, shared places, base ranks given
+        table = tmp_path / "seeded.csv"
+        write_mers_table(table)
     lines = board(tmp_path, system, table, *options)
     assert lines
     for line in lines:
