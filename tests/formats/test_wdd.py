@@ -115,3 +115,24 @@ def test_export_names_the_stored_events_when_the_event_is_not_found(tmp_path: Pa
     assert ran.code == 2 and "no stored Dip Pouch event 'Spring Cup'" in ran.stderr
     assert "1: Coupe de Paris (2024-03-17)" in ran.stderr
     assert not (tmp_path / "up.csv").exists()
+
+
+def test_export_from_a_table_writes_what_export_from_the_store_writes(tmp_path: Path) -> None:
+    table = DATA / "wdd_classification.expected.csv"
+    db = tmp_path / "x.db"
+    assert xlrating("ingest", table, "--db", db, "--no-ask").code == 0
+    assert xlrating("export", "wdd", "Coupe de Paris", "-o", tmp_path / "store.csv", "--db", db).code == 0
+    ran = xlrating("export", "wdd", "coupe de paris", "--table", table, "-o", tmp_path / "table.csv")
+    assert ran.code == 0, ran
+    assert (tmp_path / "table.csv").read_bytes() == (tmp_path / "store.csv").read_bytes()
+
+
+def test_export_from_a_table_with_errors_says_them_and_writes_nothing(tmp_path: Path) -> None:
+    bad = tmp_path / "bad.csv"
+    bad.write_text("event,date,players,rounds,player,place\nCup,2024-01-07,2,3,Ann,1\nCup,2024-01-07,2,3,Bo,5\n")
+    ran = xlrating("export", "wdd", "Cup", "--table", bad, "-o", tmp_path / "up.csv")
+    assert ran.code == 1 and "EVENT_PLACE_OUT_OF_RANGE" in ran.stdout and "nothing written" in ran.stderr
+    assert not (tmp_path / "up.csv").exists()
+    missing = xlrating("export", "wdd", "Spring", "--table", DATA / "wdd_classification.expected.csv",
+                       "-o", tmp_path / "up.csv")
+    assert missing.code == 2 and "the table holds Coupe de Paris (2024-03-17)" in missing.stderr

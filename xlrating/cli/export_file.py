@@ -4,7 +4,8 @@ FILE.xlsx``: stored events in the files a federation takes.
 The event is read from the results store as every page reads it (its current version, each player
 as the register names them) and written whole or not at all.
 
-Exit status: 0 written (warnings on stderr), 2 no such event, an unusable store or bad usage.
+Exit status: 0 written (warnings on stderr), 1 a table (``--table``) with errors, 2 no such event, an
+unreadable table, an unusable store or bad usage.
 """
 
 from __future__ import annotations
@@ -27,24 +28,61 @@ def export_file() -> None:
 @click.argument("event", metavar="EVENT")
 @click.option("-o", "--output", required=True, metavar="FILE.csv", help="The classification file to write.")
 @click.option("--date", metavar="YYYY-MM-DD", default=None, callback=date_option,
-              help="The event's date, when several stored events bear the name EVENT.")
+              help="The event's date, when several events bear the name EVENT.")
+@click.option("--table", metavar="TABLE", default=None,
+              help="Read the event from this Dip Pouch results table (checked as validate checks it) instead of the store.")
 @db_option
-def wdd(event: str, output: str, date: dt.date | None, db: str | None) -> None:
-    """The World Diplomacy Database's classification upload (CSV) of the stored Dip Pouch event
-    EVENT: its number (as in /dippouch/events/NUMBER) or its name."""
+def wdd(event: str, output: str, date: dt.date | None, table: str | None, db: str | None) -> None:
+    """The World Diplomacy Database's classification upload (CSV) of the Dip Pouch event EVENT: its
+    number (as in /dippouch/events/NUMBER) or name in the store, or its name in --table."""
     from xlrating.sheets.formats.wdd import Standing, write_classification
 
     if Path(output).suffix.lower() != ".csv":
         fail(f"-o {output}: expected a .csv file name (the WDD takes its classification as CSV)")
-    stored, entries = _stored_event("dippouch", "Dip Pouch event", event, date, db)
-    standings = [Standing(e.player or "", e.place or 0, e.facts.get("country"), e.facts.get("score")) for e in entries]
+    if table is not None:
+        name, day, standings = _table_event(table, event, date)
+    else:
+        stored, entries = _stored_event("dippouch", "Dip Pouch event", event, date, db)
+        name, day = stored.name, stored.end_date
+        standings = [Standing(e.player or "", e.place or 0, e.facts.get("country"), e.facts.get("score"))
+                     for e in entries]
     content, warnings = write_classification(standings)
     for warning in warnings:
         click.echo(f"xlrating: warning: {warning}", err=True)
     _write(output, content)
-    click.echo(f"{output}: the WDD's classification of {stored.name} ({stored.end_date.isoformat()}), "
-               f"{len(standings)} players")
+    click.echo(f"{output}: the WDD's classification of {name} ({day.isoformat()}), {len(standings)} players")
     raise SystemExit(EXIT_OK)
+
+
+def _table_event(table: str, event: str, date: dt.date | None) -> tuple[str, dt.date, list[Any]]:
+    """The event named ``event`` of the Dip Pouch results table ``table``, checked as validate checks
+    it: exit 1 with its findings when it has errors, 2 when it cannot be read or has no such event."""
+    from xlrating.cli.common import EXIT_INVALID, officer_limits
+    from xlrating.core.names import fold
+    from xlrating.gate.safe_open import UnreadableWorkbook
+    from xlrating.sheets.formats.wdd import Standing
+    from xlrating.sheets.read.submitted import open_submission
+    from xlrating.sheets.validate.report import text_report
+    from xlrating.systems import validate_submission
+
+    try:
+        validation = validate_submission(table, open_submission(table, officer_limits(table)), system="dippouch")
+    except UnreadableWorkbook as exc:
+        fail(str(exc))
+    if not validation.valid:
+        click.echo("\n".join(text_report(table, validation.findings)))
+        fail(f"{table} has errors; nothing written", EXIT_INVALID)
+    events = validation.submission.events
+    found = [e for e in events if fold(e.name) == fold(event) and (date is None or e.date == date)]
+    if len(found) != 1:
+        listed = "; ".join(f"{e.name} ({e.date.isoformat()})" for e in events[:10])
+        fail(f"{table}: {'no' if not found else len(found)} events named {event!r}"
+             f"{f' on {date.isoformat()}' if date else ''}; " +
+             (f"give --date (the table holds {listed})" if found else f"the table holds {listed}"))
+    chosen = found[0]
+    details = chosen.details or ((None, None),) * len(chosen.results)
+    return chosen.name, chosen.date, [Standing(r.player, r.place, country, score)
+                                      for r, (country, score) in zip(chosen.results, details)]
 
 
 @export_file.command("ema-workbook")
