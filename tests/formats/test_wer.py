@@ -92,3 +92,12 @@ def test_a_file_without_matches_or_of_another_kind_says_what_it_lacks(tmp_path: 
     other.write_text('<?xml version="1.0"?>\n<tournament/>')
     ran = xlrating("import", "wer", other, "-o", tmp_path / "t.csv")
     assert ran.code == 1 and "line 2, column 1: error IMPORT_ELEMENT_UNEXPECTED: the root element <tournament>" in ran.stdout
+
+
+def test_a_team_event_is_refused_not_rated_as_players(tmp_path: Path) -> None:
+    event = tmp_path / "team.wer"
+    event.write_text(_event('<round number="1" date="2024-05-03T19:00:00" teamformat="true">'
+                            '<match person="11" opponent="22" outcome="1"/></round>'))
+    ran = xlrating("import", "wer", event, "-o", tmp_path / "t.csv")
+    assert ran.code == 1
+    assert 'line 4, column 1: error IMPORT_ELEMENT_UNEXPECTED: a round of a team event (teamformat="true")' in ran.stdout

@@ -117,6 +117,10 @@ def _persons(participation: XmlElement, options: ImportOptions, out: Findings) -
 
 def _round(round_: XmlElement, names: dict[str, tuple[str, str | None]], options: ImportOptions,
            start: dt.date | None, out: Findings) -> list[tuple[dict[str, Any], dict[str, Location]]]:
+    if round_.attributes.get("teamformat", "").strip().lower() == "true":  # matches of teams, not of players
+        out.add("IMPORT_ELEMENT_UNEXPECTED", _at(round_), found="a round of a team event (teamformat=\"true\")",
+                expected="a round of an individual event: the DCI rates players, not teams")
+        return []
     number_text = round_.attributes.get("number", "").strip()
     number = int(number_text) if _WHOLE.fullmatch(number_text) else None
     if number is None:
