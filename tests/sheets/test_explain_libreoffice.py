@@ -1,6 +1,7 @@
-"""The explanation workbooks (``xlrating explain SYSTEM PLAYER FILE -o explain.xlsx``) recomputed by
+"""The explanation workbooks (``xlrating explain SYSTEM PLAYER [FILE] -o explain.xlsx``) recomputed by
 real LibreOffice with NO add-in give the rating ``rank`` gives, for every ranked player of each
-system under several options, and every number of the explanation on the way.
+system under several options, from the example tables, a seeded MERS table and the store, and
+every number of the explanation on the way.
 
 Each workbook is written by the command line, its formulas' stored values removed (LibreOffice must
 compute every one), and all are converted in one headless LibreOffice session whose fresh profile
@@ -28,7 +29,7 @@ pytestmark = [pytest.mark.libreoffice,
               pytest.mark.skipif(libreoffice.soffice() is None, reason="LibreOffice (soffice) is not installed")]
 
 TABLES = Path(__file__).resolve().parents[2] / "examples" / "tables"
-RICH = "seeded MERS table"
+RICH, STORE = "seeded MERS table", "the store"
 CASES = [("mers", "mers_results.csv", ("--ruleset", "MCR", "--as-of", "2025-06-30")),
          ("mers", "mers_results.csv", ("--ruleset", "MCR", "--as-of", "2025-06-30", "--rules", "2010")),
          ("mers", "mers_results.csv", ("--ruleset", "MCR", "--as-of", "2025-06-30", "--rules", "2005",
@@ -41,7 +42,11 @@ CASES = [("mers", "mers_results.csv", ("--ruleset", "MCR", "--as-of", "2025-06-3
          ("mers", RICH, ("--ruleset", "MCR", "--as-of", "2025-06-30", "--ties", "average")),
          ("mers", RICH, ("--ruleset", "MCR", "--as-of", "2017-06-30")),
          ("mers", RICH, ("--ruleset", "MCR", "--as-of", "2021-03-01", "--rules", "2005")),
-         ("mers", RICH, ("--ruleset", "Riichi", "--as-of", "2025-06-30", "--rules", "2010"))]
+         ("mers", RICH, ("--ruleset", "Riichi", "--as-of", "2025-06-30", "--rules", "2010")),
+         # the store, as ingest fills it from the example sheets and tables
+         ("mers", STORE, ("--ruleset", "MCR", "--as-of", "2025-12-31")),
+         ("mers", STORE, ("--ruleset", "Riichi", "--as-of", "2025-12-31")),
+         ("dippouch", STORE, ()), ("dci", STORE, ())]
 TOLERANCE = 1e-9
 
 
@@ -55,20 +60,24 @@ def recomputed(tmp_path_factory: pytest.TempPathFactory) -> list[dict[str, Any]]
     recomputed it."""
     folder = tmp_path_factory.mktemp("explain-libreoffice")
     write_mers_table(folder / "seeded.csv")
+    db = _store(folder)
     books: list[dict[str, Any]] = []
     for index, (system, name, options) in enumerate(CASES):
         table = folder / "seeded.csv" if name == RICH else TABLES / name
+        source = ("--db", db) if name == STORE else (table,)
         board = folder / f"board{index}.json"
-        assert run("rank", system, table, *options, "-o", board).exit_code == 0
-        for line in json.loads(board.read_text()):
+        assert run("rank", system, *source, *options, "-o", board).exit_code == 0
+        lines = json.loads(board.read_text())
+        assert lines, (system, name, options)
+        for line in lines:
             category = ("--category", line["category"]) if "category" in line else ()
-            written = folder / f"written{len(books):02d}.xlsx"
-            result = run("explain", system, line["player"], table, *options, *category, "-o", written)
+            written = folder / f"written{len(books):03d}.xlsx"
+            result = run("explain", system, line["player"], *source, *options, *category, "-o", written)
             assert result.exit_code == 0, result.output
-            blank = folder / f"book{len(books):02d}.xlsx"
+            blank = folder / f"book{len(books):03d}.xlsx"
             blank.write_bytes(without_values(written.read_bytes()))
             books.append({"system": system, "line": line, "written": written, "blank": blank,
-                          "case": " ".join((system, table.name, *options, *category))})
+                          "case": " ".join((system, name, *options, *category))})
     profile = libreoffice.make_profile(folder / "profile")
     out = folder / "recomputed"
     out.mkdir()
@@ -80,8 +89,18 @@ def recomputed(tmp_path_factory: pytest.TempPathFactory) -> list[dict[str, Any]]
     for book in books:
         book["recomputed"] = out / book["blank"].name
         assert book["recomputed"].exists(), f"LibreOffice wrote no copy of {book['blank'].name}"
-    assert len(books) >= 80 and {book["system"] for book in books} == {"mers", "dippouch", "dci"}
+    assert len(books) >= 100 and {book["system"] for book in books} == {"mers", "dippouch", "dci"}
     return books
+
+
+def _store(folder: Path) -> Path:
+    from xlrating.sheets.examples.submissions import write_examples
+
+    db = folder / "store.db"
+    files = [f for f in write_examples(folder / "examples") if "mistakes" not in f.name]
+    for file in [*files, TABLES / "dippouch_results.csv", TABLES / "dci_matches.csv"]:
+        assert run("ingest", "--db", db, file).exit_code == 0
+    return db
 
 
 def test_libreoffice_recomputes_the_rating_rank_gives(recomputed: list[dict[str, Any]]) -> None:
