@@ -140,6 +140,16 @@ def test_a_scheduler_without_workers_is_refused_before_anything_is_sent(tmp_path
     assert not (tmp_path / "out").exists()
 
 
+def test_a_scheduler_lost_is_said_so(tmp_path: Path) -> None:
+    _rating_book(tmp_path / "pouch.xlsx", 3)
+    gone = LocalCluster(n_workers=0, processes=True, dashboard_address=":0", silence_logs=logging.ERROR)
+    with Client(gone.scheduler_address, set_as_default=False, timeout=1) as client:  # 1 s to connect again
+        gone.close()
+        with pytest.raises(ClusterError, match="lost the Dask scheduler"):
+            run_on_cluster(client, plan([tmp_path / "pouch.xlsx"], str(tmp_path / "out"), None, False))
+    assert not (tmp_path / "out").exists()
+
+
 def test_a_scheduler_that_cannot_be_used_is_bad_usage(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     _rating_book(tmp_path / "pouch.xlsx", 3)
     source, out = str(tmp_path / "pouch.xlsx"), str(tmp_path / "out")

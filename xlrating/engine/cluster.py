@@ -140,14 +140,18 @@ def run_on_cluster(client: Client, jobs: list[Job], limits: Limits | None = None
 
     A few workbooks per worker thread are in flight at a time, so the client holds only those in
     memory. Raises :class:`ClusterError` before converting anything when no worker joins within
-    ``wait_for_workers`` seconds or a worker cannot run this xlrating. Interrupted, it cancels what
-    the cluster still holds; what was written stays, whole."""
+    ``wait_for_workers`` seconds or a worker cannot run this xlrating, and when the connection to the
+    scheduler is lost (what was done before is written). Interrupted, it cancels what the cluster
+    still holds; what was written stays, whole."""
     from distributed import as_completed
 
     from xlrating.gate.safe_open import UnreadableWorkbook, read_bytes
 
     limits = limits or Limits()  # as a local conversion: the defaults, not the environment's
-    check_workers(client, wait_for_workers)
+    try:
+        check_workers(client, wait_for_workers)
+    except OSError as exc:
+        raise ClusterError(f"lost the Dask scheduler ({type(exc).__name__}: {exc})") from None
     outcomes: dict[int, Outcome] = {}
 
     def take(index: int, outcome: Outcome) -> None:
@@ -180,6 +184,9 @@ def run_on_cluster(client: Client, jobs: list[Job], limits: Limits | None = None
             index, _ = held.pop(future)  # the cluster forgets the task and its bytes once no future holds them
             take(index, _received(jobs[index], future))
             send_next()
+    except OSError as exc:  # the connection to the scheduler (CommClosedError, a timeout) lost
+        raise ClusterError(f"lost the Dask scheduler ({type(exc).__name__}: {exc}); {len(outcomes)} of "
+                           f"{len(jobs)} workbooks were done, their outputs written") from None
     except BaseException:
         client.cancel(list(held))
         raise
