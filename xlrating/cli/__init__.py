@@ -19,6 +19,7 @@ COMMANDS: dict[str, tuple[str, str, str]] = {
     "rank": ("rank", "rank", "Compute a leaderboard from result files or the store."),
     "explain": ("explain", "explain", "How one player's rating comes about: every result, and a workbook that recomputes it."),
     "quotas": ("quotas", "quotas", "Championship quotas: each EMA country's seats from the MERS ranking, step by step."),
+    "whatif": ("whatif", "whatif", "What if a MERS player finishes K-th of N: the new total and place; the ranking under each era."),
     "validate": ("validate", "validate", "Check submitted EMA result sheets; every problem at its cell."),
     "ingest": ("ingest", "ingest", "Validate, then store the results of EMA result sheets."),
     "convert": ("convert", "convert", "Recalculate workbooks headlessly, xlrating functions included."),

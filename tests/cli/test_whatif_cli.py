@@ -1,0 +1,159 @@
+"""`xlrating whatif mers` and `whatif eras` on a generated federation's store: the standing before is
+`rank mers`', the total after is worked out in the test from the rules and `rank mers`' own breakdown
+of the player's results, a player not ranked becomes ranked, bad arguments are one line naming the
+argument, and the eras side by side are `rank mers --rules ERA` for each era."""
+
+from __future__ import annotations
+
+import json
+import math
+import sys
+from pathlib import Path
+from typing import Any
+
+import openpyxl
+import pytest
+from click.testing import CliRunner
+
+from xlrating.cli import main
+from xlrating.store import open_store
+from xlrating.systems import get
+
+ROOT = Path(__file__).resolve().parents[2]
+AS_OF = "2025-12-31"  # the generated federation's last weeks
+
+
+def run(*args: Any) -> Any:
+    return CliRunner().invoke(main, list(map(str, args)), catch_exceptions=False)
+
+
+@pytest.fixture(scope="module")
+def federation(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    sys.path.insert(0, str(ROOT / "benchmarks"))
+    from federation import make_store
+
+    db = tmp_path_factory.mktemp("whatif") / "store.db"
+    make_store(db, scale=0.1)
+    return db
+
+
+def ranking(federation: Path, tmp_path: Path, rules: str = "2018", suffix: str = "json") -> Any:
+    out = tmp_path / f"ranking-{rules}.{suffix}"
+    result = run("rank", "mers", "--db", federation, "--ruleset", "MCR", "--as-of", AS_OF, "--rules", rules, "-o", out)
+    assert result.exit_code == 0, result.output
+    return json.loads(out.read_text()) if suffix == "json" else openpyxl.load_workbook(out)
+
+
+def whatif(federation: Path, tmp_path: Path, player: str, *options: Any) -> dict[str, Any]:
+    out = tmp_path / "whatif.json"
+    result = run("whatif", "mers", player, "--db", federation, "--ruleset", "MCR", "--date", AS_OF, *options, "-o", out)
+    assert result.exit_code == 0, result.output
+    return dict(json.loads(out.read_text()))
+
+
+def total_2018(counted: list[tuple[float, float, float]]) -> float:
+    """The 2018 rules by hand: pad with (0, 1, 1) to 5, best first; Part A the best
+    5 + ceil(0.8 (n - 5)), Part B the best 4, each sum(b w a) / sum(w a); the total their mean."""
+    n = len(counted)
+    listed = sorted([*counted, *[(0.0, 1.0, 1.0)] * max(5 - n, 0)], key=lambda c: (-c[0], -c[1] * c[2]))
+
+    def average(k: int) -> float:
+        best = listed[:k]
+        return sum(b * w * a for b, w, a in best) / sum(w * a for _, w, a in best)
+
+    return (average(5 + math.ceil(0.8 * max(n - 5, 0))) + average(4)) / 2
+
+
+def test_the_total_and_place_before_are_rank_mers_and_after_the_rules_with_one_more_result(federation, tmp_path):
+    lines = ranking(federation, tmp_path)
+    line = lines[60]
+    found = whatif(federation, tmp_path, line["player"], "--place", 2, "--players", 41, "--weight", 2.5)
+    assert (found["before"]["rank"], found["before"]["total"]) == (line["rank"], line["total"])
+    # by hand: the player's counted results as rank mers' breakdown lists them, and 2nd of 41 at
+    # weight 2.5 today: base rank (41 - 2) / 40 x 1000 = 975, age factor 1
+    book = ranking(federation, tmp_path, suffix="xlsx")
+    rows = list(book["Breakdown"].values)[2:]  # a title, a blank row, then the header
+    column = {name: i for i, name in enumerate(rows[0])}
+    counted = [(r[column["Base rank"]], r[column["Weight"]], r[column["Age factor"]]) for r in rows[1:]
+               if r[column["Player"]] == line["player"] and not str(r[column["Tournament"]]).startswith("(padding")]
+    assert len(counted) == line["count"]
+    assert found["base_rank"] == 975 and found["age_factor"] == 1
+    assert found["after"]["total"] == pytest.approx(total_2018([*counted, (975.0, 2.5, 1.0)]), abs=1e-9)
+    # the place after: among everyone else's unchanged totals
+    after = found["after"]["total"]
+    assert found["after"]["rank"] == 1 + sum(1 for other in lines if other["player"] != line["player"]
+                                             and other["total"] > after)
+    passed = {p["player"] for p in found["passed"]}
+    assert passed == {o["player"] for o in lines if line["total"] < o["total"] <= after}
+    assert found["change"] == pytest.approx(after - line["total"])
+
+
+def test_a_player_who_is_not_ranked_becomes_ranked(federation, tmp_path):
+    ranked = {line["player"] for line in ranking(federation, tmp_path)}
+    with open_store(str(federation), read_only=True) as store:
+        records = get("mers").stored_records(store, ruleset="MCR")
+    recent = {}
+    for r in records:
+        if r.player and r.player not in ranked and str(r.date) > "2025-06-30":
+            recent.setdefault(r.player, []).append(r)
+    player = next(p for p, own in sorted(recent.items()) if len(own) == 1
+                  and sum(1 for r in records if r.player == p) == 1)
+    found = whatif(federation, tmp_path, player, "--place", 1, "--players", 30, "--weight", 1)
+    assert found["before"]["rank"] is None and found["before"]["count"] == 1
+    assert found["after"]["rank"] is not None and found["after"]["count"] == 2
+    assert found["after"]["of"] == found["before"]["of"] + 1
+
+
+def test_the_terminal_says_before_after_and_who_is_passed(federation, tmp_path):
+    line = ranking(federation, tmp_path)[30]
+    result = run("whatif", "mers", line["player"], "--db", federation, "--ruleset", "MCR", "--place", 1,
+                 "--players", 60, "--weight", 3, "--date", AS_OF)
+    assert result.exit_code == 0, result.output
+    assert f"before: {line['rank']}" in result.output and "after: " in result.output
+    assert "passes " in result.output and "base rank 1000" in result.output
+
+
+@pytest.mark.parametrize(("options", "said"), [
+    (["--place", 61, "--players", 60, "--weight", 1], "--place: expected a place from 1 to players (60), got 61"),
+    (["--place", 1, "--players", 1, "--weight", 1], "--players: expected a whole number >= 2, got 1"),
+    (["--place", 1, "--players", 60, "--weight", 0], "--weight: expected a weight > 0, got 0"),
+    (["--place", 1, "--players", 60, "--weight", 1, "--as-of", "2025-12-30"],
+     "--as-of: expected a ranking date on or after the tournament's date (2025-12-31)"),
+    (["--place", 1, "--players", 60, "--weight", 1, "-o", "x.txt"], "x.txt: expected an output file ending in .json"),
+])
+def test_bad_arguments_are_one_line_naming_the_argument(federation, tmp_path, options, said):
+    player = ranking(federation, tmp_path)[0]["player"]
+    result = run("whatif", "mers", player, "--db", federation, "--ruleset", "MCR", "--date", AS_OF, *options)
+    assert result.exit_code == 2
+    assert result.output.strip() == f"xlrating: error: {said}" or said in result.output
+
+
+def test_an_unknown_player_is_named_with_the_closest_players(federation):
+    result = run("whatif", "mers", "99999999", "--db", federation, "--place", 1, "--players", 60, "--weight", 1,
+                 "--date", AS_OF)
+    assert result.exit_code == 2
+    assert result.output.startswith("xlrating: error: PLAYER: expected the EMA ID or name of a player with MERS "
+                                    f"results in {federation}, got '99999999'")
+
+
+def test_the_eras_side_by_side_are_rank_mers_under_each_era(federation, tmp_path):
+    out = tmp_path / "eras.json"
+    result = run("whatif", "eras", "--db", federation, "--ruleset", "MCR", "--as-of", AS_OF, "-o", out)
+    assert result.exit_code == 0, result.output
+    side = json.loads(out.read_text())
+    for rules in ("2005", "2010", "2018"):
+        expected = {line["player"]: (line["rank"], line["total"]) for line in ranking(federation, tmp_path, rules)}
+        assert {p["player"]: (p[f"rank_{rules}"], p[f"total_{rules}"]) for p in side["players"]
+                if p[f"rank_{rules}"] is not None} == expected
+    for p in side["players"]:
+        places = [p[f"rank_{r}"] for r in ("2005", "2010", "2018") if p[f"rank_{r}"] is not None]
+        assert p["spread"] == (max(places) - min(places) if len(places) > 1 else None)
+    spreads = [p["spread"] for p in side["moved_most"]]
+    assert spreads == sorted(spreads, reverse=True) and spreads[0] == max(p["spread"] or 0 for p in side["players"])
+    book = tmp_path / "eras.xlsx"
+    assert run("whatif", "eras", "--db", federation, "--ruleset", "MCR", "--as-of", AS_OF, "-o", book).exit_code == 0
+    rows = list(openpyxl.load_workbook(book)["Eras"].values)
+    # a workbook's number keeps 15 significant digits or so: equal to 12
+    assert [dict(zip(rows[0], row)) for row in rows[1:]] == [
+        {key: pytest.approx(value, rel=1e-12) if isinstance(value, float) else value for key, value in p.items()}
+        for p in side["players"]]

@@ -1,0 +1,257 @@
+"""``xlrating whatif``: a MERS player's total and place with one more result (``whatif mers``), and
+the ranking under each rule era side by side (``whatif eras``), from the results store, computed by
+:mod:`xlrating.core.mers.whatif` with the ranking's own code (the totals are ``rank mers``')."""
+
+from __future__ import annotations
+
+import csv
+import datetime as dt
+import json
+from pathlib import Path
+from typing import Any
+
+import click
+
+from xlrating.cli.common import date_option, db_option, fail, resolve_db
+from xlrating.core.errors import InvalidArgument, RatingError
+
+RULESETS = ("MCR", "Riichi")
+RULES = ("2005", "2010", "2018")
+SHOWN = 10  # players passed, on the terminal
+OPTION_OF = {"place": "--place", "players": "--players", "weight": "--weight", "date": "--date",
+             "as_of": "--as-of", "player": "PLAYER"}
+
+
+@click.group("whatif")
+def whatif() -> None:
+    """What if: a MERS player's total and place with one more result; the ranking under each era."""
+
+
+def _ordinal(n: int | None) -> str:
+    if n is None:
+        return "not ranked"
+    return f"{n}{'th' if 10 <= n % 100 <= 20 else {1: 'st', 2: 'nd', 3: 'rd'}.get(n % 10, 'th')}"
+
+
+def _records(db: str | None, ruleset: str | None) -> tuple[list[Any], dict[str, str], str]:
+    """The store's MERS results (of ``ruleset`` when given), the players' names and the store's location."""
+    from xlrating.store import StoreError, open_store
+    from xlrating.systems import get
+    from xlrating.systems.mers import player_names
+
+    location = resolve_db(db)
+    try:
+        with open_store(location, read_only=True) as store:
+            records = get("mers").stored_records(store, **({"ruleset": ruleset} if ruleset else {}))
+            names = player_names(store)
+    except StoreError as exc:
+        fail(str(exc))
+    if not records:
+        fail(f"{location}: the store holds no MERS results{f' of {ruleset}' if ruleset else ''}; ingest EMA "
+             f"results sheets first")
+    return records, names, location
+
+
+def _who(player: str, names: dict[str, str]) -> str:
+    return f"{player} ({names[player]})" if names.get(player) else player
+
+
+def resolve_player(records: list[Any], wanted: str, names: dict[str, str], where: str) -> str:
+    """The EMA ID of PLAYER: itself when the results hold it, else the one player of that name
+    (accents and capitals aside); else an error naming PLAYER and the closest players."""
+    from xlrating.core.explanation import close_matches
+    from xlrating.core.names import fold
+
+    ids = {r.player for r in records if r.player is not None}
+    text = wanted.strip()
+    if text in ids:
+        return text
+    named = sorted(ema_id for ema_id, name in names.items() if ema_id in ids and name and fold(name) == fold(text))
+    if len(named) == 1:
+        return named[0]
+    if len(named) > 1:
+        fail(f"PLAYER: {len(named)} players are named {text!r} ({', '.join(named)}); give the EMA ID")
+    close = list(close_matches(text, ids))
+    by_name = {name: ema_id for ema_id, name in names.items() if ema_id in ids and name}
+    close += [by_name[name] for name in close_matches(text, by_name) if by_name[name] not in close]
+    hint = f"; close matches: {', '.join(_who(c, names) for c in close[:5])}" if close else ""
+    fail(f"PLAYER: expected the EMA ID or name of a player with MERS results in {where}, got {text!r}{hint}")
+
+
+@whatif.command("mers")
+@click.argument("player")
+@click.option("--place", type=int, required=True, metavar="K", help="The place the player finishes (1 = first).")
+@click.option("--players", type=int, required=True, metavar="N", help="The players of the tournament.")
+@click.option("--weight", type=float, required=True, metavar="W", help="The tournament's MERS weight.")
+@click.option("--date", "date", required=True, callback=date_option, metavar="YYYY-MM-DD",
+              help="The tournament's (last) day.")
+@click.option("--ruleset", type=click.Choice(RULESETS, case_sensitive=False), default=None,
+              help="MCR or Riichi (default: the one the player has results in; required when both).")
+@click.option("--rules", type=click.Choice(RULES), default=None,
+              help="Rule era (default: the era in force on the ranking date).")
+@click.option("--as-of", "as_of", callback=date_option, metavar="YYYY-MM-DD",
+              help="The ranking date (default: the tournament's date).")
+@click.option("-o", "--output", type=click.Path(dir_okay=False), help="Write FILE.json instead of the terminal.")
+@db_option
+def whatif_mers(player: str, place: int, players: int, weight: float, date: dt.date, ruleset: str | None,
+               rules: str | None, as_of: dt.date | None, output: str | None, db: str | None) -> None:
+    """If PLAYER finishes K-th of N at a tournament of weight W on a date: the total and place.
+
+    PLAYER is an EMA ID or a name as the ranking shows it. The ranking of the store (as
+    ``rank mers`` computes it) without and with that one result: the total, the place, the players
+    passed. Nobody else's total changes (no other ranked player is at that tournament).
+    """
+    from xlrating.core.mers.whatif import what_if
+
+    if output is not None and Path(output).suffix.lower() != ".json":
+        fail(f"{output}: expected an output file ending in .json, got {Path(output).suffix or 'none'!r}")
+    chosen = next((r for r in RULESETS if ruleset and r.casefold() == ruleset.casefold()), None)
+    records, names, location = _records(db, None)
+    ema_id = resolve_player(records, player, names, location)
+    played = sorted({r.ruleset for r in records if r.player == ema_id})
+    if chosen is None:
+        if len(played) > 1:
+            fail(f"--ruleset: {_who(ema_id, names)} has results in {' and '.join(played)}; choose one with --ruleset")
+        chosen = played[0]
+    try:
+        found = what_if(records, ema_id, place=place, players=players, weight=weight, date=date, ruleset=chosen,
+                        as_of=as_of, rules=rules)
+    except InvalidArgument as exc:
+        fail(f"{OPTION_OF.get(exc.argument, exc.argument)}{str(exc)[len(exc.argument):]}")
+    except RatingError as exc:
+        fail(f"{location}: {exc}")
+    data = found.data() | {"name": names.get(ema_id, ""),
+                           "passed": [o | {"name": names.get(o["player"], "")} for o in found.data()["passed"]],
+                           "passed_by": [o | {"name": names.get(o["player"], "")} for o in found.data()["passed_by"]]}
+    if output is not None:
+        try:
+            Path(output).write_text(json.dumps(data, indent=2) + "\n", encoding="utf-8")
+        except OSError as exc:
+            fail(f"{output}: cannot write ({exc.strerror or exc})")
+        click.echo(f"wrote what if {ema_id} finishes {_ordinal(place)} of {players} to {output}", err=True)
+        return
+    before, after = found.before, found.after
+    click.echo(f"What if {_who(ema_id, names)} finishes {_ordinal(place)} of {players} at a tournament of weight "
+               f"{weight:g} on {date.isoformat()}: {found.ruleset} ranking as of {found.as_of.isoformat()}, "
+               f"{found.rules} rules")
+    click.echo(f"the new result: base rank {found.base_rank:g}, age factor {found.age_factor:g}")
+    for label, s in (("before", before), ("after", after)):
+        line = (f"{_ordinal(s.rank)} of {s.of}, total {s.total:.2f}" if s.total is not None
+                else f"not ranked (of {s.of} ranked players)")
+        click.echo(f"{label}: {line} ({s.count} result{'' if s.count == 1 else 's'} that count)")
+    if data["change"] is not None:
+        click.echo(f"change: {data['change']:+.2f}, {_moves(before.rank, after.rank)}")
+    for label, who in (("passes", found.passed), ("is passed by", found.passed_by)):
+        if who:
+            more = f"; and {len(who) - SHOWN} more (all with -o FILE.json)" if len(who) > SHOWN else ""
+            click.echo(f"{label} {len(who)}: " + "; ".join(
+                f"{_who(o.player, names)} {o.total:.2f} ({_ordinal(o.rank_before)} -> {_ordinal(o.rank_after)})"
+                for o in who[:SHOWN]) + more)
+
+
+def _moves(before: int | None, after: int | None) -> str:
+    if before is None or after is None or before == after:
+        return "the same place"
+    gained = before - after
+    return f"{abs(gained)} place{'' if abs(gained) == 1 else 's'} {'up' if gained > 0 else 'down'}"
+
+
+@whatif.command("eras")
+@click.option("--ruleset", type=click.Choice(RULESETS, case_sensitive=False), required=True, help="MCR or Riichi.")
+@click.option("--as-of", "as_of", callback=date_option, metavar="YYYY-MM-DD",
+              help="The ranking date (default: today).")
+@click.option("--limit", type=click.IntRange(1), default=50, show_default=True,
+              help="Players shown on the terminal.")
+@click.option("-o", "--output", type=click.Path(dir_okay=False),
+              help="Write FILE.json, .csv or .xlsx (every player) instead of the terminal.")
+@db_option
+def whatif_eras(ruleset: str, as_of: dt.date | None, limit: int, output: str | None, db: str | None) -> None:
+    """The store's ranking under the 2005, 2010 and 2018 rules side by side, and who moves most.
+
+    Each player's place and total under each era (the ranking of ``rank mers --rules ERA``), and
+    the spread: the places between their best and worst era.
+    """
+    from xlrating.core.mers.whatif import eras, moved_most
+
+    suffix = Path(output).suffix.lower() if output else None
+    if output is not None and suffix not in (".json", ".csv", ".xlsx"):
+        fail(f"{output}: expected an output file ending in .json, .csv or .xlsx, got {suffix or 'none'!r}")
+    ruleset = next(r for r in RULESETS if r.casefold() == ruleset.casefold())
+    day = as_of or dt.date.today()
+    records, names, location = _records(db, ruleset)
+    try:
+        rows = eras(records, day, ruleset=ruleset)
+    except RatingError as exc:
+        fail(f"{location}: {exc}")
+    if not rows:
+        fail(f"{location}: nobody is ranked in {ruleset} as of {day.isoformat()} under any era")
+    lines = [era_line(row, names) for row in rows]
+    movers = [era_line(row, names) for row in moved_most(rows)]
+    if output is None:
+        _show_eras(lines, movers, ruleset, day, limit)
+        return
+    try:
+        if suffix == ".json":
+            Path(output).write_text(json.dumps({"ruleset": ruleset, "as_of": day.isoformat(), "players": lines,
+                                                "moved_most": movers}, indent=2) + "\n", encoding="utf-8")
+        elif suffix == ".csv":
+            with Path(output).open("w", newline="", encoding="utf-8") as handle:
+                writer = csv.DictWriter(handle, fieldnames=list(ERA_COLUMNS))
+                writer.writeheader()
+                for line in lines:
+                    writer.writerow({key: "" if line[key] is None else line[key] for key in ERA_COLUMNS})
+        else:
+            _eras_xlsx(lines, movers, ruleset, day, Path(output))
+    except OSError as exc:
+        fail(f"{output}: cannot write ({exc.strerror or exc})")
+    click.echo(f"wrote {len(lines)} players ranked under the eras to {output}", err=True)
+
+
+ERA_COLUMNS = ("player", "name", *(f"rank_{r}" for r in RULES), *(f"total_{r}" for r in RULES), "spread")
+
+
+def era_line(row: Any, names: dict[str, str]) -> dict[str, Any]:
+    """One player's line of the eras side by side, as every output writes it."""
+    return ({"player": row.player, "name": names.get(row.player, "")}
+            | {f"rank_{r}": row.ranks[r] for r in RULES} | {f"total_{r}": row.totals[r] for r in RULES}
+            | {"spread": row.spread})
+
+
+def _show_eras(lines: list[dict[str, Any]], movers: list[dict[str, Any]], ruleset: str, day: dt.date,
+               limit: int) -> None:
+    from rich.console import Console
+    from rich.table import Table
+
+    out = Console()
+    for title, shown in ((f"{ruleset} ranking as of {day.isoformat()} under each era ({len(lines)} players)",
+                          lines[:limit]), ("Who moves most between eras", movers)):
+        table = Table(title=title, title_justify="left")
+        for label in ("EMA ID", "Name", *RULES, *(f"total {r}" for r in RULES), "Spread"):
+            table.add_column(label, justify="left" if label in ("EMA ID", "Name") else "right", no_wrap=True)
+        for line in shown:
+            table.add_row(line["player"], line["name"], *(str(line[f"rank_{r}"] or "-") for r in RULES),
+                          *(f"{t:.2f}" if (t := line[f"total_{r}"]) is not None else "-" for r in RULES),
+                          str(line["spread"]) if line["spread"] is not None else "")
+        out.print(table)
+
+
+def _eras_xlsx(lines: list[dict[str, Any]], movers: list[dict[str, Any]], ruleset: str, day: dt.date,
+               path: Path) -> None:
+    from openpyxl import Workbook
+    from openpyxl.styles import Font
+
+    book = Workbook()
+    book.remove(book.active)
+    for title, rows in (("Eras", lines), ("Moved most", movers)):
+        sheet = book.create_sheet(title)
+        sheet.append(list(ERA_COLUMNS))
+        for cell in sheet[1]:
+            cell.font = Font(bold=True)
+        for line in rows:
+            sheet.append([line[key] for key in ERA_COLUMNS])
+            sheet.cell(sheet.max_row, 2).data_type = "s"
+        sheet.freeze_panes = "A2"
+    about = book.create_sheet("About")
+    about.append(["ruleset", ruleset])
+    about.append(["as_of", day.isoformat()])
+    book.save(path)
