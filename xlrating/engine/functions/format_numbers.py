@@ -95,11 +95,13 @@ def number_section(section: list[tuple[str, Any]], number: float) -> str:
     exponent_text = ""
     if exp_at >= 0:
         value, exponent = _scientific(value, int_places, len(dec_places))
-        # the exponent's digit placeholders: a 0 is a digit always shown, a # or ? one shown only
-        # when needed ("0.00E+##" writes 1.22E+7, "0.00E+00" 1.22E+07)
-        exp_digits = sum(kind == "digit" and value == "0" for kind, value in section[exp_at + 1:])
+        # the exponent's digit placeholders, as an integer's: a 0 is a digit always shown, a # none
+        # and a ? a space where the exponent has no digit, literals between them where they stand
+        # ("0.00E+##" writes 1.22E+7, "0.00E+00" 1.22E+07, "0.00E+0x0" 1.23E+0x8)
+        exp_places = [value for kind, value in section[exp_at + 1:] if kind == "digit"]
+        exp_texts = _integer_text(str(abs(exponent)), exp_places, False)
         sign = "-" if exponent < 0 else ("+" if section[exp_at][1] == "+" else "")
-        exponent_text = "E" + sign + str(abs(exponent)).zfill(exp_digits)
+        exponent_text = "E" + sign
     rounded = half_up(value, len(dec_places))
     whole, _, fraction = f"{rounded:f}".partition(".")
     whole = whole.lstrip("0")
@@ -131,17 +133,21 @@ def number_section(section: list[tuple[str, Any]], number: float) -> str:
             out.append(str(value_))
     if exp_at >= 0:
         out.append(exponent_text)
-        out.extend(str(v) for kind, v in section[exp_at + 1:] if kind in ("lit", "percent", "point", "comma", "slash"))
+        places = iter(exp_texts)
+        out.extend(next(places) if kind == "digit" else str(v) for kind, v in section[exp_at + 1:]
+                   if kind in ("digit", "lit", "percent", "point", "comma", "slash"))
     return "".join(out)
 
 
 def _scientific(value: Decimal, int_places: list[str], decimals: int) -> tuple[Decimal, int]:
-    """The mantissa and exponent of ``value`` for ``len(int_places)`` integer placeholders."""
+    """The mantissa and exponent of ``value`` for ``len(int_places)`` integer placeholders: with two or
+    more, the exponent is a multiple of their count ("##0.0E+0" is engineering notation, 12.3E+3;
+    "00.E+00" writes 9 as 09.E+00 and 100 as 01.E+02), with one the mantissa has one digit."""
     count = len(int_places)
     if value == 0:
         return value, 0
     magnitude = value.adjusted()
-    step = count if count > 1 and "#" in int_places else 0
+    step = count if count > 1 else 0
     for _ in range(2):
         if step:
             exponent = (magnitude // step) * step
@@ -192,22 +198,39 @@ def _fraction(section: list[tuple[str, Any]], number: float) -> str:
             if error < best[0] - 1e-15:
                 best = (error, n_, d)
         _, numerator, denominator = best
-    if whole_at and numerator == denominator and not any(section[k][0] == "lit" for k in denominator_at):
+    literal_denominator = any(section[k][0] == "lit" for k in denominator_at)
+    if whole_at and numerator == denominator and not literal_denominator:
         whole, numerator = whole + 1, 0
-    ints = _integer_text(str(whole) if whole else "", [section[k][1] for k in whole_at], False)
-    blank = whole_at and numerator == 0
-    if blank and whole == 0:
-        ints = _integer_text("0", [section[k][1] for k in whole_at], False)
     num_places = [section[k][1] for k in numerator_at]
-    num_text = _integer_text(str(numerator) if numerator else ("0" if not whole_at else ""), num_places, False)
-    if any(section[k][0] == "lit" for k in denominator_at):
-        den_texts = [str(section[k][1]) for k in denominator_at]
+    den_places = [str(section[k][1]) for k in denominator_at]
+    # a whole number: a 0 placeholder in the fraction writes it as 0/1 ("0 0/0": 1234 0/1, "00 00/00":
+    # 01 00/01); without one the fraction is blank, ? a space and # nothing ("# ?/?": 3 and four
+    # spaces, "# #/#": 3), and so is what stands between the whole part and it
+    zero_fraction = bool(whole_at) and numerator == 0
+    fixed = zero_fraction and "0" in num_places + den_places and not literal_denominator
+    blank = zero_fraction and not fixed
+    spaced = "?" in num_places + den_places
+    ints = _integer_text(str(whole) if whole else "", [section[k][1] for k in whole_at], False)
+    if zero_fraction and whole == 0:
+        ints = _integer_text("0", [section[k][1] for k in whole_at], False)
+    if blank:
+        num_text = [" " if p == "?" else "" for p in num_places]
+        den_texts = [" " if p == "?" else "" for p in den_places]
+    elif fixed:
+        num_text = _integer_text("", num_places, False)
+        den_texts = [{"0": "0", "?": " ", "#": ""}[p] for p in den_places]
+        if den_places[-1] == "0":
+            den_texts[-1] = "1"
     else:
-        den = str(denominator)
-        places = [section[k][1] for k in denominator_at]
-        den_texts = [den[i] if i < len(den) else {"0": "0", "?": " ", "#": ""}[p] for i, p in enumerate(places)]
-        if len(den) > len(places):
-            den_texts[-1] = den[len(places) - 1:]
+        num_text = _integer_text(str(numerator) if numerator else ("0" if not whole_at else ""), num_places, False)
+        if literal_denominator:
+            den_texts = den_places
+        else:
+            den = str(denominator)
+            den_texts = [den[i] if i < len(den) else {"0": "0", "?": " ", "#": ""}[p] for i, p in enumerate(den_places)]
+            if len(den) > len(den_places):
+                den_texts[-1] = den[len(den_places) - 1:]
+    between = range(whole_at[-1] + 1, numerator_at[0]) if whole_at else range(0)
     out = []
     int_index = 0
     for k, (kind, value_) in enumerate(section):
@@ -215,13 +238,13 @@ def _fraction(section: list[tuple[str, Any]], number: float) -> str:
             out.append(ints[int_index])
             int_index += 1
         elif k in numerator_at:
-            text = num_text[numerator_at.index(k)]
-            out.append(" " * len(text) if blank else text)
+            out.append(num_text[numerator_at.index(k)])
         elif k in denominator_at:
-            text = den_texts[denominator_at.index(k)]
-            out.append(" " * len(text) if blank else text)
+            out.append(den_texts[denominator_at.index(k)])
         elif k == slash:
-            out.append(" " if blank else "/")
+            out.append(("/" if not blank else " " if spaced else ""))
+        elif blank and not spaced and k in between:
+            continue
         elif kind in ("lit", "percent", "point", "comma"):
             out.append(str(value_))
     return "".join(out)

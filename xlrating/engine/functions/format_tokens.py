@@ -53,7 +53,7 @@ def format_tokens(code: str) -> list[list[tuple[str, Any]]]:
             i = end + 1
             elapsed = inner.lower()
             if elapsed and len(set(elapsed)) == 1 and elapsed[0] in "hms":
-                tokens.append(("elapsed", elapsed[0] * min(len(elapsed), 2)))
+                tokens.append(("elapsed", elapsed))  # [hhh] pads to three digits
             elif match := _CONDITION.match(inner.strip()):
                 tokens.append(("cond", (match.group(1), float(match.group(2)))))
             elif inner.startswith("$"):

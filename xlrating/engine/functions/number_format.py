@@ -4,11 +4,14 @@ text``; one section serves every number (a negative one written with a minus sig
 split at zero (the second for negatives, written without a sign unless the section writes one),
 three give zero its own; a section holding ``@`` is the text section and must be the last. A text
 value uses the text section or comes back as it is; a text that reads as a number (or a date or
-time) is formatted as that number. Conditions ``[>100]`` pick sections by value; colours and
+time) is formatted as that number; General in the text section writes the text as ``@`` does.
+Conditions ``[>100]`` pick sections by value (:func:`_conditional`: which section, which minus
+sign; no section taking the number is #VALUE!, where Excel's cell shows ####); colours and
 locale tags are ignored. Digit placeholders ``0 # ?``, the decimal point (a later point is
 written as it is), ``,`` between placeholders groups thousands, commas after the last placeholder
-divide by 1000 each, ``%`` multiplies by 100, ``E+``/``E-`` is scientific notation, ``?/?`` or
-``?/8`` a fraction; ``"..."``, ``\x``, ``_x`` (a space), ``*x`` (nothing) and any other character
+divide by 1000 each, ``%`` multiplies by 100, ``E+``/``E-`` is scientific notation (with two or more integer
+placeholders the exponent a multiple of their count: ``##0.0E+0`` is engineering notation), ``?/?``
+or ``?/8`` a fraction; ``"..."``, ``\x``, ``_x`` (a space), ``*x`` (nothing) and any other character
 are written as they are. Date and time codes (y m d h s AM/PM A/P, fractional seconds, elapsed
 [h] [m] [s]) read the number as a serial date of the workbook's date system (in the 1900 system
 1900-02-29 is serial 60; in the 1904 system serial 0 is 1904-01-01: :mod:`..read.date_system`);
@@ -61,32 +64,20 @@ def format_text(value: Any, code: str) -> str:
     if isinstance(value, str):
         if text_section is None:
             return value
-        return "".join(value if kind == "at" else str(v) for kind, v in text_section
-                       if kind in ("at", "lit", "point", "comma", "percent", "slash"))
+        return "".join(value if kind in ("at", "general") else str(v) for kind, v in text_section
+                       if kind in ("at", "general", "lit", "point", "comma", "percent", "slash"))
     number = float(value)
     if not sections:
         return number_text(number)
     conditions = [next((v for kind, v in s if kind == "cond"), None) for s in sections]
-    count = len(sections)
-    chosen, signed = 0, False
     if any(conditions):
-        defaults = [(">=", 0.0) if count == 2 else (">", 0.0), ("<", 0.0), None]
-        for index, section in enumerate(sections):
-            condition = conditions[index] or (defaults[index] if index < count - 1 else None)
-            if condition is None or _holds(condition, number):
-                chosen = index
-                break
-        else:
-            chosen = count - 1
-        condition = conditions[chosen]
-        signed = number < 0 and not (condition and condition[0] in ("<", "<=") and condition[1] <= 0) \
-            and not (condition is None and chosen == 1)
-    elif count == 1 or number > 0 or (number == 0 and count == 2):
+        sections, chosen, signed = _conditional(sections, conditions, number)
+    elif len(sections) == 1 or number > 0 or (number == 0 and len(sections) == 2):
         chosen, signed = 0, number < 0
     elif number < 0:
-        chosen = 1
+        chosen, signed = 1, False
     else:
-        chosen = 2
+        chosen, signed = 2, False
     section = sections[chosen]
     text = _section_text(section, abs(number), signed)
     if signed and not is_date(section) and any(kind in ("digit", "general") for kind, _ in section) and \
@@ -96,4 +87,38 @@ def format_text(value: Any, code: str) -> str:
 
 
 _NONZERO = re.compile("[1-9]")
+
+
+def _purely_negative(condition: tuple[str, float]) -> bool:
+    """A condition only negative numbers meet ([<0], [<-5], [<=-1], [=-2]): its section writes a
+    negative number without a minus sign, as the negative section of a plain format does."""
+    operator, bound = condition
+    return bound < 0 and operator in ("<", "<=", "=") or bound == 0 and operator == "<"
+
+
+def _conditional(sections: list[list[tuple[str, Any]]], conditions: list[tuple[str, float] | None],
+                 number: float) -> tuple[list[list[tuple[str, Any]]], int, bool]:
+    """The section a number takes in a format with conditions, and whether it writes a minus sign.
+
+    The first section without a condition takes [>0]; a format of one section has a General one
+    after it for the numbers its condition leaves. The first section whose condition holds (one
+    without a condition always does) writes the number; none holding is an error (Excel shows
+    ####). A section writes a negative number with a minus sign unless its condition is met only
+    by negative numbers; the second of two sections, without a condition of its own, writes the
+    sign when the first's condition is = or > or >= a number not negative. (The rules of the
+    workbooks Excel saved, as numfmt's Excel-checked cases record them: '[<=-100]"B"0;"C"0' writes
+    -6.3 as C6, '[>6]"A"0;[<-6]"B"0' as B6, '[<=0]"B"0' as -B6, '[=-6]0' writes -5 as -5 and
+    '[<>-5]0' as 5.)"""
+    first = conditions[0] or (">", 0.0)
+    conditions = [first, *conditions[1:]]
+    if len(sections) == 1:
+        sections = [*sections, [("general", "")]]
+        conditions.append(None)
+    minus = [not _purely_negative(c) if c is not None else True for c in conditions]
+    if len(sections) == 2 and conditions[1] is None:
+        minus[1] = first[0] == "=" or (first[1] >= 0 and first[0] in (">", ">="))
+    for index, condition in enumerate(conditions):
+        if condition is None or _holds(condition, number):
+            return sections, index, number < 0 and minus[index]
+    raise BadFormat("no section of the format takes the number")
 
