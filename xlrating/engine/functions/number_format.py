@@ -121,4 +121,3 @@ def _conditional(sections: list[list[tuple[str, Any]]], conditions: list[tuple[s
         if condition is None or _holds(condition, number):
             return sections, index, number < 0 and minus[index]
     raise BadFormat("no section of the format takes the number")
-
