@@ -132,8 +132,27 @@ def test_an_unknown_player_is_named_with_the_closest_players(federation):
     result = run("whatif", "mers", "99999999", "--db", federation, "--place", 1, "--players", 60, "--weight", 1,
                  "--date", AS_OF)
     assert result.exit_code == 2
-    assert result.output.startswith("xlrating: error: PLAYER: expected the EMA ID or name of a player with MERS "
-                                    f"results in {federation}, got '99999999'")
+    assert result.output.startswith("xlrating: error: PLAYER: no player with MERS results (EMA ID or name) "
+                                    f"'99999999' in {federation}")
+
+
+def test_a_name_several_players_bear_asks_for_the_ema_id(federation):
+    from xlrating.systems.mers import player_names
+
+    with open_store(str(federation), read_only=True) as store:
+        records = get("mers").stored_records(store)
+        names = player_names(store)
+    played = {r.player for r in records}
+    by_name: dict[str, list[str]] = {}
+    for ema_id, name in names.items():
+        if ema_id in played:
+            by_name.setdefault(name, []).append(ema_id)
+    name, ids = next((n, sorted(i)) for n, i in sorted(by_name.items()) if len(i) > 1)
+    result = run("whatif", "mers", name.upper(), "--db", federation, "--place", 1, "--players", 60, "--weight", 1,
+                 "--date", AS_OF)
+    assert result.exit_code == 2
+    assert f"xlrating: error: PLAYER: expected one player's EMA ID or name, got {name.upper()!r}" in result.output
+    assert ", ".join(ids) in result.output
 
 
 def test_the_eras_side_by_side_are_rank_mers_under_each_era(federation, tmp_path):

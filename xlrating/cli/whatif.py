@@ -56,28 +56,6 @@ def _who(player: str, names: dict[str, str]) -> str:
     return f"{player} ({names[player]})" if names.get(player) else player
 
 
-def resolve_player(records: list[Any], wanted: str, names: dict[str, str], where: str) -> str:
-    """The EMA ID of PLAYER: itself when the results hold it, else the one player of that name
-    (accents and capitals aside); else an error naming PLAYER and the closest players."""
-    from xlrating.core.explanation import close_matches
-    from xlrating.core.names import fold
-
-    ids = {r.player for r in records if r.player is not None}
-    text = wanted.strip()
-    if text in ids:
-        return text
-    named = sorted(ema_id for ema_id, name in names.items() if ema_id in ids and name and fold(name) == fold(text))
-    if len(named) == 1:
-        return named[0]
-    if len(named) > 1:
-        fail(f"PLAYER: {len(named)} players are named {text!r} ({', '.join(named)}); give the EMA ID")
-    close = list(close_matches(text, ids))
-    by_name = {name: ema_id for ema_id, name in names.items() if ema_id in ids and name}
-    close += [by_name[name] for name in close_matches(text, by_name) if by_name[name] not in close]
-    hint = f"; close matches: {', '.join(_who(c, names) for c in close[:5])}" if close else ""
-    fail(f"PLAYER: expected the EMA ID or name of a player with MERS results in {where}, got {text!r}{hint}")
-
-
 @whatif.command("mers")
 @click.argument("player")
 @click.option("--place", type=int, required=True, metavar="K", help="The place the player finishes (1 = first).")
@@ -101,13 +79,18 @@ def whatif_mers(player: str, place: int, players: int, weight: float, date: dt.d
     ``rank mers`` computes it) without and with that one result: the total, the place, the players
     passed. Nobody else's total changes (no other ranked player is at that tournament).
     """
-    from xlrating.core.mers.whatif import what_if
+    from xlrating.core.mers.whatif import find_player, what_if
 
     if output is not None and Path(output).suffix.lower() != ".json":
         fail(f"{output}: expected an output file ending in .json, got {Path(output).suffix or 'none'!r}")
     chosen = next((r for r in RULESETS if ruleset and r.casefold() == ruleset.casefold()), None)
     records, names, location = _records(db, None)
-    ema_id = resolve_player(records, player, names, location)
+    try:
+        ema_id = find_player(records, player, names, location)
+    except InvalidArgument as exc:
+        fail(f"PLAYER{str(exc)[len(exc.argument):]}")
+    except RatingError as exc:
+        fail(f"PLAYER: {exc}")
     played = sorted({r.ruleset for r in records if r.player == ema_id})
     if chosen is None:
         if len(played) > 1:
@@ -120,9 +103,7 @@ def whatif_mers(player: str, place: int, players: int, weight: float, date: dt.d
         fail(f"{OPTION_OF.get(exc.argument, exc.argument)}{str(exc)[len(exc.argument):]}")
     except RatingError as exc:
         fail(f"{location}: {exc}")
-    data = found.data() | {"name": names.get(ema_id, ""),
-                           "passed": [o | {"name": names.get(o["player"], "")} for o in found.data()["passed"]],
-                           "passed_by": [o | {"name": names.get(o["player"], "")} for o in found.data()["passed_by"]]}
+    data = found.data(names)
     if output is not None:
         try:
             Path(output).write_text(json.dumps(data, indent=2) + "\n", encoding="utf-8")
@@ -171,7 +152,7 @@ def whatif_eras(ruleset: str, as_of: dt.date | None, limit: int, output: str | N
     Each player's place and total under each era (the ranking of ``rank mers --rules ERA``), and
     the spread: the places between their best and worst era.
     """
-    from xlrating.core.mers.whatif import eras, moved_most
+    from xlrating.core.mers.whatif import ERA_COLUMNS, era_line, eras, moved_most
 
     suffix = Path(output).suffix.lower() if output else None
     if output is not None and suffix not in (".json", ".csv", ".xlsx"):
@@ -207,16 +188,6 @@ def whatif_eras(ruleset: str, as_of: dt.date | None, limit: int, output: str | N
     click.echo(f"wrote {len(lines)} players ranked under the eras to {output}", err=True)
 
 
-ERA_COLUMNS = ("player", "name", *(f"rank_{r}" for r in RULES), *(f"total_{r}" for r in RULES), "spread")
-
-
-def era_line(row: Any, names: dict[str, str]) -> dict[str, Any]:
-    """One player's line of the eras side by side, as every output writes it."""
-    return ({"player": row.player, "name": names.get(row.player, "")}
-            | {f"rank_{r}": row.ranks[r] for r in RULES} | {f"total_{r}": row.totals[r] for r in RULES}
-            | {"spread": row.spread})
-
-
 def _show_eras(lines: list[dict[str, Any]], movers: list[dict[str, Any]], ruleset: str, day: dt.date,
                limit: int) -> None:
     from rich.console import Console
@@ -239,6 +210,8 @@ def _eras_xlsx(lines: list[dict[str, Any]], movers: list[dict[str, Any]], rulese
                path: Path) -> None:
     from openpyxl import Workbook
     from openpyxl.styles import Font
+
+    from xlrating.core.mers.whatif import ERA_COLUMNS
 
     book = Workbook()
     book.remove(book.active)

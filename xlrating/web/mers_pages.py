@@ -20,7 +20,7 @@ from xlrating.core.countries import country_code, is_country, member_names
 from xlrating.core.mers.country_ranking import COUNTRY_TEAM, country_ranking
 from xlrating.core.mers.history import total_history
 from xlrating.store import SQLiteStore
-from xlrating.web import mers_published, mers_quotas
+from xlrating.web import mers_published, mers_quotas, mers_whatif
 from xlrating.web.charts import total_chart
 from xlrating.web.pages import (
     HOME_LATEST,
@@ -294,6 +294,7 @@ routes = [
     *page_routes("/rankings", rankings_index),
     *page_routes("/rankings/{ruleset}/{rules}/countries", countries),
     *mers_quotas.routes,
+    *mers_whatif.routes,  # /rankings/{ruleset}/eras before /rankings/{ruleset}/{rules}
     *page_routes("/rankings/{ruleset}/{rules}", ranking),
     *page_routes("/tournaments", tournaments),
     *page_routes("/tournaments/{tournament_id}", tournament),

@@ -16,16 +16,18 @@ from __future__ import annotations
 
 import datetime as dt
 import math
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import asdict, dataclass
 from typing import Any
 
 from xlrating.core import checks
 from xlrating.core.dates import as_date
 from xlrating.core.errors import InvalidArgument
+from xlrating.core.explanation import PlayerNotFound, close_matches
 from xlrating.core.mers import Ranking, Result, aged_factor, base_rank, era_of, rankings
 from xlrating.core.mers.results import ruleset as ruleset_name
 from xlrating.core.mers.rules import RULES
+from xlrating.core.names import fold
 from xlrating.core.placement import TiePolicy, competition_places
 
 HYPOTHETICAL = "(what if)"
@@ -73,13 +75,40 @@ class WhatIf:
     passed: tuple[Overtaken, ...]  # ahead before, not ahead after
     passed_by: tuple[Overtaken, ...]  # not ahead before, ahead after
 
-    def data(self) -> dict[str, Any]:
-        """As JSON: dates as YYYY-MM-DD, ``change`` the total's change (None unless ranked both times)."""
+    def data(self, names: Mapping[str, str] | None = None) -> dict[str, Any]:
+        """As JSON: dates as YYYY-MM-DD, ``change`` the total's change (None unless ranked both times);
+        with ``names`` (EMA ID -> name), a ``name`` for the player and each player passed."""
         out = asdict(self)
         out["as_of"], out["date"] = self.as_of.isoformat(), self.date.isoformat()
         out["change"] = (self.after.total - self.before.total
                          if self.after.total is not None and self.before.total is not None else None)
+        if names is not None:
+            out["name"] = names.get(self.player, "")
+            for key in ("passed", "passed_by"):
+                out[key] = [o | {"name": names.get(o["player"], "")} for o in out[key]]
         return out
+
+
+def find_player(results: Iterable[Result], wanted: str, names: Mapping[str, str], where: str) -> str:
+    """The EMA ID of ``wanted``: itself when the results hold it, else the one player whose name
+    (``names``: EMA ID -> name) is ``wanted``, accents and capitals aside. Raises
+    :class:`~xlrating.core.errors.InvalidArgument` naming ``player`` for a name several players bear,
+    :class:`~xlrating.core.explanation.PlayerNotFound` (with the closest players) for nobody."""
+    ids = {r.player for r in results if r.player is not None}
+    text = wanted.strip()
+    if text in ids:
+        return text
+    named = sorted(ema_id for ema_id, name in names.items() if ema_id in ids and name and fold(name) == fold(text))
+    if len(named) == 1:
+        return named[0]
+    if len(named) > 1:
+        raise InvalidArgument("player", "one player's EMA ID or name", text,
+                              note=f"{len(named)} players bear that name ({', '.join(named)}): give the EMA ID")
+    close = list(close_matches(text, ids))
+    by_name = {name: ema_id for ema_id, name in names.items() if ema_id in ids and name}
+    close += [by_name[name] for name in close_matches(text, by_name) if by_name[name] not in close]
+    shown = tuple(f"{c} ({names[c]})" if names.get(c) else c for c in close[:5])
+    raise PlayerNotFound(text, where, shown, what="player with MERS results (EMA ID or name)")
 
 
 def hypothetical_result(player: str, place: Any, players: Any, weight: Any, date: Any, ruleset: str) -> Result:
@@ -186,6 +215,17 @@ def eras(results: Iterable[Result], as_of: Any, *, ruleset: str, ties: TiePolicy
         rows.append(EraPlaces(player, places, totals[player], max(known) - min(known) if len(known) > 1 else None))
     rows.sort(key=lambda row: (*(row.ranks[r] if row.ranks[r] is not None else math.inf for r in order), row.player))
     return rows
+
+
+ERA_COLUMNS = ("player", "name", *(f"rank_{r}" for r in RULES), *(f"total_{r}" for r in RULES), "spread")
+"""The columns of :func:`era_line`, in every output's order."""
+
+
+def era_line(row: EraPlaces, names: Mapping[str, str]) -> dict[str, Any]:
+    """One player's line of the eras side by side (``names``: EMA ID -> name)."""
+    return ({"player": row.player, "name": names.get(row.player, "")}
+            | {f"rank_{r}": row.ranks[r] for r in RULES} | {f"total_{r}": row.totals[r] for r in RULES}
+            | {"spread": row.spread})
 
 
 def moved_most(rows: Sequence[EraPlaces], shown: int = 10) -> list[EraPlaces]:

@@ -1,0 +1,189 @@
+"""The what-if pages on a generated federation's store: /rankings/{ruleset}/{rules}/whatif shows the
+figures of ``xlrating whatif mers`` (JSON, HTML and the workbook), and a bad parameter is a 400
+naming it; /rankings/{ruleset}/eras is ``xlrating whatif eras``; both in real Chromium at 1280 and
+400 px, the form filled in and sent as a visitor would."""
+
+from __future__ import annotations
+
+import io
+import json
+import os
+import re
+import shutil
+import sys
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import openpyxl
+import pytest
+from click.testing import CliRunner
+from starlette.testclient import TestClient
+
+from xlrating.cli import main
+from xlrating.web.app import Settings, create_app
+
+ROOT = Path(__file__).resolve().parents[2]
+AS_OF = "2025-12-31"  # the generated federation's last weeks
+CHROMIUM = "/usr/bin/chromium" if os.path.exists("/usr/bin/chromium") else shutil.which("chromium")
+
+
+@pytest.fixture(scope="module")
+def federation(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    sys.path.insert(0, str(ROOT / "benchmarks"))
+    from federation import make_store
+
+    db = tmp_path_factory.mktemp("whatif_pages") / "store.db"
+    make_store(db, scale=0.1)
+    return db
+
+
+@pytest.fixture(scope="module")
+def client(federation: Path) -> Iterator[TestClient]:
+    with TestClient(create_app(Settings(str(federation), check_processes=1))) as c:
+        yield c
+
+
+def cli_json(tmp_path: Path, *args: Any) -> Any:
+    out = tmp_path / "out.json"
+    result = CliRunner().invoke(main, [*map(str, args), "-o", str(out)])
+    assert result.exit_code == 0, result.output
+    return json.loads(out.read_text())
+
+
+@pytest.fixture(scope="module")
+def player(federation: Path, tmp_path_factory: pytest.TempPathFactory) -> dict[str, Any]:
+    """From the 20th of the MCR ranking on AS_OF down, the first whose name nobody else bears."""
+    from xlrating.store import open_store
+    from xlrating.systems.mers import player_names
+
+    lines = cli_json(tmp_path_factory.mktemp("rank"), "rank", "mers", "--db", federation, "--ruleset", "MCR",
+                     "--as-of", AS_OF)
+    with open_store(str(federation), read_only=True) as store:
+        borne = list(player_names(store).values())
+    return dict(next(line for line in lines[19:] if line["name"] and borne.count(line["name"]) == 1))
+
+
+def query(line: dict[str, Any], **more: Any) -> str:
+    asked = {"player": line["player"], "place": 1, "players": 40, "weight": 2, "date": AS_OF} | more
+    return "&".join(f"{k}={v}" for k, v in asked.items())
+
+
+def test_the_page_s_json_is_xlrating_whatif_mers(client, federation, player, tmp_path):
+    page = client.get(f"/rankings/MCR/2018/whatif.json?{query(player)}").json()
+    expected = cli_json(tmp_path, "whatif", "mers", player["player"], "--db", federation, "--ruleset", "MCR",
+                        "--place", 1, "--players", 40, "--weight", 2, "--date", AS_OF)
+    assert page["what_if"] | {"passed": page["passed"], "passed_by": page["passed_by"]} == expected
+    assert page["what_if"]["before"]["rank"] == player["rank"] and page["passed"]
+
+
+def test_the_html_and_the_workbook_show_the_json_s_figures(client, player):
+    page = client.get(f"/rankings/MCR/2018/whatif.json?{query(player)}").json()
+    text = client.get(f"/rankings/MCR/2018/whatif?{query(player)}").text
+    standing = re.search(r'<table id="standing">(.*?)</table>', text, re.DOTALL).group(1)  # type: ignore[union-attr]
+    cells = [re.sub(r"<[^>]+>", "", c).strip() for c in re.findall(r"<td[^>]*>(.*?)</td>", standing, re.DOTALL)]
+    before, after = page["what_if"]["before"], page["what_if"]["after"]
+    assert cells == [str(before["rank"]), f"{before['total']:.2f}", str(before["count"]), str(before["of"]),
+                     str(after["rank"]), f"{after['total']:.2f}", str(after["count"]), str(after["of"])]
+    passed = re.search(r'<table id="passed">(.*?)</table>', text, re.DOTALL).group(1)  # type: ignore[union-attr]
+    assert len(re.findall(r"<tr><td>", passed)) == len(page["passed"])
+    book = openpyxl.load_workbook(io.BytesIO(client.get(f"/rankings/MCR/2018/whatif.xlsx?{query(player)}").content))
+    rows = list(book["Passed"].values)
+    assert [dict(zip(rows[0], row)) for row in rows[1:]] == [
+        {k: pytest.approx(o[k], rel=1e-12) if isinstance(o[k], float) else o[k] for k in rows[0]} for o in page["passed"]]
+
+
+@pytest.mark.parametrize(("more", "said"), [
+    ({"place": 41}, "The parameter place: expected a place from 1 to players (40), got 41."),
+    ({"place": "first"}, "The parameter place=&#39;first&#39; is not a whole number"),
+    ({"weight": "-1"}, "The parameter weight=&#39;-1&#39; is not a weight: give a number above 0"),
+    ({"date": "31/12/2025"}, "The parameter date=&#39;31/12/2025&#39; is not a date"),
+    ({"as_of": "2025-01-01"}, "The parameter as_of: expected a ranking date on or after the tournament&#39;s date"),
+    ({"player": "99999999"}, "The parameter player: no player with MERS results (EMA ID or name) &#39;99999999&#39;"),
+])
+def test_a_bad_parameter_is_a_400_naming_it(client, player, more, said):
+    response = client.get(f"/rankings/MCR/2018/whatif?{query(player, **more)}")
+    assert response.status_code == 400 and said in response.text
+
+
+def test_the_form_alone_without_a_player(client):
+    text = client.get("/rankings/MCR/2018/whatif").text
+    assert 'id="whatif-form"' in text and 'id="standing"' not in text
+
+
+def test_the_eras_page_is_xlrating_whatif_eras(client, federation, tmp_path):
+    page = client.get(f"/rankings/MCR/eras.json?as_of={AS_OF}").json()
+    expected = cli_json(tmp_path, "whatif", "eras", "--db", federation, "--ruleset", "MCR", "--as-of", AS_OF)
+    assert (page["players"], page["moved_most"]) == (expected["players"], expected["moved_most"])
+    text = client.get(f"/rankings/MCR/eras?as_of={AS_OF}").text
+    assert 'id="moved-most"' in text and 'id="eras"' in text
+    first = page["players"][0]
+    assert re.search(rf">{re.escape(first['name'])}</a></td>\s*<td class=\"num\">{first['rank_2005'] or '–'}</td>", text)
+    ranking = client.get(f"/rankings/MCR/2018?as_of={AS_OF}").text
+    assert f'href="/rankings/MCR/eras?as_of={AS_OF}" id="eras-link"' in ranking
+    assert 'href="/rankings/MCR/2018/whatif" id="whatif-link"' in ranking
+
+
+# --- in Chromium ----------------------------------------------------------------------------------
+
+@pytest.fixture(scope="module")
+def server(federation: Path) -> Iterator[str]:
+    sys.path.insert(0, str(Path(__file__).parent))
+    from live_server import running_server
+
+    with running_server(federation, log=federation.with_name("serve.log")) as url:
+        yield url
+
+
+@pytest.fixture(scope="module")
+def browser() -> Iterator[Any]:
+    if CHROMIUM is None:
+        pytest.skip("Chromium is not installed (/usr/bin/chromium or chromium on PATH)")
+    sync_api = pytest.importorskip("playwright.sync_api", reason="playwright is not installed")
+    with sync_api.sync_playwright() as p:
+        launched = p.chromium.launch(executable_path=CHROMIUM)
+        yield launched
+        launched.close()
+
+
+def shot(page: Any, tmp_path: Path, name: str) -> None:
+    page.screenshot(path=str(Path(os.environ.get("XLRATING_SCREENSHOTS") or tmp_path) / name), full_page=True)
+
+
+@pytest.mark.parametrize("width", (1280, 400))
+def test_the_what_if_form_in_chromium(browser, server, client, player, tmp_path, width):
+    context = browser.new_context(base_url=server, viewport={"width": width, "height": 900})
+    context.set_default_timeout(20_000)
+    page = context.new_page()
+    page.goto(f"/rankings/MCR/2018?as_of={AS_OF}")
+    page.locator("a#whatif-link").click()
+    page.fill("input#player", player["name"])
+    page.fill("input#place", "1")
+    page.fill("input#players", "40")
+    page.fill("input#weight", "2")
+    page.fill("input#date", AS_OF)
+    page.locator("form#whatif-form button[type=submit]").click()
+    page.wait_for_selector("table#standing")
+    expected = client.get(f"/rankings/MCR/2018/whatif.json?{query(player)}").json()["what_if"]
+    assert page.locator("p#change a").first.inner_text() == player["name"]
+    rows = page.locator("table#standing tbody tr")
+    assert rows.nth(1).locator("td").first.inner_text().strip() == str(expected["after"]["rank"])
+    assert rows.nth(1).locator("td").nth(1).inner_text().strip() == f"{expected['after']['total']:.2f}"
+    assert page.evaluate("document.documentElement.scrollWidth") <= width
+    shot(page, tmp_path, f"whatif-{width}.png")
+    context.close()
+
+
+@pytest.mark.parametrize("width", (1280, 400))
+def test_the_eras_page_in_chromium(browser, server, tmp_path, width):
+    context = browser.new_context(base_url=server, viewport={"width": width, "height": 900})
+    context.set_default_timeout(20_000)
+    page = context.new_page()
+    page.goto(f"/rankings/MCR/2018?as_of={AS_OF}")
+    page.locator("a#eras-link").click()
+    page.wait_for_selector("table#eras")
+    assert page.locator("table#eras tbody tr").count() == 100  # a page of the list
+    assert page.locator("table#moved-most tbody tr").count() == 10
+    assert page.evaluate("document.documentElement.scrollWidth") <= width
+    shot(page, tmp_path, f"eras-{width}.png")
+    context.close()
