@@ -111,6 +111,14 @@ def test_the_form_alone_without_a_player(client):
     assert 'id="whatif-form"' in text and 'id="standing"' not in text
 
 
+def test_a_player_s_page_links_to_the_form_filled_in_with_the_player(client, player):
+    text = client.get(f"/players/{player['player']}?as_of={AS_OF}").text
+    link = f'href="/rankings/MCR/2018/whatif?player={player["player"]}" class="whatif-link"'
+    assert link in text
+    form = client.get(f"/rankings/MCR/2018/whatif?player={player['player']}").text
+    assert f'id="player" name="player" value="{player["player"]}"' in form and 'id="standing"' not in form
+
+
 def test_the_eras_page_is_xlrating_whatif_eras(client, federation, tmp_path):
     page = client.get(f"/rankings/MCR/eras.json?as_of={AS_OF}").json()
     expected = cli_json(tmp_path, "whatif", "eras", "--db", federation, "--ruleset", "MCR", "--as-of", AS_OF)

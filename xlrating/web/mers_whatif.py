@@ -52,7 +52,7 @@ def whatif_page(request: Request) -> Page:
     context: dict[str, Any] = {"asked": asked, "all_rules": mers.RULES, "today": dt.date.today().isoformat()}
     title = f"What if: the {ruleset} ranking, {rules} rules"
     tables = (Table("passed", "Passed", PASSED_COLUMNS), Table("passed_by", "Passed by", PASSED_COLUMNS))
-    if not asked["player"]:
+    if not (asked["player"] and asked["place"]):  # the form, filled in with what is given
         return Page(title, "whatif.html", data, tables, context)
     place, players = _whole(request, "place", "3"), _whole(request, "players", "40")
     weight = _weight(request)
