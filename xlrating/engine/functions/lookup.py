@@ -16,6 +16,12 @@
 The matching itself (match modes, wildcards, binary search) is ``formulas``' XMATCH, which agrees
 with Microsoft's examples.
 
+MATCH with match_type 1 or -1, VLOOKUP and HLOOKUP with range_lookup TRUE and LOOKUP search as
+Excel does, by halving (:func:`binary_position`): on sorted data that is the largest value not
+above the lookup value (the smallest not below for -1, the last of equal ones); on unsorted data
+it lands where the halving lands, as Excel's does (MATCH(5, {1,9,3,5,2}, 1) is 5). ``formulas``
+walked the values from the first and stopped at the first larger one (it answered 1 there).
+
 An if_not_found left out between commas (``XLOOKUP(x, a, b, , 1)``) is #N/A when nothing matches,
 as in Excel; a typed 0 is 0.
 
@@ -28,13 +34,14 @@ found nothing.
 from __future__ import annotations
 
 import collections
+import functools
 from typing import Any
 
 import numpy as np
 import schedula as sh
 from formulas.cell import CELL
-from formulas.functions import COMPILING, Array, wrap_func, wrap_impure_func, wrap_ufunc
-from formulas.functions.look import xcolumn, xrow
+from formulas.functions import COMPILING, Array, get_error, wrap_func, wrap_impure_func, wrap_ufunc
+from formulas.functions.look import args_parser_hlookup, args_parser_match_array, xcolumn, xmatch, xrow
 from formulas.ranges import Ranges
 from formulas.tokens.operand import Error, XlError
 
@@ -127,13 +134,52 @@ def _search_and_result(table: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     return table[:, 0], table[:, -1]
 
 
+def binary_position(value_type: Any, value: Any, value_raw: Any, index: np.ndarray, types: np.ndarray,
+                    values: np.ndarray, raw: np.ndarray, match_type: Any = 1) -> Any:
+    """The 1-based position MATCH finds (``formulas``' parsed arguments: types, texts in lower case):
+    an exact match (0) as ``formulas`` finds it; 1 and -1 by Excel's halving over the values of the
+    lookup value's type (numbers, texts or logical values; the others, errors and empty cells, are
+    skipped): the middle of the range left is compared, the search goes on right of it when it is
+    not above the lookup value (not below, for -1), else left of it; the answer is the last value
+    the search went right of, #N/A when there is none."""
+    if not match_type:
+        return xmatch(value_type, value, value_raw, index, types, values, raw, match_type)
+    same = types == value_type
+    positions, kept = index[same], values[same]
+    low, high = 0, len(kept) - 1
+    while low <= high:
+        middle = (low + high) // 2
+        if (kept[middle] <= value) if match_type > 0 else (kept[middle] >= value):
+            low = middle + 1
+        else:
+            high = middle - 1
+    return positions[high] if high >= 0 else NA
+
+
+def _binary_lookup(value_type: Any, value: Any, value_raw: Any, index: np.ndarray, types: np.ndarray,
+                   values: np.ndarray, raw: np.ndarray, match_type: Any = 1, result: Any = None) -> Any:
+    """VLOOKUP's and HLOOKUP's value: the row (column) :func:`binary_position` finds."""
+    found = binary_position(value_type, value, value_raw, index, types, values, raw, match_type)
+    if isinstance(found, XlError):
+        return found
+    return np.asarray(result[found - 1], dtype=object).ravel()[0]
+
+
+def _searching(function: Any, args_parser: Any) -> Any:
+    return wrap_ufunc(function, input_parser=lambda *a: a, args_parser=args_parser,
+                      check_error=lambda *a: get_error(a[1]), excluded={3, 4, 5, 6, 7, 8})
+
+
+MATCH = _searching(binary_position, args_parser_match_array)
+
+
 def lookup(lookup_value: Any, lookup_vector: Any, result_vector: Any = _MISSING) -> Any:
     """LOOKUP(lookup_value, array) and LOOKUP(lookup_value, lookup_vector, [result_vector]).
 
     Approximate match, as Microsoft documents it: the largest value less than or equal to
     ``lookup_value`` in the searched row or column (assumed sorted ascending); values of another type
     than ``lookup_value`` (text, number, TRUE/FALSE) and errors are skipped; nothing small enough is
-    #N/A. The search is ``formulas``' MATCH(..., 1), which stops at the first larger value of the type.
+    #N/A. The search is MATCH(..., 1)'s, Excel's halving (:func:`binary_position`).
 
     - Array form (two arguments): searched and returned as :func:`_search_and_result` says.
     - Vector form: a 2-D lookup_vector is searched like the array form (first row if wider than tall,
@@ -152,7 +198,7 @@ def lookup(lookup_value: Any, lookup_vector: Any, result_vector: Any = _MISSING)
         if 1 not in result.shape:
             return NA
         returned = result.ravel()
-    positions = grid(formulas_function("MATCH")(lookup_value, searched.reshape(-1, 1).view(Array), 1))
+    positions = grid(MATCH(lookup_value, searched.reshape(-1, 1).view(Array), 1))
 
     def pick(position: Any) -> Any:
         if isinstance(position, XlError):
@@ -305,6 +351,9 @@ FUNCTIONS: dict[str, Any] = {
               "function": wrap_impure_func(wrap_func(index, ranges=True))},
     "CHOOSE": wrap_func(choose, ranges=True),
     "LOOKUP": wrap_func(lookup),
+    "MATCH": MATCH,
+    "VLOOKUP": _searching(_binary_lookup, functools.partial(args_parser_hlookup, transpose=True)),
+    "HLOOKUP": _searching(_binary_lookup, args_parser_hlookup),
     "XLOOKUP": wrap_func(xxlookup),
     "XMATCH": wrap_func(xxmatch),
     "ROW": _row_or_column(xrow),

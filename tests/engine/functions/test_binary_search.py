@@ -1,0 +1,39 @@
+"""MATCH (1, -1), VLOOKUP/HLOOKUP (TRUE) and LOOKUP search by halving, as Excel does: on sorted data
+the largest value not above the lookup value (the last of equal ones), on unsorted data where the
+halving lands; values of another type than the lookup value, errors and empty cells are skipped."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+import pytest
+from function_books import assert_excel_value, recalculated
+
+ROWS: list[list[Any]] = [
+    [1, "a", 10, 9], [9, "b", 90, 7], [3, "d", 30, 5], [5, None, 50, 3], [2, "=1/0", 20, 1],
+    [None, "f", None, None], [7, 4, 70, None],
+]
+
+
+@pytest.mark.parametrize(("formula", "expected"), [
+    ("=MATCH(2,{1,2,2,2,3},1)", 4.0),  # sorted: the last of equal values
+    ("=MATCH(2.5,{1,2,3,4},1)", 2.0), ("=MATCH(0,{1,2,3},1)", "#N/A"), ("=MATCH(9,{1,2,3})", 3.0),
+    # unsorted: where the halving lands (middle 3 <= 5 go right; 5 <= 5 right; 2 <= 5 right: the 5th)
+    ("=MATCH(5,{1,9,3,5,2},1)", 5.0),
+    ("=MATCH(4,{1,9,3,5,2,8,7},1)", 1.0),  # middle 5 > 4 left; 9 > 4 left; 1 <= 4: the 1st
+    ("=MATCH(6,A1:A5,1)", 5.0), ("=MATCH(8,A1:A7,1)", 7.0),  # the empty A6 skipped
+    ("=MATCH(4,{9,7,5,3,1},-1)", 3.0), ("=MATCH(10,{9,7,5},-1)", "#N/A"),
+    ("=MATCH(5,{1,\"a\",3,\"b\",7},1)", 3.0),  # texts skipped when looking up a number
+    ("=MATCH(\"c\",B1:B7,1)", 2.0),  # texts only: a, b, d, f; the error, the number and the empty cell skipped
+    ("=MATCH(\"C\",{\"a\",\"b\",\"d\"},1)", 2.0),  # texts compared whatever their case
+    ("=MATCH(5,{1,9,3,5,2},0)", 4.0),  # an exact match is not searched by halving
+    ("=VLOOKUP(6,A1:C5,3,TRUE)", 20.0), ("=VLOOKUP(6,A1:C5,3)", 20.0), ("=VLOOKUP(6,A1:C5,3,FALSE)", "#N/A"),
+    ("=HLOOKUP(6,{1,9,3,5,2;10,90,30,50,20},2,TRUE)", 20.0),
+    ("=LOOKUP(6,A1:A5,C1:C5)", 20.0),
+    ("=LOOKUP(2,1/(D1:D7<>\"\"),D1:D7)", 1.0),  # the last non-empty cell: the errors skipped
+    ("=MATCH(4,D1:D5,-1)", 3.0),
+])
+def test_halving(tmp_path: Path, formula: str, expected: Any) -> None:
+    sheet = recalculated(tmp_path, ROWS, {"H1": formula})
+    assert_excel_value(sheet.get(1, 8), expected)
