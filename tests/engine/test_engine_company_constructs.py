@@ -12,13 +12,16 @@ from pathlib import Path
 from typing import Any
 
 import openpyxl
+from click.testing import CliRunner
 from openpyxl.workbook.defined_name import DefinedName
 from openpyxl.worksheet.formula import ArrayFormula
 from openpyxl.worksheet.table import Table
 
+from xlrating.cli import main
 from xlrating.engine import evaluate_workbook
 from xlrating.engine.batch import convert_limits
 from xlrating.engine.formula.reader import parse
+from xlrating.engine.read.grid import NotComputed
 from xlrating.functions import ExcelError
 
 
@@ -283,3 +286,106 @@ def test_a_workbook_no_spreadsheet_saved_keeps_dynamic_arrays_spilling(tmp_path:
     # that would spill over a value is #SPILL!, as Excel 365 shows a formula typed there
     values, _ = _values(_arrays_book(tmp_path / "library.xlsx", saved_by_excel=False), "Calc", ["A1", "A2", "G2"])
     assert values == [ExcelError("#SPILL!"), "under", 2.0]
+
+
+def _linked_book(path: Path) -> Path:
+    """Formulas reading workbook [1] (prices.xlsx) as Excel saves them, with the link's part
+    (xl/externalLinks/externalLink1.xml) holding the cells Excel read there and the names it defines
+    (``Rate`` = Prices!$C$1, ``Span`` = Prices!$B$2:$B$3)."""
+    formulas = ["[1]Prices!B2*2", "SUM([1]Prices!B2:B3)", "[1]!Rate*100", "SUM([1]!Span)", "'[1]Old prices'!A1",
+                "[1]!Unknown"]
+    wb = openpyxl.Workbook()
+    sheet = wb.active
+    sheet.title = "Calc"
+    for row in range(1, len(formulas) + 1):
+        sheet.cell(row, 1, "=0")
+    wb.save(path)
+    link = ('<?xml version="1.0" encoding="UTF-8" standalone="yes"?>\n<externalLink '
+            'xmlns="http://schemas.openxmlformats.org/spreadsheetml/2006/main" '
+            'xmlns:r="http://schemas.openxmlformats.org/officeDocument/2006/relationships"><externalBook r:id="rId1">'
+            '<sheetNames><sheetName val="Prices"/><sheetName val="Old prices"/></sheetNames><definedNames>'
+            '<definedName name="Rate" refersTo="=Prices!$C$1"/><definedName name="Span" refersTo="=Prices!$B$2:$B$3"/>'
+            '</definedNames><sheetDataSet><sheetData sheetId="0"><row r="1"><cell r="C1"><v>0.25</v></cell></row>'
+            '<row r="2"><cell r="B2"><v>10</v></cell></row><row r="3"><cell r="B3"><v>32</v></cell></row></sheetData>'
+            '<sheetData sheetId="1"><row r="1"><cell r="A1" t="str"><v>old</v></cell></row></sheetData>'
+            '</sheetDataSet></externalBook></externalLink>')
+    link_rels = ('<?xml version="1.0" encoding="UTF-8" standalone="yes"?>\n<Relationships '
+                 'xmlns="http://schemas.openxmlformats.org/package/2006/relationships"><Relationship Id="rId1" '
+                 'Type="http://schemas.openxmlformats.org/officeDocument/2006/relationships/externalLinkPath" '
+                 'Target="prices.xlsx" TargetMode="External"/></Relationships>')
+
+    def cells(xml: str) -> str:
+        for row, formula in enumerate(formulas, start=1):
+            xml = re.sub(rf'<c r="A{row}"([^>]*)><f>0</f>(<v>[^<]*</v>)?</c>',
+                         lambda m, f=formula, r=row: f'<c r="A{r}"{m.group(1)}><f>{f}</f></c>', xml)
+        return xml
+
+    _rewritten(path, {
+        "xl/worksheets/sheet1.xml": cells,
+        "xl/workbook.xml": lambda xml: xml.replace("</sheets>", (
+            '</sheets><externalReferences><externalReference xmlns:r="http://schemas.openxmlformats.org/'
+            'officeDocument/2006/relationships" r:id="rIdLink1"/></externalReferences>')),
+        "xl/_rels/workbook.xml.rels": lambda xml: xml.replace("</Relationships>", (
+            '<Relationship Id="rIdLink1" Type="http://schemas.openxmlformats.org/officeDocument/2006/'
+            'relationships/externalLink" Target="externalLinks/externalLink1.xml"/></Relationships>')),
+        "[Content_Types].xml": lambda xml: xml.replace("</Types>", (
+            '<Override PartName="/xl/externalLinks/externalLink1.xml" ContentType="application/'
+            'vnd.openxmlformats-officedocument.spreadsheetml.externalLink+xml"/></Types>')),
+    })
+    with zipfile.ZipFile(path, "a") as package:
+        package.writestr("xl/externalLinks/externalLink1.xml", link)
+        package.writestr("xl/externalLinks/_rels/externalLink1.xml.rels", link_rels)
+    return path
+
+
+def test_references_and_names_of_a_linked_workbook_read_the_values_excel_cached(tmp_path: Path) -> None:
+    values, warnings = _values(_linked_book(tmp_path / "linked.xlsx"), "Calc", [f"A{row}" for row in range(1, 7)])
+    assert values[:5] == [20.0, 42.0, 25.0, 42.0, "old"]
+    # a name the link does not record: not made up, left for Excel to compute, and named
+    assert isinstance(values[5], NotComputed)
+    assert len(warnings) == 1 and warnings[0].startswith("Calc!A6: ") and "[1]!UNKNOWN" in warnings[0]
+
+
+def test_a_cell_its_type_cannot_hold_is_a_warning_and_the_rest_computes(tmp_path: Path) -> None:
+    # an Excel 2007 beta file: a cell of type "s" holding a number that is no shared-string index;
+    # LibreOffice opens it and reads the cell as empty (a number cell holding no number as 0)
+    wb = openpyxl.Workbook()
+    data = wb.active
+    data.title = "Data"
+    data["A1"], data["A2"], data["A3"] = "first", "x", "y"
+    data["B1"], data["B2"], data["B3"], data["B4"], data["B5"] = '=A1&"!"', "=A2", "=ISTEXT(A2)", "=A3+1", "=ISNUMBER(A3)"
+    wb.save(tmp_path / "beta.xlsx")
+
+    def damaged(xml: str) -> str:
+        xml = re.sub(r'<c r="A1"[^>]*>.*?</c>', '<c r="A1" t="s"><v>0</v></c>', xml)
+        xml = re.sub(r'<c r="A2"[^>]*>.*?</c>', '<c r="A2" t="s"><v>17</v></c>', xml)
+        return re.sub(r'<c r="A3"[^>]*>.*?</c>', '<c r="A3"><v>abc</v></c>', xml)
+
+    strings = ('<?xml version="1.0" encoding="UTF-8" standalone="yes"?>\n<sst xmlns="http://schemas.openxmlformats.org/'
+               'spreadsheetml/2006/main" count="1" uniqueCount="1"><si><t>first</t></si></sst>')
+    _rewritten(tmp_path / "beta.xlsx", {
+        "xl/worksheets/sheet1.xml": damaged,
+        "[Content_Types].xml": lambda xml: xml.replace("</Types>", (
+            '<Override PartName="/xl/sharedStrings.xml" ContentType="application/'
+            'vnd.openxmlformats-officedocument.spreadsheetml.sharedStrings+xml"/></Types>')),
+        "xl/_rels/workbook.xml.rels": lambda xml: xml.replace("</Relationships>", (
+            '<Relationship Id="rIdStrings" Type="http://schemas.openxmlformats.org/officeDocument/2006/'
+            'relationships/sharedStrings" Target="sharedStrings.xml"/></Relationships>')),
+    })
+    with zipfile.ZipFile(tmp_path / "beta.xlsx", "a") as package:
+        package.writestr("xl/sharedStrings.xml", strings)
+    evaluated = evaluate_workbook(str(tmp_path / "beta.xlsx"), limits=convert_limits())
+    grid = evaluated.grid.sheet("Data")
+    assert grid is not None
+    assert [grid.get(row, 2) for row in range(1, 6)] == ["first!", 0.0, False, 1.0, True]
+    assert evaluated.warnings == []
+    assert evaluated.notes == [
+        "sheet 'Data' (xl/worksheets/sheet1.xml) is damaged: cell A2 holds '17' where a shared-string index "
+        "belongs: read as an empty cell",
+        "sheet 'Data' (xl/worksheets/sheet1.xml) is damaged: cell A3 holds 'abc' where a number belongs: read as 0"]
+    result = CliRunner().invoke(main, ["convert", str(tmp_path / "beta.xlsx"), "-o", str(tmp_path / "out.xlsx")])
+    assert result.exit_code == 0, result.output
+    assert "beta.xlsx: sheet 'Data' (xl/worksheets/sheet1.xml) is damaged: cell A2 holds '17'" in result.output
+    strict = CliRunner().invoke(main, ["convert", str(tmp_path / "beta.xlsx"), "-o", str(tmp_path / "strict.xlsx"),
+                                       "--strict"])
+    assert strict.exit_code == 1

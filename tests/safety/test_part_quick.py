@@ -114,12 +114,37 @@ def _outcome(read: object, path: Path) -> str:
     return "accepted"
 
 
-@pytest.mark.parametrize("case", SHEETS)
+# A cell whose value its type cannot hold: the other readers refuse the file (openpyxl cannot read
+# it); convert reads the cell as LibreOffice does and names it, the rest of the workbook computes
+# (a workbook LibreOffice opens never fails whole). A boolean written "true" is read as TRUE.
+READ_AS_DAMAGED = {
+    "a number with a comma": "cell A1 holds '12,5' where a number belongs: read as 0",
+    "a number that is infinite": "cell A1 holds 'inf' where a number belongs: read as 0",
+    "a styled number that is infinite": "cell B1 holds 'inf' where a number belongs: read as 0",
+    "a missing shared string": "cell A1 holds '99' where a shared-string index belongs: read as an empty cell",
+    "a negative shared string index": "cell A1 holds '-1' where a shared-string index belongs: read as an empty cell",
+    "a date that is not one": "cell A1 holds 'yesterday' where an ISO 8601 date belongs: read as an empty cell",
+    "a boolean written true": None,
+}
+
+
+@pytest.mark.parametrize("case", [case for case in SHEETS if case not in READ_AS_DAMAGED])
 def test_convert_refuses_what_the_package_scan_refuses_with_the_same_message(case: str, tmp_path: Path) -> None:
     path = tmp_path / "book.xlsx"
     path.write_bytes(rezip(BASE, replace={SHEET: SHEETS[case]}))
     scan = _outcome(lambda p: full_scan(p, SMALL), path)
     assert _outcome(lambda p: engine_read(str(p), limits=SMALL), path) == scan
+
+
+@pytest.mark.parametrize("case", READ_AS_DAMAGED)
+def test_convert_reads_a_damaged_cell_the_package_scan_refuses_and_names_it(case: str, tmp_path: Path) -> None:
+    path = tmp_path / "book.xlsx"
+    path.write_bytes(rezip(BASE, replace={SHEET: SHEETS[case]}))
+    assert _outcome(lambda p: full_scan(p, SMALL), path) != "accepted"
+    package = engine_read(str(path), limits=SMALL)
+    damaged = [what for sheet in package.sheets for what in sheet.damaged]
+    expected = READ_AS_DAMAGED[case]
+    assert damaged == ([] if expected is None else [expected])
 
 
 def test_the_cell_limit_counts_the_cells_of_every_sheet_on_either_path(tmp_path: Path) -> None:

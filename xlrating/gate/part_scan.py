@@ -76,6 +76,9 @@ class WorkbookScan:
         self.cells = 0
         self.records = 0
         self.shared_strings = 0
+        # set by a reader that reads cell values itself and tolerates a damaged one (the formula
+        # engine reads it as empty and names it): a value its cell's type cannot hold is not refused
+        self.lenient_values = False
 
     def add_record(self, kind: str, part: str) -> None:
         self.records += 1
@@ -314,6 +317,8 @@ class PartParser:
 
                 from_ISO8601(text)
         except ValueError:
+            if self.scan.lenient_values:
+                return
             sheet = self.sheet
             assert sheet is not None
             meaning = {"n": "a number", "b": "a boolean (0 or 1)", "s": "a shared-string index",

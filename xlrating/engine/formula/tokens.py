@@ -26,6 +26,8 @@ from .tree import Call, Const, ExternalReference, FormulaSyntaxError, Node, Op, 
 def _range_node(token: Range) -> Ref:
     attr = token.attr
     if attr.get("is_reference"):
+        if attr["name"].startswith("["):  # [1]!Rate: a name of another workbook whose link caches no cells for it
+            raise ExternalReference(attr["name"])
         return Ref(None, 0, 0, 0, 0, name=attr["name"].upper())
     if attr.get("filename") or attr.get("excel_id"):
         raise ExternalReference(token.source[:token.end_match].strip())

@@ -95,20 +95,66 @@ def read_links(archive: zipfile.ZipFile, workbook: Any, workbook_rels: dict[str,
     return sheets
 
 
-# [1]Sheet1!A1, '[1]My sheet'!A1, [1]!Name (a name in the other workbook: not cached as cells)
-_EXTERNAL = re.compile(r"""("(?:[^"]|"")*")|'\[(\d+)\]((?:[^']|'')+)'!|\[(\d+)\]([^\s!'"(),;:=<>&*/+^-]+)!""")
+def read_link_names(archive: zipfile.ZipFile, workbook: Any, workbook_rels: dict[str, str]) -> dict[tuple[int, str], str]:
+    """The defined names of every external workbook as its link records them (``<definedName
+    name="Rate" refersTo="=Prices!$C$1"/>``, workbook-wide ones): (book, NAME upper case) -> what
+    it refers to, without its ``=``."""
+    found: dict[tuple[int, str], str] = {}
+    names = set(archive.namelist())
+    for book, reference in enumerate(workbook.iter(f"{{{MAIN}}}externalReference"), start=1):
+        part = workbook_rels.get(reference.get(f"{{{REL}}}id") or "", "")
+        if part not in names:
+            continue
+        try:
+            root = xml_parts.root(archive, part)
+        except etree.XMLSyntaxError:
+            continue
+        for name in root.iter(f"{{{MAIN}}}definedName"):
+            refers = (name.get("refersTo") or "").strip()
+            if name.get("name") and refers and name.get("sheetId") is None:
+                found[(book, name.get("name", "").upper())] = refers.removeprefix("=")
+    return found
 
 
-def rewrite(formula: str, linked: set[tuple[int, str]]) -> str:
-    """``formula`` with references into cached external sheets pointing at their grid sheets;
-    ``linked``: the (book, SHEET NAME upper case) pairs the cache holds. Others stay as written
-    (and are not computed)."""
+# [1]Sheet1!A1, '[1]My sheet'!A1, [1]!Name (a name in the other workbook: its link records what it refers to)
+_EXTERNAL = re.compile(r"""("(?:[^"]|"")*")|'\[(\d+)\]((?:[^']|'')+)'!|\[(\d+)\]([^\s!'"(),;:=<>&*/+^-]+)!
+    |\[(\d+)\]!([A-Za-z_\\][\w.\\?]*)(?![\w.(!])""", re.VERBOSE)
+# what an external name may refer to: an area of one of that workbook's sheets, or a constant
+_LINKED_AREA = re.compile(r"""^(?:'((?:[^']|'')+)'|([^\s!'"(),;:=<>&*/+^-]+))!(\$?[A-Za-z]{1,3}\$?\d+(?::\$?[A-Za-z]{1,3}\$?\d+)?)$""")
+_CONSTANT = re.compile(r'^(?:-?(?:\d+(?:\.\d*)?|\.\d+)(?:[eE][+-]?\d+)?|"(?:[^"]|"")*"|TRUE|FALSE)$', re.IGNORECASE)
+
+
+def _linked_name(book: int, refers: str | None, linked: set[tuple[int, str]]) -> str | None:
+    """What ``[book]!Name`` stands for in a formula, from the name's text: an area of a cached sheet
+    (on its grid sheet) or a constant; None for anything else (left as written: not computed)."""
+    if refers is None:
+        return None
+    area = _LINKED_AREA.match(refers)
+    if area is not None:
+        sheet = area.group(1).replace("''", "'") if area.group(1) is not None else area.group(2)
+        if (book, sheet.upper()) not in linked:
+            return None
+        return "'" + local_name(book, sheet).replace("'", "''") + "'!" + area.group(3)
+    if _CONSTANT.match(refers):
+        return "(" + refers + ")"
+    return None
+
+
+def rewrite(formula: str, linked: set[tuple[int, str]], names: dict[tuple[int, str], str] | None = None) -> str:
+    """``formula`` with references into cached external sheets pointing at their grid sheets, and
+    names of external workbooks (``[1]!Rate``) replaced by what their link says they refer to;
+    ``linked``: the (book, SHEET NAME upper case) pairs the cache holds; ``names``: :func:`read_link_names`.
+    Others stay as written (and are not computed)."""
     if "[" not in formula:
         return formula
 
     def replace(match: re.Match[str]) -> str:
         if match.group(1):
             return match.group(0)
+        if match.group(6):
+            book = int(match.group(6))
+            found = _linked_name(book, (names or {}).get((book, match.group(7).upper())), linked)
+            return match.group(0) if found is None else found
         book = int(match.group(2) or match.group(4))
         sheet = (match.group(3) or "").replace("''", "'") if match.group(2) else match.group(5)
         if (book, sheet.upper()) not in linked:

@@ -348,12 +348,19 @@ def _read_checked(check: PackageCheck, sheet: SheetCells, strings: list[str]) ->
             sheet.numbers = sheet.simple = sheet.texts = None
             sheet.bulk = False
     if sheet.part in check.deferred:
+        check.scan.lenient_values = True  # a damaged cell is read as LibreOffice reads it, and named (SheetCells.damaged)
         check.scan_part(sheet.part)
     text, raw = _sheet_text(check.archive.read(sheet.part))
     sheet.xml = text
-    if not read_sheet_bulk(raw, text, sheet, strings) and not read_sheet_fast(text, sheet, strings):
+    try:  # checking each value: a cell its type cannot hold goes to the general reader, which names it
+        read = read_sheet_bulk(raw, text, sheet, strings, True) or read_sheet_fast(text, sheet, strings, True)
+    except (ValueError, IndexError):
+        read = False
+    if not read:
         sheet.values.clear()
         sheet.formulas.clear()
+        sheet.numbers = sheet.simple = sheet.texts = None
+        sheet.bulk = False
         read_sheet(check.archive, sheet, strings)
 
 
@@ -401,15 +408,17 @@ def _read(path: str, check: PackageCheck) -> Package:
                 _resolve_structured_references(sheet, tables)
             names = {key: _structured_name(text, key[1], tables) for key, text in names.items()}
         linked = []
+        link_names: dict[tuple[int, str], str] = {}
         if root.find(f"{{{MAIN}}}externalReferences") is not None:  # links to other workbooks (rare)
-            from .external import read_links, rewrite
+            from .external import read_link_names, read_links, rewrite
 
             linked = read_links(archive, root, rels)
+            link_names = read_link_names(archive, root, rels)
         if linked:
             cached = {(link.book, link.name.upper()) for link in linked}
             for sheet in sheets:
-                _map_texts(sheet, lambda text, row, col: rewrite(text, cached))
-            names = {key: rewrite(text, cached) for key, text in names.items()}
+                _map_texts(sheet, lambda text, row, col: rewrite(text, cached, link_names))
+            names = {key: rewrite(text, cached, link_names) for key, text in names.items()}
         if any(scope is not None for _, scope in names):  # Sheet2!Rate: the name Sheet2's formulas see
             views = visible_names(names)  # every sheet without names of its own sees the workbook's
             views = {**{name.upper(): views[None] for name in every_sheet}, **views}

@@ -67,6 +67,9 @@ class SheetCells:
     bulk: bool = False
     # the workbook's date system, for the ISO 8601 dates of cells of type "d" (:mod:`.date_system`)
     date_system: int = SYSTEM_1900
+    # cells whose value their type cannot hold, read as LibreOffice reads them (a shared-string index
+    # the workbook lacks: an empty cell; a number cell holding no number: 0): "cell A3 holds '17' ..."
+    damaged: list[str] = field(default_factory=list)
 
 
 _ESCAPED = re.compile(r"_x([0-9A-Fa-f]{4})_")
@@ -97,7 +100,10 @@ def _value(kind: str | None, text: str | None, strings: list[str], cell: Any, sy
     if text is None:
         return None
     if kind == "s":
-        return strings[int(text)]
+        index = int(text)
+        if not 0 <= index < len(strings):
+            raise IndexError(f"no shared string {index}")
+        return strings[index]
     if kind == "b":
         return text.strip() in ("1", "true")
     if kind == "e":
@@ -106,7 +112,10 @@ def _value(kind: str | None, text: str | None, strings: list[str], cell: Any, sy
         return iso_serial(text, system)
     if kind == "str":
         return text
-    return float(text)
+    number = float(text)
+    if not math.isfinite(number):  # "inf", 1E+999: no number Excel holds
+        raise ValueError("a number that is not finite")
+    return number
 
 
 def read_sheet(archive: zipfile.ZipFile, sheet: SheetCells, strings: list[str]) -> None:
@@ -140,8 +149,11 @@ def read_sheet(archive: zipfile.ZipFile, sheet: SheetCells, strings: list[str]) 
             else:
                 try:
                     value = _value(cell.get("t"), v.text if v is not None else None, strings, cell, sheet.date_system)
-                except ValueError as exc:
-                    raise ValueError(f"cell {sheet.name}!{ref or (row, col)}: {exc}") from None
+                except (ValueError, IndexError):  # a damaged cell, read as LibreOffice reads it, and named
+                    number = cell.get("t") in (None, "n")  # a number cell holding no number: 0
+                    value = 0.0 if number else None
+                    sheet.damaged.append(_damaged(cell.get("t"), v.text if v is not None else "", row, col,
+                                                  "0" if number else "an empty cell"))
                 if value is not None:
                     sheet.values.append((row, col, value))
             sheet.max_row = max(sheet.max_row, row)
@@ -151,6 +163,20 @@ def read_sheet(archive: zipfile.ZipFile, sheet: SheetCells, strings: list[str]) 
             if parent is not None:  # drop finished cells and rows so memory stays flat
                 while cell.getprevious() is not None:
                     del parent[0]
+
+
+_MEANING = {"s": "a shared-string index", "b": "a boolean (0 or 1)", "d": "an ISO 8601 date", "e": "an error code"}
+
+
+def _damaged(kind: str | None, text: str | None, row: int, col: int, read_as: str) -> str:
+    """What a cell holds that its type cannot, and what it is read as, for the warning naming it."""
+    letters = ""
+    number = col
+    while number:
+        number, rest = divmod(number - 1, 26)
+        letters = chr(65 + rest) + letters
+    meaning = _MEANING.get(kind or "n", "a number")
+    return f"cell {letters}{row} holds {(text or '')[:40]!r} where {meaning} belongs: read as {read_as}"
 
 
 _PREFIXED_CELL = re.compile(r"<\w+:c[\s>/]")
