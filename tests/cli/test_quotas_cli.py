@@ -166,3 +166,33 @@ def test_a_date_with_nobody_ranked_says_why(federation):
 def test_bad_options_are_one_line_naming_the_option(federation, args, said):
     result = run("quotas", "--db", federation, *args)
     assert result.exit_code == 2 and said in result.output
+
+
+def test_without_a_date_the_quotas_are_those_of_today_s_ranking_as_rank_mers_ranks(tmp_path):
+    import datetime as dt
+
+    # the example table moved so that its last tournament was played last week
+    lines = TABLE.read_text(encoding="utf-8").splitlines()
+    days = sorted({dt.date.fromisoformat(line.split(",")[1]) for line in lines[1:]})
+    shift = dt.date.today() - dt.timedelta(days=7) - days[-1]
+    recent = tmp_path / "recent.csv"
+    recent.write_text("\n".join([lines[0], *(",".join([c[0], (dt.date.fromisoformat(c[1]) + shift).isoformat(), *c[2:]])
+                                              for c in (line.split(",") for line in lines[1:]))]) + "\n",
+                      encoding="utf-8")
+    today, dated = tmp_path / "today.json", tmp_path / "dated.json"
+    assert run("quotas", recent, "--ruleset", "MCR", "--seats", 20, "-o", today).exit_code == 0
+    assert run("quotas", recent, "--ruleset", "MCR", "--seats", 20, "--as-of", dt.date.today().isoformat(),
+               "-o", dated).exit_code == 0
+    shown = json.loads(today.read_text())
+    assert shown["as_of"] == dt.date.today().isoformat() and shown["countries"]
+    assert sum(c["seats"] for c in shown["countries"]) + shown["left_over"] == 20
+    assert shown == json.loads(dated.read_text())
+
+
+def test_piped_the_tables_keep_every_column_whole(tmp_path):
+    shown = run("quotas", TABLE, "--ruleset", "MCR", "--seats", 20, "--as-of", "2025-06-30")
+    assert shown.exit_code == 0, shown.output
+    header = next(line for line in shown.output.splitlines() if "Country" in line and "Seats" in line)
+    for title in ("Country", "Rank", "Players", "Share", "Cap", "Over cap", "Given again", "Seats", "Personal"):
+        assert title in header
+    assert "…" not in shown.output

@@ -5,7 +5,7 @@ from __future__ import annotations
 import datetime as dt
 import os
 import sys
-from typing import TYPE_CHECKING, NoReturn
+from typing import TYPE_CHECKING, Any, NoReturn
 
 import click
 
@@ -88,3 +88,12 @@ def system_option(function):  # type: ignore[no-untyped-def]
     return click.option("--system", type=SystemChoice(), default=None,
                         help="What the files are, by the key of their rating system (default: judged by each "
                              "file's columns).")(function)
+
+
+def table_console() -> Any:
+    """A rich console for a command's tables: the terminal's width at a terminal; piped or saved,
+    no screen to fit, so wide enough (200 columns) that each row stays on one line, unabridged."""
+    from rich.console import Console
+
+    out = Console()
+    return out if out.is_terminal else Console(width=max(out.width, 200))

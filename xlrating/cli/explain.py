@@ -16,7 +16,7 @@ from typing import TYPE_CHECKING, Any
 
 import click
 
-from xlrating.cli.common import db_option, fail, resolve_db
+from xlrating.cli.common import db_option, fail, resolve_db, table_console
 from xlrating.cli.rank import _another_file, _option
 from xlrating.core.errors import RatingError, TableError
 from xlrating.exports import format_for
@@ -161,13 +161,10 @@ def write(system: RatingSystem, explanation: Explanation, output: str) -> None:
 def show(explanation: Explanation, console: Any = None) -> None:
     """The explanation on the terminal: who and under which settings, the rows (the brief columns),
     the parts and the rating, then the rule in words."""
-    from rich.console import Console
     from rich.table import Table
     from rich.text import Text
 
-    out = console or Console()
-    if console is None and not out.is_terminal:  # piped or saved: no screen to fit, keep each row on a line
-        out = Console(width=max(out.width, 200))
+    out = console or table_console()
     who = explanation.player + (f" ({explanation.name})" if explanation.name else "")
     out.print(Text(f"{explanation.title} {explanation.value_name} of {who}", style="bold"))
     shown = [f"{label.lower()} {_text(value)}" for _, label, value in explanation.settings if value is not None]

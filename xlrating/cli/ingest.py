@@ -143,9 +143,8 @@ def ingest_one(file: str, store: Any, location: str, registry: Any, *, replace: 
         echo("\n".join(f"{file}: {line}" for line in (f"{message}; {count}", *doubts)))
     else:
         echo(f"{file}: {message}")
-    if outcome.status in ("stored", "replaced"):
-        if ask:
-            _ask_about(store, chosen.key, found, file, echo)
+    if outcome.status in ("stored", "replaced") and ask:
+        _ask_about(store, chosen.key, found, file, echo)
     return outcome.status, store, validation
 
 

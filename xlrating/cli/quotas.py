@@ -16,7 +16,7 @@ from typing import Any
 
 import click
 
-from xlrating.cli.common import date_option, db_option, fail, resolve_db
+from xlrating.cli.common import date_option, db_option, fail, resolve_db, table_console
 from xlrating.core.errors import InvalidArgument, RatingError, TableError
 from xlrating.core.mers.quotas import COUNTRY_COLUMNS, STEP_COLUMNS, NoQuotaCountries, Quotas, RankedPlayer
 
@@ -31,8 +31,8 @@ OPTION_OF = {"seats": "--seats", "personal": "--personal"}
               help="The championship's ruleset: MCR or Riichi.")
 @click.option("--seats", type=click.IntRange(1), required=True, metavar="T",
               help="The seats of the EMA member countries' quotas (personal seats come on top).")
-@click.option("--as-of", "as_of", required=True, callback=date_option, metavar="YYYY-MM-DD",
-              help="The date of the ranking the quotas come from.")
+@click.option("--as-of", "as_of", callback=date_option, metavar="YYYY-MM-DD",
+              help="The date of the ranking the quotas come from (default: today, as rank mers ranks).")
 @click.option("--rules", type=click.Choice(RULES), default=None,
               help="Rule era of the ranking (default: the era in force on the ranking date).")
 @click.option("--personal", multiple=True, metavar="EMA_ID",
@@ -42,7 +42,7 @@ OPTION_OF = {"seats": "--seats", "personal": "--personal"}
               help="Write FILE.json, .csv (the countries) or .xlsx (Countries and Steps sheets) instead of tables "
                    "on the terminal.")
 @db_option
-def quotas(file: str | None, ruleset: str, seats: int, as_of: dt.date, rules: str | None, personal: tuple[str, ...],
+def quotas(file: str | None, ruleset: str, seats: int, as_of: dt.date | None, rules: str | None, personal: tuple[str, ...],
            output: str | None, db: str | None) -> None:
     """Championship quotas: the seats of each EMA member country at a championship of T seats.
 
@@ -55,6 +55,7 @@ def quotas(file: str | None, ruleset: str, seats: int, as_of: dt.date, rules: st
     from xlrating.core.mers.quotas import quotas as compute
 
     ruleset = next(r for r in RULESETS if r.casefold() == ruleset.casefold())
+    as_of = as_of or dt.date.today()
     rules = rules or rules_in_force(as_of)
     suffix = Path(output).suffix.lower() if output else None
     if output is not None and suffix not in (".json", ".csv", ".xlsx"):
@@ -143,14 +144,13 @@ def _shown(value: Any) -> str:
 
 
 def _print(result: Quotas, about: dict[str, Any]) -> None:
-    from rich.console import Console
     from rich.table import Table
     from rich.text import Text
 
-    out = Console()
+    out = table_console()
     out.print(Text(f"Championship quotas: {result.seats} seats, {about['ruleset']}", style="bold"))
     out.print(Text(f"ranking as of {about['as_of']}, rules {about['rules']}: {result.ranked_players} ranked players, "
-                   f"{result.member_players} of the {len(result.countries)} member countries with ranked players, "
+                   f"{result.member_players} of them in the {len(result.countries)} member countries that have ranked players, "
                    f"{result.players_above_700} above 700; average total {result.average:.2f} (the cap: players "
                    f"above it)"))
     out.print(Text(f"Part A {result.part_a} seats, Part B {result.part_b}; {result.over_cap} over a cap taken back, "

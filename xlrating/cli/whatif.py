@@ -12,7 +12,7 @@ from typing import Any
 
 import click
 
-from xlrating.cli.common import date_option, db_option, fail, resolve_db
+from xlrating.cli.common import date_option, db_option, fail, resolve_db, table_console
 from xlrating.core.errors import InvalidArgument, RatingError
 
 RULESETS = ("MCR", "Riichi")
@@ -190,10 +190,9 @@ def whatif_eras(ruleset: str, as_of: dt.date | None, limit: int, output: str | N
 
 def _show_eras(lines: list[dict[str, Any]], movers: list[dict[str, Any]], ruleset: str, day: dt.date,
                limit: int) -> None:
-    from rich.console import Console
     from rich.table import Table
 
-    out = Console()
+    out = table_console()
     for title, shown in ((f"{ruleset} ranking as of {day.isoformat()} under each era ({len(lines)} players)",
                           lines[:limit]), ("Who moves most between eras", movers)):
         table = Table(title=title, title_justify="left")
