@@ -1,6 +1,6 @@
 """The what-if pages on a generated federation's store: /rankings/{ruleset}/{rules}/whatif shows the
 figures of ``xlrating whatif mers`` (JSON, HTML and the workbook), and a bad parameter is a 400
-naming it; /rankings/{ruleset}/eras is ``xlrating whatif eras``; both in real Chromium at 1280 and
+giving the form again with the values kept and the error next to its field; /rankings/{ruleset}/eras is ``xlrating whatif eras``; both in real Chromium at 1280 and
 400 px, the form filled in and sent as a visitor would."""
 
 from __future__ import annotations
@@ -93,17 +93,59 @@ def test_the_html_and_the_workbook_show_the_json_s_figures(client, player):
         {k: pytest.approx(o[k], rel=1e-12) if isinstance(o[k], float) else o[k] for k in rows[0]} for o in page["passed"]]
 
 
+def field(text: str, name: str) -> str:
+    """The form's field ``name`` (its label, input and error) in a page's HTML."""
+    found = re.search(rf'<div class="field[^"]*">\s*<label for="{name}">.*?</div>', text, re.DOTALL)
+    assert found, f"no field {name} on the page"
+    return found.group(0)
+
+
 @pytest.mark.parametrize(("more", "said"), [
     ({"place": 41}, "The parameter place: expected a place from 1 to players (40), got 41."),
     ({"place": "first"}, "The parameter place=&#39;first&#39; is not a whole number"),
+    ({"players": "1"}, "The parameter players: expected a whole number &gt;= 2, got 1."),
     ({"weight": "-1"}, "The parameter weight=&#39;-1&#39; is not a weight: give a number above 0"),
     ({"date": "31/12/2025"}, "The parameter date=&#39;31/12/2025&#39; is not a date"),
     ({"as_of": "2025-01-01"}, "The parameter as_of: expected a ranking date on or after the tournament&#39;s date"),
     ({"player": "99999999"}, "The parameter player: no player with MERS results (EMA ID or name) &#39;99999999&#39;"),
 ])
-def test_a_bad_parameter_is_a_400_naming_it(client, player, more, said):
+def test_a_bad_parameter_gives_the_form_again_with_the_error_at_its_field(client, player, more, said):
+    """A 400: the form again (no figures), every value as the visitor gave it, the message in the
+    list at the top (a link to the field) and next to the field, which is marked invalid; the other
+    fields are not."""
+    asked = {"player": player["player"], "place": 1, "players": 40, "weight": 2, "date": AS_OF} | more
     response = client.get(f"/rankings/MCR/2018/whatif?{query(player, **more)}")
-    assert response.status_code == 400 and said in response.text
+    assert response.status_code == 400
+    text = response.text
+    assert 'id="whatif-form"' in text and 'id="standing"' not in text
+    assert "<title>Error: What if: the MCR ranking, 2018 rules" in text
+    (name,) = more
+    summary = re.search(r'<div class="error" role="alert" id="whatif-errors">(.*?)</div>', text, re.DOTALL)
+    assert summary and re.findall(r'<a href="#(\w+)">', summary.group(1)) == [name] and said in summary.group(1)
+    for key, value in asked.items():
+        html = field(text, key)
+        assert f'name="{key}" value="{value}"' in html
+        if key == name:
+            assert 'aria-invalid="true"' in html and said in html and f'aria-describedby="{key}-error"' in html
+        else:
+            assert "aria-invalid" not in html and "field-error" not in html
+
+
+def test_every_bad_value_is_said_at_once(client, player):
+    """Four values wrong: each next to its field, in the form's order; the JSON names each parameter."""
+    bad = query(player, player="99999999", place=41, weight="-1", date="31/12/2025")
+    text = client.get(f"/rankings/MCR/2018/whatif?{bad}").text
+    summary = re.search(r'id="whatif-errors">(.*?)</div>', text, re.DOTALL).group(1)  # type: ignore[union-attr]
+    assert re.findall(r'<a href="#(\w+)">', summary) == ["player", "place", "weight", "date"]
+    for name in ("player", "place", "weight", "date"):
+        assert 'aria-invalid="true"' in field(text, name)
+    response = client.get(f"/rankings/MCR/2018/whatif.json?{query(player, player='99999999', place=41)}")
+    assert response.status_code == 400
+    assert response.json()["parameters"] == {
+        "player": "The parameter player: no player with MERS results (EMA ID or name) '99999999' in the MCR results; "
+                  + response.json()["parameters"]["player"].split("; ", 1)[1],
+        "place": "The parameter place: expected a place from 1 to players (40), got 41."}
+    assert client.get(f"/rankings/MCR/2018/whatif.csv?{bad}").status_code == 400
 
 
 def test_the_form_alone_without_a_player(client):
@@ -179,6 +221,36 @@ def test_the_what_if_form_in_chromium(browser, server, client, player, tmp_path,
     assert rows.nth(1).locator("td").nth(1).inner_text().strip() == f"{expected['after']['total']:.2f}"
     assert page.evaluate("document.documentElement.scrollWidth") <= width
     shot(page, tmp_path, f"whatif-{width}.png")
+    context.close()
+
+
+@pytest.mark.parametrize("width", (1280, 400))
+def test_a_refused_place_in_chromium(browser, server, player, tmp_path, width):
+    """A place beyond the players, sent from the form: the form comes back (400) with what was typed
+    in every field and the error under the place; corrected there and sent again, the figures."""
+    context = browser.new_context(base_url=server, viewport={"width": width, "height": 900})
+    context.set_default_timeout(20_000)
+    page = context.new_page()
+    page.goto("/rankings/MCR/2018/whatif")
+    typed = {"player": player["name"], "place": "41", "players": "40", "weight": "2", "date": AS_OF}
+    for name, value in typed.items():
+        page.fill(f"input#{name}", value)
+    with page.expect_navigation() as sent:
+        page.locator("form#whatif-form button[type=submit]").click()
+    assert sent.value is not None and sent.value.status == 400
+    assert page.locator("table#standing").count() == 0
+    assert {name: page.input_value(f"input#{name}") for name in typed} == typed
+    error = page.locator("#place-error")
+    assert error.is_visible() and "expected a place from 1 to players (40), got 41" in error.inner_text()
+    assert page.get_attribute("input#place", "aria-invalid") == "true"
+    assert page.locator(".field-error").count() == 1
+    assert page.title().startswith("Error: ")
+    assert page.evaluate("document.documentElement.scrollWidth") <= width
+    shot(page, tmp_path, f"whatif-refused-{width}.png")
+    page.fill("input#place", "1")
+    page.locator("form#whatif-form button[type=submit]").click()
+    page.wait_for_selector("table#standing")
+    assert page.locator(".field-error").count() == 0
     context.close()
 
 

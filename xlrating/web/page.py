@@ -27,6 +27,17 @@ class NotFound(PageError):
     title = "Not found"
 
 
+class FormRefused(BadRequest):
+    """A form's values that are not what the page takes: the visitor gets ``form`` again (a 400),
+    the values given kept and each message in ``errors`` (parameter -> message) next to its field;
+    the JSON is the error with ``parameters``: ``errors``."""
+
+    def __init__(self, errors: dict[str, str], form: Page):
+        super().__init__(" ".join(errors.values()))
+        self.errors = errors
+        self.form = form
+
+
 @dataclass(frozen=True)
 class Table:
     """A list of rows in :attr:`Page.data` (``data[key]``), downloadable as CSV or a sheet."""

@@ -29,11 +29,12 @@ from starlette.templating import Jinja2Templates
 from xlrating.core.names import fold, has_words
 from xlrating.kept import Kept
 from xlrating.store import SQLiteStore, open_store
-from xlrating.web.page import BadRequest, NotFound, Page, PageError, Table
+from xlrating.web.page import BadRequest, FormRefused, NotFound, Page, PageError, Table
 from xlrating.web.renderers import RENDERERS, XLSX, attachment, json_response
 from xlrating.web.security import csrf_token
 
-__all__ = ["XLSX", "BadRequest", "NotFound", "Page", "PageError", "Table", "attachment", "json_response"]
+__all__ = ["XLSX", "BadRequest", "FormRefused", "NotFound", "Page", "PageError", "Table", "attachment",
+           "json_response"]
 
 HERE = Path(__file__).parent
 SESSION_HOURS = 8
@@ -193,6 +194,14 @@ def page_routes(path: str, build: Callable[[Request], Page]) -> list[Route]:
 def _made(request: Request, build: Callable[[Request], Page], kind: str) -> Response:
     try:
         page = build(request)
+    except FormRefused as exc:  # the form again, the values kept, each error next to its field
+        if kind == "json":
+            return json_response({"error": exc.title, "message": str(exc), "parameters": exc.errors}, exc.status)
+        if kind != "html":
+            return error_page(request, exc.status, exc.title, str(exc))
+        form = exc.form
+        return render(request, form.template, form.data | form.context
+                      | {"title": form.title, "errors": exc.errors}, exc.status)
     except PageError as exc:
         return error_page(request, exc.status, exc.title, str(exc), as_json=kind == "json")
     if kind in RENDERERS:
