@@ -92,9 +92,10 @@ def convert_file(source: str | Path, target: str | Path, *, fmt: str = "xlsx", v
     if fmt in ("csv", "json"):
         from .write import values
 
+        most = (limits or Limits()).max_output_cells
         if fmt == "csv":
-            return values.write_csv(evaluated, target)
-        values.write_json(evaluated, target)
+            return values.write_csv(evaluated, target, most)
+        values.write_json(evaluated, target, most)
         return [target]
     from .write import writer
 

@@ -18,19 +18,19 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 
-from xlrating.gate.limits import Limits, env_name
+from xlrating.gate.limits import Limits, describe, env_name
 
+from .evaluate.guard import STOP
 from .evaluate.stack import with_deep_stack
 
 WORKBOOK_SUFFIXES = (".xlsx", ".xlsm")
 OUTPUT_SUFFIXES = {".xlsx": "xlsx", ".xlsm": "xlsx", ".csv": "csv", ".json": "json"}
 
-# convert recalculates the user's own workbooks, which may be far larger than a submitted result
-# sheet: it raises the size limits to Excel's own sheet size, keeping every other check (zip
-# bombs, DTDs). An XLRATING_MAX_* environment variable still wins.
-CONVERT_LIMITS = {"max_file_bytes": 512 * 1024 * 1024, "max_member_bytes": 2048 * 1024 * 1024,
-                  "max_total_bytes": 4096 * 1024 * 1024, "max_rows": 1_048_576, "max_columns": 16_384,
-                  "max_cells": 20_000_000}
+# convert recalculates the user's own workbooks, whose cells may lie anywhere on Excel's sheet: it
+# raises the highest row and column to Excel's own, and the cells to what the package limits let a
+# workbook hold, the cells its arrays spill into included. The package limits (file, parts, unpacked
+# sizes, ratio) are every command's: one set, in the README. An XLRATING_MAX_* variable still wins.
+CONVERT_LIMITS = {"max_rows": 1_048_576, "max_columns": 16_384, "max_cells": 2_000_000}
 
 
 class UsageError(Exception):
@@ -151,6 +151,10 @@ def convert_one(job: Job, limits: Limits | None = None, *, data: bytes | None = 
         message = f"{job.source}: cannot write {job.target} ({exc.strerror or exc})"
     except RecursionError:
         message = f"{job.source}: a formula is nested too deeply to evaluate"
+    except MemoryError:
+        message = (f"{job.source}: ran out of memory converting it to {job.target} (the workbook is within "
+                   f"{describe('max_cells', (limits or Limits()).max_cells)} cells; this computer gave less "
+                   "memory than they take)")
     except Exception as exc:  # noqa: BLE001 - one workbook's bug must not stop the batch
         message = f"{job.source}: internal error while converting ({type(exc).__name__}: {exc})"
     return Outcome(job, False, message, time.perf_counter() - start)
@@ -181,6 +185,7 @@ def _in_turn(jobs: list[Job], limits: Limits | None, take: Callable[[int, Outcom
     stop = threading.Event()
 
     def each() -> None:
+        STOP.set(stop)  # Ctrl-C stops the workbook being computed too (:mod:`.evaluate.guard`)
         for index, job in enumerate(jobs):
             if stop.is_set():
                 return

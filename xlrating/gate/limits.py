@@ -48,7 +48,12 @@ class Limits:
     max_columns: int = 1_000
     """Highest column number of any cell in any sheet (1,000 is column ALL)."""
     max_cells: int = 1_000_000
-    """Number of cell elements in the whole workbook (openpyxl keeps each one in memory)."""
+    """Number of cell elements in the whole workbook (openpyxl keeps each one in memory); for
+    ``xlrating convert`` the cells its formulas' arrays spill into count too."""
+    max_output_cells: int = 20_000_000
+    """Cells of one sheet's used range (A1 to its last row and column, empty cells too) that a CSV
+    or JSON output of ``xlrating convert`` writes: a sheet with a value in A1 and one in XFD1048576
+    would be 17 billion of them."""
     max_text_chars: int = 32_767
     """Length of one shared or inline string; 32,767 is Excel's own limit for a cell."""
     max_records: int = 100_000

@@ -38,6 +38,7 @@ from ..formula.tree import (
 from ..read.grid import MAX_COL, MAX_ROW, Sheet
 from ..read.names import is_relative
 from ..read.sheet_cells import FormulaCell, SheetCells, cell_position
+from . import guard
 from .registry import FunctionRegistry
 
 # Functions whose result is one value whatever ranges they are given.
@@ -319,6 +320,7 @@ def build_blocks(sheet: Sheet, cells: SheetCells, names: dict[str, str], start_i
             _DERIVED[key] = derived
         block.problem, block.tree, extent = derived
         if block.problem:
+            guard.WHERE.set(block.where())  # compiling may compute it: the time limit names the cell
             continue
         if varying:
             block.params = _params(block, varying)

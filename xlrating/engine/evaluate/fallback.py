@@ -266,6 +266,8 @@ class Fallback:
             raise CellFailure("the formula is nested too deeply to evaluate") from None
         except Exception as exc:  # noqa: BLE001 - formulas raises for a few unimplemented cases
             stop = _abort_in(exc)
+            if stop is None and _caused_by(exc, MemoryError):  # never an error value Excel would not show
+                raise CellFailure(OUT_OF_MEMORY) from None
             if stop is None:
                 return ExcelError("#VALUE!", f"{type(exc).__name__}: {exc}")
             if isinstance(stop.reason, (NotComputed, InCircle)):
@@ -362,7 +364,24 @@ def _abort_in(exc: BaseException | None) -> Abort | None:
     return None
 
 
+def _caused_by(exc: BaseException | None, kind: type[BaseException]) -> bool:
+    """Whether ``exc`` or an exception behind it (schedula wraps what a function raises) is a ``kind``."""
+    seen = 0
+    while exc is not None and seen < 16:
+        if isinstance(exc, kind):
+            return True
+        exc = exc.__cause__ or exc.__context__
+        seen += 1
+    return False
+
+
+OUT_OF_MEMORY = ("ran out of memory computing it: its arrays are within the engine's caps, but this computer "
+                 "gave less memory than they take")
+
+
 def result_value(result: Any) -> Any:
+    """A formula's result as a cell's value; an array of several values as a 2-D object array, whose
+    values :func:`cell_value` makes cell values as it spills (after its size is checked)."""
     if isinstance(result, Ranges):
         result = result.value
     if isinstance(result, np.ndarray):
@@ -371,7 +390,7 @@ def result_value(result: Any) -> Any:
         grid = np.atleast_2d(result)
         if grid.ndim > 2:
             return ExcelError("#VALUE!")
-        return [[_scalar(v) for v in row] if isinstance(row, list) else [_scalar(row)] for row in grid.tolist()]
+        return grid
     return _scalar(result)
 
 
@@ -391,6 +410,8 @@ def _scalar(value: Any) -> Any:
         return ExcelError("#VALUE!")  # a text longer than a cell holds (REPT("x", 1E+7))
     return value
 
+
+cell_value = _scalar  # one value of an array result as a cell's value
 
 MAX_TEXT = 32_767  # characters in one cell, Excel's limit
 # the cells one area read cell by cell may hold (a whole sheet used down to row 1048576 and across to

@@ -30,7 +30,7 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 
 from xlrating.excel_errors import ExcelError
-from xlrating.gate.limits import Limits
+from xlrating.gate.limits import Limits, describe
 from xlrating.kept import Kept
 
 from ..formula.function_names import builtin_name, our_function
@@ -53,6 +53,7 @@ from ..read.grid import (
 )
 from ..read.names import visible_names
 from ..read.package import Package, read_package
+from . import guard
 from .blocks import ARRAY_FUNCTIONS, Block, build_blocks
 from .registry import FunctionRegistry
 from .schedule import Cycle, block_order, cell_order
@@ -70,6 +71,10 @@ class ConversionError(Exception):
 
 class TimeLimit(ConversionError):
     """The workbook took longer than its time limit (``max_seconds``)."""
+
+
+class Interrupted(ConversionError):
+    """The batch was interrupted (Ctrl-C) while the workbook was being computed."""
 
 
 @dataclass
@@ -147,6 +152,38 @@ def _moment(package: Package, now: clock.NowOption) -> tuple[dt.datetime, bool]:
 
 
 def _evaluate(package: Package, registry: FunctionRegistry, limits: Limits) -> Evaluated:
+    """The workbook computed, under the watchdog (:mod:`.guard`): past the time limit, or on Ctrl-C,
+    wherever it is, even inside one formula (``formulas`` computes some while compiling them), the
+    conversion stops naming the cell; out of memory, the same."""
+    deadline = time.monotonic() + limits.max_seconds
+    evaluator: _Evaluator | None = None
+    token = guard.WHERE.set(package.sheets[0].name if package.sheets else "the workbook")
+    try:
+        with guard.watched(deadline):
+            result = _blocks(package, registry)
+            evaluator = _Evaluator(result, _names(package), registry, limits.max_seconds, limits.max_cells, deadline)
+            evaluator.run()
+            return result
+    except guard.Stopped as exc:
+        where = evaluator.current if evaluator is not None and evaluator.current else guard.WHERE.get()
+        if exc.why == "interrupted":
+            raise Interrupted(f"{where}: interrupted (Ctrl-C) while computing") from None
+        raise TimeLimit(past_time(where, limits.max_seconds)) from None
+    except MemoryError:
+        where = evaluator.current if evaluator is not None and evaluator.current else guard.WHERE.get()
+        raise ConversionError(f"{where}: ran out of memory while computing (the workbook is within "
+                              f"{describe('max_cells', limits.max_cells)} cells, its arrays within the engine's "
+                              "caps; this computer gave less memory than they take)") from None
+    finally:
+        guard.WHERE.reset(token)
+
+
+def past_time(where: str, seconds: float) -> str:
+    return f"{where}: still computing after the time limit of {seconds:g} s (max_seconds, XLRATING_MAX_SECONDS)"
+
+
+def _blocks(package: Package, registry: FunctionRegistry) -> Evaluated:
+    """The workbook's cells in a grid, and its formulas in blocks."""
     grid = Grid()
     names = _names(package)
     blocks: list[Block] = []
@@ -169,10 +206,7 @@ def _evaluate(package: Package, registry: FunctionRegistry, limits: Limits) -> E
                                    order))
     for number, block in enumerate(blocks):  # ids index the dependency graph: unique across sheets
         block.id = number
-    result = Evaluated(package, grid, blocks)
-    evaluator = _Evaluator(result, names, registry, limits.max_seconds)
-    evaluator.run()
-    return result
+    return Evaluated(package, grid, blocks)
 
 
 # The program of each tree (None: not vectorised), made once per process: the blocks of one formula
@@ -184,14 +218,17 @@ _PROGRAMS: Kept[int, tuple[Any, FunctionRegistry, Any]] = Kept(4096)
 
 class _Evaluator:
     def __init__(self, result: Evaluated, names: dict[str | None, dict[str, str]], registry: FunctionRegistry,
-                 seconds: float):
+                 seconds: float, max_cells: int = Limits.max_cells, deadline: float | None = None):
         self.result = result
         self.registry = registry
         self.grid = result.grid
         self._names = names
         self._fallback: Fallback | None = None
-        self.deadline = time.monotonic() + seconds
+        self.deadline = time.monotonic() + seconds if deadline is None else deadline
         self.seconds = seconds
+        self.max_cells = max_cells  # the workbook's cells, spilled ones too
+        self.spilled = 0  # cells filled by spills so far
+        self._room: int | None = None
         # formula cells by (SHEET, col): sorted first rows and their blocks, for on-demand evaluation
         self._columns: dict[tuple[str, int], tuple[list[int], list[Block]]] = {}
         for b in sorted(result.blocks, key=lambda b: b.first):
@@ -220,10 +257,22 @@ class _Evaluator:
 
     # --- bookkeeping ----------------------------------------------------------------------------
 
+    @property
+    def room(self) -> int:
+        """The cells spills may fill: the workbook's limit less the cells it was read with (counted
+        when first asked: most workbooks never spill)."""
+        if self._room is None:
+            held = sum(int(np.count_nonzero(column.kind)) for sheet in self.grid.sheets.values()
+                       for column in sheet.columns.values())
+            self._room = max(0, self.max_cells - held)
+        return self._room
+
     def _check_time(self) -> None:
         if time.monotonic() > self.deadline:
-            raise TimeLimit(f"{self.current}: still computing after the time limit of {self.seconds:g} s "
-                            f"(max_seconds, XLRATING_MAX_SECONDS)")
+            raise self.past_time()
+
+    def past_time(self) -> TimeLimit:
+        return TimeLimit(past_time(self.current, self.seconds))
 
     def _is_formula(self, sheet: str, row: int, col: int) -> bool:
         return self._block_at(sheet, row, col) is not None
@@ -390,8 +439,8 @@ class _Evaluator:
             block.sheet.set(row, block.col, value)
             self.not_computed.append((block.sheet.name.upper(), row, block.col, row, block.col))
             self._warn(block.where(row), value.reason)
-        elif isinstance(value, list) or (block.array_ref is not None and block.array_ref != (1, 1)):
-            self._spill(block, row, value if isinstance(value, list) else [[value]])
+        elif isinstance(value, np.ndarray) or (block.array_ref is not None and block.array_ref != (1, 1)):
+            self._spill(block, row, value if isinstance(value, np.ndarray) else _single(value))
         else:
             block.sheet.set(row, block.col, value)
 
@@ -498,46 +547,92 @@ class _Evaluator:
         if position not in self.circled:
             self.circled.append(position)
 
-    def _spill(self, block: Block, row: int, rows: list[list[Any]]) -> None:
+    def _spill(self, block: Block, row: int, values: np.ndarray) -> None:
+        """An array result (2-D, of the formula's own values, :func:`.fallback.result_value`) laid
+        from the formula's cell down and right, column by column: first its size against the
+        workbook's cell limit, then whether it lands on other cells (#SPILL!), then its values made
+        cell values as they are stored, the time limit and Ctrl-C looked at every
+        :data:`SPILL_STEP` of them."""
         sheet = block.sheet
-        rows = [r if isinstance(r, list) else [r] for r in rows]  # a 1-D result is a column
-        height, width = len(rows), max((len(r) for r in rows), default=1)
-        if block.array_ref is not None:  # a legacy array formula fills exactly its range: a single
-            # row or column of values is repeated across it, as Excel does; beyond that, #N/A
+        height, width = values.shape
+        if block.array_ref is not None:  # a legacy array formula fills exactly its range (see _fill)
             height, width = block.array_ref
-            rows = _fill(rows, height, width)
-        else:
-            if row + height - 1 > MAX_ROW or block.col + width - 1 > MAX_COL:  # past the sheet's edge
-                sheet.set(row, block.col, ExcelError("#SPILL!"))
-                return
-            for i in range(height):
-                for j in range(width):
-                    if (i or j) and (sheet.get(row + i, block.col + j) is not None or
-                                     self._is_formula(sheet.name.upper(), row + i, block.col + j)):
-                        sheet.set(row, block.col, ExcelError("#SPILL!"))
-                        return
-        for i in range(height):
-            for j in range(width):
-                value = rows[i][j] if j < len(rows[i]) else None
-                sheet.set(row + i, block.col + j, 0.0 if value is None else value)
+        cells = height * width
+        if self.spilled + cells > self.room:
+            self._give_up(block, row, f"its array of {height:,} x {width:,} = {cells:,} values would take the "
+                          f"workbook past its limit of {describe('max_cells', self.max_cells)} cells")
+            return
+        if block.array_ref is not None:
+            values = _fill(values, height, width)
+        elif row + height - 1 > MAX_ROW or block.col + width - 1 > MAX_COL:  # past the sheet's edge
+            sheet.set(row, block.col, ExcelError("#SPILL!"))
+            return
+        elif self._lands_on_cells(block, row, height, width):
+            sheet.set(row, block.col, ExcelError("#SPILL!"))
+            return
+        self.spilled += cells
+        from .fallback import cell_value
+
+        sheet.ensure_rows(row + height - 1)
+        step = max(1, SPILL_STEP // max(height, 1))
+        for j in range(width):
+            if j % step == 0:
+                guard.check(self.deadline)
+            for top in range(0, height, SPILL_STEP):
+                if top:
+                    guard.check(self.deadline)
+                part = values[top:top + SPILL_STEP, j].tolist()
+                sheet.set_many([(row + top + i, block.col + j, cell_value(value)) for i, value in enumerate(part)])
         self.result.spills[(sheet.name.upper(), row, block.col)] = (height, width)
 
 
-def _fill(rows: list[list[Any]], height: int, width: int) -> list[list[Any]]:
+def _fill(values: np.ndarray, height: int, width: int) -> np.ndarray:
     """An array result laid over a legacy array formula's range: a single row or column (or value)
     repeats across it, as Excel does; cells beyond a larger array are #N/A."""
-    filled = []
-    for i in range(height):
-        source = rows[0] if len(rows) == 1 else rows[i] if i < len(rows) else None
-        filled.append([ExcelError("#N/A") if source is None or (len(source) > 1 and j >= len(source))
-                       else source[0] if len(source) == 1 else source[j] for j in range(width)])
+    rows, cols = values.shape
+    filled = np.empty((height, width), dtype=object)
+    filled[...] = ExcelError("#N/A")
+    source = values
+    if rows == 1:
+        source = np.repeat(source, height, axis=0)
+    if cols == 1:
+        source = np.repeat(source, width, axis=1)
+    h, w = min(height, source.shape[0]), min(width, source.shape[1])
+    filled[:h, :w] = source[:h, :w]
     return filled
 
 
 MAX_DEMAND_DEPTH = 2_000
 # what a cell of a loop reads of a cell of the loop still being computed (Excel has no such error:
 # a formula ending with it depends on its own value)
+    def _lands_on_cells(self, block: Block, row: int, height: int, width: int) -> bool:
+        """Whether an array spilled from ``row`` would cover a cell holding a value or a formula
+        (the formula's own cell aside): Excel's #SPILL!."""
+        sheet, name = block.sheet, block.sheet.name.upper()
+        bottom = row + height - 1
+        for j in range(width):
+            col = block.col + j
+            top = row + 1 if j == 0 else row
+            if top > bottom:
+                continue
+            column = sheet.columns.get(col)
+            if column is not None and column.kind[top:bottom + 1].any():
+                return True
+            found = self._columns.get((name, col))
+            if found is not None and any(other.first <= bottom and other.last >= top for other in found[1]):
+                return True
+        return False
+
+
+def _single(value: Any) -> np.ndarray:
+    """One value as a 1 x 1 array result."""
+    array = np.empty((1, 1), dtype=object)
+    array[0, 0] = value
+    return array
+
 CIRCULAR = ExcelError("#CIRCULAR!", "circular reference")
 ERROR_INDEX_NUM = next(i for i, code in ERROR_BY_INDEX.items() if code == "#NUM!")
 
-__all__ = ["ConversionError", "Evaluated", "TimeLimit", "evaluate_workbook"]
+__all__ = ["ConversionError", "Evaluated", "Interrupted", "TimeLimit", "evaluate_workbook"]
+# values of a spill stored at a time, between two looks at the time limit and Ctrl-C
+SPILL_STEP = 1 << 16

@@ -108,14 +108,14 @@ def _wait(wait: Callable[[], Any], stop: threading.Event | None) -> None:
 # threads it starts) block them, so the kernel hands them to the waiting main thread, whose wait
 # they interrupt: delivered to this thread instead, Python would act on them only once the body
 # ended (Ctrl-C honoured after the whole batch).
-_STEERING = {getattr(signal, name) for name in ("SIGINT", "SIGTERM", "SIGHUP", "SIGQUIT", "SIGALRM", "SIGUSR1",
+STEERING = {getattr(signal, name) for name in ("SIGINT", "SIGTERM", "SIGHUP", "SIGQUIT", "SIGALRM", "SIGUSR1",
                                                 "SIGUSR2") if hasattr(signal, name)}
 
 
 def _start(target: Callable[[], None]) -> threading.Thread:
     def steered_elsewhere() -> None:
         if hasattr(signal, "pthread_sigmask"):  # POSIX
-            signal.pthread_sigmask(signal.SIG_BLOCK, _STEERING)
+            signal.pthread_sigmask(signal.SIG_BLOCK, STEERING)
         target()
 
     with _lock:  # threading.stack_size is the process's: set only while this thread starts
@@ -163,4 +163,4 @@ _kept = _KeptThread()
 _here = threading.local()  # .deep: this thread runs a body on a deep stack
 
 
-__all__ = ["RECURSION_LIMIT", "STACK_BYTES", "with_deep_stack"]
+__all__ = ["RECURSION_LIMIT", "STACK_BYTES", "STEERING", "with_deep_stack"]
