@@ -176,3 +176,83 @@ def test_the_eras_side_by_side_are_rank_mers_under_each_era(federation, tmp_path
     assert [dict(zip(rows[0], row)) for row in rows[1:]] == [
         {key: pytest.approx(value, rel=1e-12) if isinstance(value, float) else value for key, value in p.items()}
         for p in side["players"]]
+
+
+# --- from a MERS results table --------------------------------------------------------------------
+
+@pytest.fixture(scope="module")
+def table(federation: Path, tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """The store's every MERS result written as a MERS results table (the columns rank mers FILE reads)."""
+    import csv
+
+    with open_store(str(federation), read_only=True) as store:
+        records = get("mers").stored_records(store)
+    path = tmp_path_factory.mktemp("whatif_table") / "results.csv"
+    with path.open("w", newline="", encoding="utf-8") as handle:
+        writer = csv.writer(handle)
+        writer.writerow(["tournament", "date", "players", "weight", "ruleset", "player", "place", "effective_date"])
+        for r in records:
+            writer.writerow([r.tournament, r.date.isoformat(), r.players, repr(r.weight), r.ruleset, r.player or "",
+                             r.place, r.effective_date.isoformat() if r.effective_date else ""])
+    assert len(records) > 1000
+    return path
+
+
+def unnamed(data: Any) -> Any:
+    """``data`` without the players' names (a results table names nobody)."""
+    if isinstance(data, dict):
+        return {k: unnamed(v) for k, v in data.items() if k != "name"}
+    if isinstance(data, list):
+        return [unnamed(v) for v in data]
+    return data
+
+
+def test_whatif_mers_of_a_results_table_is_the_store_s_for_the_same_results(federation, table, tmp_path):
+    line = ranking(federation, tmp_path)[40]
+    options = ["--ruleset", "MCR", "--place", 3, "--players", 52, "--weight", 1.5, "--date", "2025-11-30",
+               "--as-of", AS_OF]
+    from_store, from_table = tmp_path / "store.json", tmp_path / "table.json"
+    assert run("whatif", "mers", line["player"], "--db", federation, *options, "-o", from_store).exit_code == 0
+    result = run("whatif", "mers", line["player"], table, *options, "-o", from_table)
+    assert result.exit_code == 0, result.output
+    stored, tabled = json.loads(from_store.read_text()), json.loads(from_table.read_text())
+    assert stored["passed"] and tabled["name"] == ""
+    assert unnamed(tabled) == unnamed(stored)  # every figure, the same doubles
+    # and on the terminal, the same lines but for the names
+    shown = run("whatif", "mers", line["player"], table, *options[:-2], "--as-of", AS_OF)
+    assert shown.exit_code == 0 and f"before: {line['rank']}" in shown.output
+    assert f"total {line['total']:.2f}" in shown.output
+
+
+def test_whatif_eras_of_a_results_table_is_the_store_s_for_the_same_results(federation, table, tmp_path):
+    outs = {}
+    for where in ("store", "table"):
+        out = tmp_path / f"{where}.json"
+        source = ["--db", federation] if where == "store" else [table]
+        result = run("whatif", "eras", *source, "--ruleset", "MCR", "--as-of", AS_OF, "-o", out)
+        assert result.exit_code == 0, result.output
+        outs[where] = json.loads(out.read_text())
+    assert len(outs["table"]["players"]) > 50
+    assert unnamed(outs["table"]) == unnamed(outs["store"])
+
+
+def test_a_results_table_names_nobody_so_its_players_are_their_ema_ids(federation, table):
+    from xlrating.systems.mers import player_names
+
+    with open_store(str(federation), read_only=True) as store:
+        name = next(n for n in player_names(store).values() if n)
+    result = run("whatif", "mers", name, table, "--place", 1, "--players", 40, "--weight", 1, "--date", AS_OF)
+    assert result.exit_code == 2
+    assert result.output.startswith(f"xlrating: error: PLAYER: no player with MERS results (EMA ID or name) "
+                                    f"{name!r} in {table}")
+    assert result.output.rstrip().endswith("(a results table has no names: give the player's EMA ID)")
+
+
+def test_a_table_with_an_error_is_named_at_its_cell(tmp_path):
+    bad = tmp_path / "bad.csv"
+    bad.write_text("tournament,date,players,weight,ruleset,player,place\n"
+                   "Vienna Open,2023-05-14,40,1,MCR,01000012,1\nVienna Open,2023-05-14,forty,1,MCR,04060059,2\n",
+                   encoding="utf-8")
+    result = run("whatif", "eras", bad, "--ruleset", "MCR")
+    assert result.exit_code == 2
+    assert "bad.csv" in result.output and "row 3" in result.output and "players" in result.output

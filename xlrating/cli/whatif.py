@@ -1,5 +1,6 @@
 """``xlrating whatif``: a MERS player's total and place with one more result (``whatif mers``), and
-the ranking under each rule era side by side (``whatif eras``), from the results store, computed by
+the ranking under each rule era side by side (``whatif eras``), from a MERS results table or the
+results store, computed by
 :mod:`xlrating.core.mers.whatif` with the ranking's own code (the totals are ``rank mers``')."""
 
 from __future__ import annotations
@@ -33,8 +34,13 @@ def _ordinal(n: int | None) -> str:
     return f"{n}{'th' if 10 <= n % 100 <= 20 else {1: 'st', 2: 'nd', 3: 'rd'}.get(n % 10, 'th')}"
 
 
-def _records(db: str | None, ruleset: str | None) -> tuple[list[Any], dict[str, str], str]:
-    """The store's MERS results (of ``ruleset`` when given), the players' names and the store's location."""
+def _records(db: str | None, ruleset: str | None, file: str | None = None,
+             sheet: str | None = None) -> tuple[list[Any], dict[str, str], str]:
+    """The MERS results (of ``ruleset`` when given), the players' names and where they come from:
+    the results table ``file`` as ``rank mers FILE`` reads it (a table names nobody: its players are
+    their EMA IDs), or without it the store."""
+    if file is not None:
+        return _table_records(file, sheet, ruleset, db)
     from xlrating.store import StoreError, open_store
     from xlrating.systems import get
     from xlrating.systems.mers import player_names
@@ -52,12 +58,39 @@ def _records(db: str | None, ruleset: str | None) -> tuple[list[Any], dict[str, 
     return records, names, location
 
 
+def _table_records(file: str, sheet: str | None, ruleset: str | None,
+                   db: str | None) -> tuple[list[Any], dict[str, str], str]:
+    from xlrating.cli.rank import _another_file
+    from xlrating.core.errors import TableError
+    from xlrating.gate.safe_open import UnreadableWorkbook
+    from xlrating.sheets.read.table_files import read_table_file
+    from xlrating.systems import get
+
+    system = get("mers")
+    try:
+        table = read_table_file(file, sheet=sheet)
+    except UnreadableWorkbook as exc:
+        fail(str(exc))
+    try:
+        records = system.records_from_table(table.rows, table.header_row)
+    except TableError as exc:
+        fail(_another_file(system, table, file, db) or str(exc.with_source(table.name)))
+    except RatingError as exc:
+        fail(f"{table.name}: {exc}")
+    if ruleset is not None:
+        records = [r for r in records if r.ruleset == ruleset]
+    if not records:
+        fail(f"{table.name}: the table holds no MERS results{f' of {ruleset}' if ruleset else ''}")
+    return records, {}, table.name
+
+
 def _who(player: str, names: dict[str, str]) -> str:
     return f"{player} ({names[player]})" if names.get(player) else player
 
 
 @whatif.command("mers")
 @click.argument("player")
+@click.argument("file", required=False)
 @click.option("--place", type=int, required=True, metavar="K", help="The place the player finishes (1 = first).")
 @click.option("--players", type=int, required=True, metavar="N", help="The players of the tournament.")
 @click.option("--weight", type=float, required=True, metavar="W", help="The tournament's MERS weight.")
@@ -70,27 +103,32 @@ def _who(player: str, names: dict[str, str]) -> str:
 @click.option("--as-of", "as_of", callback=date_option, metavar="YYYY-MM-DD",
               help="The ranking date (default: the tournament's date).")
 @click.option("-o", "--output", type=click.Path(dir_okay=False), help="Write FILE.json instead of the terminal.")
+@click.option("--sheet", help="Worksheet of FILE holding the table (default: the first).")
 @db_option
-def whatif_mers(player: str, place: int, players: int, weight: float, date: dt.date, ruleset: str | None,
-               rules: str | None, as_of: dt.date | None, output: str | None, db: str | None) -> None:
+def whatif_mers(player: str, file: str | None, place: int, players: int, weight: float, date: dt.date,
+               ruleset: str | None, rules: str | None, as_of: dt.date | None, output: str | None, sheet: str | None,
+               db: str | None) -> None:
     """If PLAYER finishes K-th of N at a tournament of weight W on a date: the total and place.
 
-    PLAYER is an EMA ID or a name as the ranking shows it. The ranking of the store (as
-    ``rank mers`` computes it) without and with that one result: the total, the place, the players
-    passed. Nobody else's total changes (no other ranked player is at that tournament).
+    The ranking (as rank mers computes it) of FILE, a MERS results table, or without FILE of the
+    results store, without and with that one result: the total, the place, the players passed.
+    PLAYER is an EMA ID or, from the store, a name as the ranking shows it. Nobody else's total
+    changes (no other ranked player is at that tournament).
     """
     from xlrating.core.mers.whatif import find_player, what_if
 
     if output is not None and Path(output).suffix.lower() != ".json":
         fail(f"{output}: expected an output file ending in .json, got {Path(output).suffix or 'none'!r}")
     chosen = next((r for r in RULESETS if ruleset and r.casefold() == ruleset.casefold()), None)
-    records, names, location = _records(db, None)
+    records, names, location = _records(db, None, file, sheet)
     try:
         ema_id = find_player(records, player, names, location)
     except InvalidArgument as exc:
         fail(f"PLAYER{str(exc)[len(exc.argument):]}")
     except RatingError as exc:
-        fail(f"PLAYER: {exc}")
+        named = " (a results table has no names: give the player's EMA ID)" if file and not player.strip().isdigit() \
+            else ""
+        fail(f"PLAYER: {exc}{named}")
     played = sorted({r.ruleset for r in records if r.player == ema_id})
     if chosen is None:
         if len(played) > 1:
@@ -138,6 +176,7 @@ def _moves(before: int | None, after: int | None) -> str:
 
 
 @whatif.command("eras")
+@click.argument("file", required=False)
 @click.option("--ruleset", type=click.Choice(RULESETS, case_sensitive=False), required=True, help="MCR or Riichi.")
 @click.option("--as-of", "as_of", callback=date_option, metavar="YYYY-MM-DD",
               help="The ranking date (default: today).")
@@ -145,12 +184,15 @@ def _moves(before: int | None, after: int | None) -> str:
               help="Players shown on the terminal.")
 @click.option("-o", "--output", type=click.Path(dir_okay=False),
               help="Write FILE.json, .csv or .xlsx (every player) instead of the terminal.")
+@click.option("--sheet", help="Worksheet of FILE holding the table (default: the first).")
 @db_option
-def whatif_eras(ruleset: str, as_of: dt.date | None, limit: int, output: str | None, db: str | None) -> None:
-    """The store's ranking under the 2005, 2010 and 2018 rules side by side, and who moves most.
+def whatif_eras(file: str | None, ruleset: str, as_of: dt.date | None, limit: int, output: str | None,
+                sheet: str | None, db: str | None) -> None:
+    """The ranking under the 2005, 2010 and 2018 rules side by side, and who moves most.
 
-    Each player's place and total under each era (the ranking of ``rank mers --rules ERA``), and
-    the spread: the places between their best and worst era.
+    The ranking of FILE, a MERS results table, or without FILE of the results store. Each player's
+    place and total under each era (the ranking of rank mers --rules ERA), and the spread: the
+    places between their best and worst era.
     """
     from xlrating.core.mers.whatif import ERA_COLUMNS, era_line, eras, moved_most
 
@@ -159,7 +201,7 @@ def whatif_eras(ruleset: str, as_of: dt.date | None, limit: int, output: str | N
         fail(f"{output}: expected an output file ending in .json, .csv or .xlsx, got {suffix or 'none'!r}")
     ruleset = next(r for r in RULESETS if r.casefold() == ruleset.casefold())
     day = as_of or dt.date.today()
-    records, names, location = _records(db, ruleset)
+    records, names, location = _records(db, ruleset, file, sheet)
     try:
         rows = eras(records, day, ruleset=ruleset)
     except RatingError as exc:
