@@ -585,26 +585,6 @@ class _Evaluator:
                 sheet.set_many([(row + top + i, block.col + j, cell_value(value)) for i, value in enumerate(part)])
         self.result.spills[(sheet.name.upper(), row, block.col)] = (height, width)
 
-
-def _fill(values: np.ndarray, height: int, width: int) -> np.ndarray:
-    """An array result laid over a legacy array formula's range: a single row or column (or value)
-    repeats across it, as Excel does; cells beyond a larger array are #N/A."""
-    rows, cols = values.shape
-    filled = np.empty((height, width), dtype=object)
-    filled[...] = ExcelError("#N/A")
-    source = values
-    if rows == 1:
-        source = np.repeat(source, height, axis=0)
-    if cols == 1:
-        source = np.repeat(source, width, axis=1)
-    h, w = min(height, source.shape[0]), min(width, source.shape[1])
-    filled[:h, :w] = source[:h, :w]
-    return filled
-
-
-MAX_DEMAND_DEPTH = 2_000
-# what a cell of a loop reads of a cell of the loop still being computed (Excel has no such error:
-# a formula ending with it depends on its own value)
     def _lands_on_cells(self, block: Block, row: int, height: int, width: int) -> bool:
         """Whether an array spilled from ``row`` would cover a cell holding a value or a formula
         (the formula's own cell aside): Excel's #SPILL!."""
@@ -630,9 +610,29 @@ def _single(value: Any) -> np.ndarray:
     array[0, 0] = value
     return array
 
+
+def _fill(values: np.ndarray, height: int, width: int) -> np.ndarray:
+    """An array result laid over a legacy array formula's range: a single row or column (or value)
+    repeats across it, as Excel does; cells beyond a larger array are #N/A."""
+    rows, cols = values.shape
+    filled = np.empty((height, width), dtype=object)
+    filled[...] = ExcelError("#N/A")
+    source = values
+    if rows == 1:
+        source = np.repeat(source, height, axis=0)
+    if cols == 1:
+        source = np.repeat(source, width, axis=1)
+    h, w = min(height, source.shape[0]), min(width, source.shape[1])
+    filled[:h, :w] = source[:h, :w]
+    return filled
+
+
+# values of a spill stored at a time, between two looks at the time limit and Ctrl-C
+SPILL_STEP = 1 << 16
+MAX_DEMAND_DEPTH = 2_000
+# what a cell of a loop reads of a cell of the loop still being computed (Excel has no such error:
+# a formula ending with it depends on its own value)
 CIRCULAR = ExcelError("#CIRCULAR!", "circular reference")
 ERROR_INDEX_NUM = next(i for i, code in ERROR_BY_INDEX.items() if code == "#NUM!")
 
 __all__ = ["ConversionError", "Evaluated", "Interrupted", "TimeLimit", "evaluate_workbook"]
-# values of a spill stored at a time, between two looks at the time limit and Ctrl-C
-SPILL_STEP = 1 << 16
