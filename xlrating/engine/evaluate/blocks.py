@@ -314,13 +314,13 @@ def build_blocks(sheet: Sheet, cells: SheetCells, names: dict[str, str], start_i
         key = (block.source, sheets, names_key, varying)
         derived = _DERIVED.get(key)  # a formula seen in an earlier workbook (a batch of one template)
         if derived is None:
+            guard.WHERE.set(block.where())  # compiling may compute it: the time limit names the cell
             derived = _derived(block, names, registry, sheets, varying)
             if derived is None:  # read by formulas cell by cell, or refused: as this workbook found it
                 continue
             _DERIVED[key] = derived
         block.problem, block.tree, extent = derived
         if block.problem:
-            guard.WHERE.set(block.where())  # compiling may compute it: the time limit names the cell
             continue
         if varying:
             block.params = _params(block, varying)
