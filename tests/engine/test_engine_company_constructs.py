@@ -22,6 +22,8 @@ from xlrating.engine import evaluate_workbook
 from xlrating.engine.batch import convert_limits
 from xlrating.engine.formula.reader import parse
 from xlrating.engine.read.grid import NotComputed
+from xlrating.engine.read.tables import Table as TableArea
+from xlrating.engine.read.tables import resolve_structured
 from xlrating.functions import ExcelError
 
 
@@ -389,3 +391,12 @@ def test_a_cell_its_type_cannot_hold_is_a_warning_and_the_rest_computes(tmp_path
     strict = CliRunner().invoke(main, ["convert", str(tmp_path / "beta.xlsx"), "-o", str(tmp_path / "strict.xlsx"),
                                        "--strict"])
     assert strict.exit_code == 1
+
+
+def test_a_column_whose_header_holds_a_line_break_is_found_however_the_break_is_written() -> None:
+    # the table part may hold the header's break as CR LF (_x000d__x000a_), the formula as LF, or
+    # escaped as ST_Xstring escapes it: the same column
+    table = TableArea("Sales", "Sales", 1, 1, 4, 3, columns=("Item", "Amount\r\nEUR", "Qty"))
+    for written in ("Sales[Amount\nEUR]", "Sales[Amount_x000a_EUR]", "Sales[amount\r\neur]"):
+        assert resolve_structured(f"=SUM({written})", "Sales", 1, 5, [table]) == "=SUM(Sales!$B$2:$B$4)"
+    assert resolve_structured("=SUM(Sales[Amount EUR])", "Sales", 1, 5, [table]) == "=SUM(#REF!)"

@@ -102,7 +102,17 @@ class Table:
         for offset, column in enumerate(self.columns):
             if column.casefold().strip() == wanted:
                 return self.c1 + offset
+        # a header with a line break: written CR LF in one part and LF in the other, or escaped as
+        # ST_Xstring escapes it (``Amount_x000a_EUR``) in the formula
+        wanted = _line_ends(_xstring(wanted))
+        for offset, column in enumerate(self.columns):
+            if _line_ends(column.casefold()).strip() == wanted:
+                return self.c1 + offset
         return None
+
+
+def _line_ends(text: str) -> str:
+    return text.replace("\r\n", "\n").replace("\r", "\n")
 
 
 # --- reading the package --------------------------------------------------------------------------
