@@ -89,29 +89,159 @@ def _table_event(table: str, event: str, date: dt.date | None) -> tuple[str, dt.
 @click.argument("tournaments", nargs=-1, metavar="[TOURNAMENT]...")
 @click.option("-o", "--output", required=True, metavar="FILE.xlsx", help="The workbook to write.")
 @click.option("--date", metavar="YYYY-MM-DD", default=None, callback=date_option,
-              help="The tournament's start or end date, when several stored tournaments bear the name.")
+              help="The tournament's start or end date, when several tournaments bear the name.")
+@click.option("--table", metavar="TABLE", default=None,
+              help="Read the tournaments from this MERS results table (checked first; the players' names from the "
+                   "store) instead of the store.")
+@click.option("--sheet", default=None, help="The worksheet of TABLE holding the table (default: the first).")
 @db_option
-def ema_workbook(tournaments: tuple[str, ...], output: str, date: dt.date | None, db: str | None) -> None:
-    """An EMA results workbook (one sheet per tournament, the EMA's layout) of the stored MERS
-    tournaments TOURNAMENT... (numbers, as in /tournaments/NUMBER, or names; default: every one)."""
+def ema_workbook(tournaments: tuple[str, ...], output: str, date: dt.date | None, table: str | None,
+                 sheet: str | None, db: str | None) -> None:
+    """An EMA results workbook (one sheet per tournament, the EMA's layout) of the MERS tournaments
+    TOURNAMENT... (numbers, as in /tournaments/NUMBER, or names; default: every one) of the store,
+    or (--table) of a MERS results table, each player named as the store names them."""
     from xlrating.sheets.formats.ema_workbook import Tournament, write_workbook
 
     if Path(output).suffix.lower() != ".xlsx":
         fail(f"-o {output}: expected a .xlsx file name (the EMA's results workbook)")
-    chosen = [_stored_event("mers", "MERS tournament", t, date, db) for t in tournaments] if tournaments else \
-        _every_event("mers", db)
-    if not chosen:
-        fail(f"{resolve_db(db)}: no MERS tournament is stored; ingest EMA results sheets first")
-    books = []
-    for stored, entries in chosen:
-        f = stored.facts
-        results = [(e.place, e.player, e.facts.get("last_name"), e.facts.get("first_name"), e.facts.get("country"),
-                    e.facts.get("table_points"), e.facts.get("score")) for e in entries]
-        books.append(Tournament(stored.name, f["ruleset"], f.get("city"), f.get("country"), stored.start_date,
-                                stored.end_date, f.get("days"), stored.players, f["weight"], results))
-    _write(output, write_workbook(books))
+    if sheet is not None and table is None:
+        fail("--sheet: names a worksheet of --table TABLE, and no --table is given")
+    if table is not None:
+        books = _table_tournaments(table, sheet, tournaments, date, db)
+    else:
+        chosen = [_stored_event("mers", "MERS tournament", t, date, db) for t in tournaments] if tournaments else \
+            _every_event("mers", db)
+        if not chosen:
+            fail(f"{resolve_db(db)}: no MERS tournament is stored; ingest EMA results sheets first")
+        books = []
+        for stored, entries in chosen:
+            f = stored.facts
+            results = [(e.place, e.player, e.facts.get("last_name"), e.facts.get("first_name"),
+                        e.facts.get("country"), e.facts.get("table_points"), e.facts.get("score")) for e in entries]
+            books.append(Tournament(stored.name, f["ruleset"], f.get("city"), f.get("country"), stored.start_date,
+                                    stored.end_date, f.get("days"), stored.players, f["weight"], results))
+    content = write_workbook(books)
+    if table is not None:
+        _reads_back(output, content)
+    _write(output, content)
     click.echo(f"{output}: the EMA's results workbook of {len(books)} tournament{'' if len(books) == 1 else 's'}")
     raise SystemExit(EXIT_OK)
+
+
+def _table_tournaments(table: str, sheet: str | None, wanted: tuple[str, ...], date: dt.date | None,
+                       db: str | None) -> list[Any]:
+    """The tournaments of the MERS results table ``table`` as the EMA's workbook writes them, checked
+    first: exit 1 with every finding (a cell the table cannot be read at, a tournament whose rows
+    disagree, what the workbook cannot hold, a player the store does not name), nothing written;
+    2 when the table or the store cannot be read or no tournament is named so."""
+    from xlrating.cli.common import EXIT_INVALID
+    from xlrating.cli.rank import _another_file
+    from xlrating.core.errors import RatingError, TableError
+    from xlrating.core.names import fold
+    from xlrating.gate.safe_open import UnreadableWorkbook
+    from xlrating.sheets.formats.ema_workbook import Tournament
+    from xlrating.sheets.read.table_files import read_table_file
+    from xlrating.store import StoreError, open_store
+    from xlrating.systems import get
+
+    system = get("mers")
+    try:
+        source = read_table_file(table, sheet=sheet)
+    except UnreadableWorkbook as exc:
+        fail(str(exc))
+
+    def refuse(findings: list[str]) -> None:
+        for finding in findings:
+            click.echo(f"{source.name}: error: {finding}")
+        fail(f"{table} has {len(findings)} error{'' if len(findings) == 1 else 's'}; nothing written", EXIT_INVALID)
+
+    try:
+        records = system.records_from_table(source.rows, source.header_row)
+    except TableError as exc:
+        other = _another_file(system, source, table, db)
+        if other is not None:
+            fail(other)
+        refuse([str(exc)])
+    except RatingError as exc:
+        refuse([str(exc)])
+    groups: dict[tuple[str, dt.date], list[Any]] = {}
+    for r in records:
+        groups.setdefault((r.tournament, r.date), []).append(r)
+    if wanted:
+        chosen = {}
+        for name in wanted:
+            found = [k for k in groups if fold(k[0]) == fold(name) and (date is None or k[1] == date)]
+            if len(found) != 1:
+                listed = "; ".join(f"{n} ({d.isoformat()})" for n, d in list(groups)[:10])
+                fail(f"{source.name}: {'no' if not found else len(found)} tournaments named {name!r}"
+                     f"{f' on {date.isoformat()}' if date else ''}; "
+                     + (f"give --date (the table holds {listed})" if found else f"the table holds {listed}"))
+            chosen[found[0]] = groups[found[0]]
+        groups = chosen
+    findings: list[str] = []
+    for (name, _), rows in groups.items():
+        first = rows[0]
+        for r in rows[1:]:
+            for column in ("players", "weight", "ruleset"):
+                if getattr(r, column) != getattr(first, column):
+                    findings.append(str(TableError(r.row, column, f"the {column} of {name} as row {first.row} gives it "
+                                                                 f"({getattr(first, column)!r})", getattr(r, column))))
+        for r in rows:
+            if r.base_rank is not None:
+                findings.append(str(TableError(r.row, "base_rank", "a place: the EMA's workbook holds each player's "
+                                               "position, not a base rank", r.base_rank)))
+            if r.effective_date is not None:
+                findings.append(str(TableError(r.row, "effective_date", "no effective date: the EMA's workbook has "
+                                               "none, and the date would change the tournament's age factor",
+                                               r.effective_date.isoformat())))
+        if len(rows) != first.players:
+            findings.append(str(TableError(first.row, "players", f"a row per player of {name} (the EMA's workbook has "
+                                           f"one: {len(rows)} rows)", first.players)))
+    location = resolve_db(db)
+    try:
+        with open_store(location, read_only=True) as store:
+            known = store.players("mers")
+    except StoreError as exc:
+        fail(f"{exc} (the players' names come from the store: the EMA's workbook names every player)")
+    for rows in groups.values():
+        for r in rows:
+            if r.player is None:
+                findings.append(str(TableError(r.row, "player", "an EMA ID: the EMA's workbook names every player, and "
+                                               "a results table names nobody (export the tournament from the store, "
+                                               "whose sheet named them)")))
+            elif r.player not in known or not known[r.player].facts.get("last_name"):
+                findings.append(str(TableError(r.row, "player", f"a player {location} names (the EMA's workbook names "
+                                               "every player; ingest a sheet of theirs first)", r.player)))
+    if findings:
+        refuse(findings)
+    books = []
+    for (name, day), rows in groups.items():
+        first = rows[0]
+        results = [(r.place, r.player, known[r.player].facts.get("last_name"),
+                    known[r.player].facts.get("first_name"), known[r.player].facts.get("country"), None, None)
+                   for r in sorted(rows, key=lambda r: (r.place, r.row or 0)) if r.player is not None]
+        books.append(Tournament(name, first.ruleset, None, None, day, day, None, first.players, first.weight,
+                                results))
+    return books
+
+
+def _reads_back(output: str, content: bytes) -> None:
+    """The workbook made from a table, read as xlrating import ema-workbook reads it and checked by
+    the EMA validator: exit 1 with its errors (at the workbook's cells), nothing written."""
+    from xlrating.cli.common import EXIT_INVALID
+    from xlrating.cli.import_file import _validated
+    from xlrating.gate.limits import Limits
+    from xlrating.sheets.formats.ema_workbook import read
+    from xlrating.sheets.formats.findings import Findings, report
+    from xlrating.sheets.formats.options import ImportOptions
+
+    out = Findings()
+    made = read(output, content, ImportOptions(), out, Limits.for_history())
+    for sheet in made if not out.errors else []:
+        out.extend(_validated(sheet))
+    if out.errors:
+        click.echo("\n".join(report(output, [f for f in out.sorted() if f.severity == "error"])))
+        fail(f"{output}: the workbook made would not read back as EMA results sheets; nothing written", EXIT_INVALID)
 
 
 def _every_event(system: str, db: str | None) -> list[tuple[Any, list[Any]]]:
