@@ -17,7 +17,7 @@ from typing import TYPE_CHECKING, Any
 import click
 
 from xlrating.cli.common import db_option, fail, resolve_db, table_console
-from xlrating.cli.rank import _another_file, _option
+from xlrating.cli.rank import _another_file, _option, unreadable
 from xlrating.core.errors import RatingError, TableError
 from xlrating.exports import format_for
 from xlrating.gate.safe_open import UnreadableWorkbook
@@ -100,7 +100,7 @@ def explain_player(system: RatingSystem, player: str, file: str | None, output: 
                 fail(f"{table.name}: {exc}")
             explanation = _explained(system, records, player, table.name, None, options)
     except UnreadableWorkbook as exc:
-        fail(str(exc))
+        fail(unreadable(system, exc, file) if file is not None else str(exc))
     if output is None:
         show(explanation)
         return

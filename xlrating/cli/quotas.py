@@ -108,6 +108,7 @@ def _from_store(db: str | None, ruleset: str, rules: str, as_of: dt.date) -> tup
 def _from_file(file: str, ruleset: str, rules: str, as_of: dt.date) -> tuple[list[RankedPlayer], str]:
     """The ranking of a MERS results table: a player counts for the member country of their EMA
     ID's first two digits (the table has no country)."""
+    from xlrating.cli.rank import _another_file, unreadable
     from xlrating.core.countries import members_by_prefix
     from xlrating.gate.safe_open import UnreadableWorkbook
     from xlrating.sheets.read.table_files import read_table_file
@@ -116,12 +117,13 @@ def _from_file(file: str, ruleset: str, rules: str, as_of: dt.date) -> tuple[lis
     system = get("mers")
     try:
         table = read_table_file(file)
+    except UnreadableWorkbook as exc:
+        fail(unreadable(system, exc, file))
+    try:
         records = system.records_from_table(table.rows, table.header_row)
         board = system.leaderboard(records, source=table.name, as_of=as_of, rules=rules, ruleset=ruleset)
-    except UnreadableWorkbook as exc:
-        fail(str(exc))
     except TableError as exc:
-        fail(str(exc.with_source(file)))
+        fail(_another_file(system, table, file, None) or str(exc.with_source(file)))
     except RatingError as exc:
         fail(f"{file}: {exc}")
     prefixes = members_by_prefix()

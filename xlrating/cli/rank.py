@@ -102,7 +102,7 @@ def rank_system(system: RatingSystem, file: str | None, output: str | None, shee
                 fail(f"{table.name}: {exc}")
             board = _guarded(table.name, lambda: system.leaderboard(records, source=table.name, **chosen))
     except UnreadableWorkbook as exc:
-        fail(str(exc))
+        fail(unreadable(system, exc, file) if file is not None else str(exc))
     if output is None:
         print_leaderboard(board, limit=limit)
         return
@@ -125,9 +125,14 @@ def _another_file(system: RatingSystem, table: TableSource, file: str, db: str |
 
     from xlrating.sheets.read.xlsx import SheetGrid
 
+    from xlrating.sheets.formats.recognise import for_rank, recognise_grids
+
     grids = [SheetGrid(table.name, [list(row) for row in table.rows])]
     if system.ranks_table(grids):
         return None
+    foreign = recognise_grids(grids)  # the WDD's upload, the EMA's workbook (its first sheet read)
+    if foreign is not None:
+        return f"{file}: {for_rank(foreign, file, f'{article(system.ranked_table)} {system.ranked_table} table')}"
     systems = all_systems()
     for other in systems:
         if other.ranks_table(grids):
@@ -144,6 +149,27 @@ def _another_file(system: RatingSystem, table: TableSource, file: str, db: str |
                     f"table{reads}; store the sheet, then rank the store: "
                     f"xlrating ingest{store} {shlex.quote(file)} && xlrating rank {other.key}{store}")
     return None
+
+
+def unreadable(system: RatingSystem, exc: UnreadableWorkbook, file: str) -> str:
+    """Why ``file`` is not a table: another program's XML or JSON file (a WER event, a WDR
+    classification) named for what it is with the import that makes a table of it; else ``exc``."""
+    from pathlib import Path
+
+    from xlrating.gate.limits import Limits
+    from xlrating.gate.safe_open import read_bytes
+    from xlrating.sheets.formats.recognise import for_rank, recognise_text
+
+    if Path(file).suffix.lower() in (".csv", ".xlsx", ".xlsm", ".xls", ".ods"):
+        return str(exc)
+    try:
+        limits = Limits.from_env()
+        foreign = recognise_text(read_bytes(file, limits), limits)
+    except (UnreadableWorkbook, ValueError):
+        return str(exc)
+    if foreign is None:
+        return str(exc)
+    return f"{file}: {for_rank(foreign, file, f'{article(system.ranked_table)} {system.ranked_table} table')}"
 
 
 def _from_store(system: RatingSystem, location: str, options: dict[str, Any]) -> Any:

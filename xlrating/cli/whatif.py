@@ -60,7 +60,7 @@ def _records(db: str | None, ruleset: str | None, file: str | None = None,
 
 def _table_records(file: str, sheet: str | None, ruleset: str | None,
                    db: str | None) -> tuple[list[Any], dict[str, str], str]:
-    from xlrating.cli.rank import _another_file
+    from xlrating.cli.rank import _another_file, unreadable
     from xlrating.core.errors import TableError
     from xlrating.gate.safe_open import UnreadableWorkbook
     from xlrating.sheets.read.table_files import read_table_file
@@ -70,7 +70,7 @@ def _table_records(file: str, sheet: str | None, ruleset: str | None,
     try:
         table = read_table_file(file, sheet=sheet)
     except UnreadableWorkbook as exc:
-        fail(str(exc))
+        fail(unreadable(system, exc, file))
     try:
         records = system.records_from_table(table.rows, table.header_row)
     except TableError as exc:

@@ -39,6 +39,24 @@ def explain(key: str, path: str) -> str:
             f"its place, and then validates or ingests that")
 
 
+_RANKED_BY = {"wdd": "dippouch", "wdr": "dippouch", "wer": "dci"}  # the rank command of the table it makes
+
+
+def for_rank(key: str, path: str, instead_of: str) -> str:
+    """What ``rank`` (``explain``, ``whatif``...) says of another program's file given where it
+    reads ``instead_of`` (``a MERS results table``): what the file is, the import that makes a
+    table of it and how that is then ranked."""
+    import shlex
+
+    what, output = _MAKES[key]
+    made = f"'xlrating import {key} {shlex.quote(path)} -o {output}{_NEEDS[key]}'"
+    if key in _RANKED_BY:
+        then = f"then rank it: xlrating rank {_RANKED_BY[key]} {output}"
+    else:  # EMA results sheets: stored, then ranked from the store
+        then = "then ingest them and rank the store: xlrating ingest SHEETS-*.xlsx && xlrating rank mers"
+    return f"{_TITLES[key]}, not {instead_of}; make {what} of it with {made}, {then}"
+
+
 def recognise_text(data: bytes, limits: Limits) -> str | None:
     """The format key of XML or JSON ``data`` another program wrote (``wer``, ``wdr``), or None."""
     from xlrating.gate.structured_text import NotWellFormed, parse_json, parse_xml
