@@ -132,7 +132,7 @@ def prepare(workbook: Path, output: Path, force: bool) -> None:
     cells, defined names, conditional formats, data validations and table columns renamed so (text
     in quotes and sheet names are left alone), a link to an add-in no formula needs any more
     removed, and every other part as it was. LibreOffice 25.2 (and Excel, through
-    `xlrating convert`) read both forms. IN is not changed.
+    xlrating convert) read both forms. IN is not changed.
     """
     from xlrating.hosts.libreoffice_prepare import PrepareError
     from xlrating.hosts.libreoffice_prepare import prepare as prepare_workbook

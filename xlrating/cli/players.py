@@ -187,6 +187,6 @@ def homonym(system: str, name: str, db: str | None, by: str | None, why: str) ->
 @by_option
 @why_option
 def undo(system: str, change: int, db: str | None, by: str | None, why: str) -> None:
-    """Undo the register's change CHANGE (its number in `xlrating players log`); both stay in the log."""
+    """Undo the register's change CHANGE (its number in xlrating players log); both stay in the log."""
     with _store(db, write=True) as store:
         _change(lambda: store.undo(system, change, by=by or current_user(), why=why))
