@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import datetime as dt
 import difflib
+import re
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from typing import Any, Literal
@@ -88,6 +89,26 @@ class PlayerNotFound(RatingError, LookupError):
         self.close = close
         hint = (f"; close matches: {', '.join(close)}" if close else "; no name there is close to it")
         super().__init__(f"no {what} {player!r} in {where}{hint}")
+
+
+_HOMONYM = re.compile(r"\s*\(\d+\)$")
+
+
+def named(wanted: str, names: Iterable[str], where: str) -> str:
+    """``wanted`` as the records write it: itself when it is one of ``names``; else the one name
+    that is ``wanted`` but for accents, capitals and spacing (a homonym's number, ``Name (2)``,
+    aside: "jean dupont" may be either Jean Dupont); else ``wanted`` unchanged (the caller says it
+    is not found). Several such names: a :class:`RatingError` naming them."""
+    known = set(names)
+    text = wanted.strip()
+    if text in known or not text:
+        return text
+    key = fold(_HOMONYM.sub("", text))
+    same = sorted(name for name in known if name and fold(_HOMONYM.sub("", name)) == key)
+    if len(same) > 1:
+        raise RatingError(f"{len(same)} players in {where} bear the name {text!r} but for accents and capitals "
+                          f"({', '.join(repr(name) for name in same)}); give one as written")
+    return same[0] if same else text
 
 
 def close_matches(wanted: str, names: Iterable[str], *, shown: int = 5) -> tuple[str, ...]:

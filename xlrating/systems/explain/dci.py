@@ -11,7 +11,7 @@ from typing import Any
 from xlrating.core import dci
 from xlrating.core.dci.history import history
 from xlrating.core.errors import RatingError
-from xlrating.core.explanation import Column, Explanation, PlayerNotFound, close_matches
+from xlrating.core.explanation import Column, Explanation, PlayerNotFound, close_matches, named
 
 COLUMNS = (Column("number", "#", "whole", True, False), Column("date", "Date", "date", True),
            Column("event", "Event", "text", True), Column("round", "Round", "whole", True),
@@ -24,6 +24,8 @@ COLUMNS = (Column("number", "#", "whole", True, False), Column("date", "Date", "
 
 def explain(records: list[dci.Match], player: str, source: str, options: dict[str, Any]) -> Explanation:
     method = options.get("method") or "formula"
+    player = named(player, {m.player for m in records} | {m.opponent for m in records if m.opponent is not None},
+                   source)  # "eva kovacs" is Éva Kovács
     played = sorted({m.category for m in records if player in (m.player, m.opponent)})
     if not played:
         names = {m.player for m in records} | {m.opponent for m in records if m.opponent is not None}

@@ -11,7 +11,7 @@ from typing import Any
 
 from xlrating.core import dippouch
 from xlrating.core.dippouch.history import value
-from xlrating.core.explanation import Column, Explanation, PlayerNotFound, close_matches
+from xlrating.core.explanation import Column, Explanation, PlayerNotFound, close_matches, named
 from xlrating.core.placement import tie_policy
 
 COLUMNS = (Column("number", "#", "whole", True, False), Column("event", "Event", "text", True),
@@ -26,6 +26,7 @@ COLUMNS = (Column("number", "#", "whole", True, False), Column("event", "Event",
 
 def explain(records: list[dippouch.Result], player: str, source: str, options: dict[str, Any]) -> Explanation:
     ties = tie_policy(options.get("ties") or "best")
+    player = named(player, {r.player for r in records}, source)  # "eva kovacs" is Éva Kovács
     own = sorted((r for r in records if r.player == player), key=lambda r: (r.date, r.event))
     if not own:
         raise PlayerNotFound(player, source, close_matches(player, {r.player for r in records}))
