@@ -293,9 +293,9 @@ def test_a_workbook_no_spreadsheet_saved_keeps_dynamic_arrays_spilling(tmp_path:
 def _linked_book(path: Path) -> Path:
     """Formulas reading workbook [1] (prices.xlsx) as Excel saves them, with the link's part
     (xl/externalLinks/externalLink1.xml) holding the cells Excel read there and the names it defines
-    (``Rate`` = Prices!$C$1, ``Span`` = Prices!$B$2:$B$3)."""
+    (``Rate`` = Prices!$C$1, ``Span`` = Prices!$B$2:$B$3; ``Gone`` recorded without what it refers to)."""
     formulas = ["[1]Prices!B2*2", "SUM([1]Prices!B2:B3)", "[1]!Rate*100", "SUM([1]!Span)", "'[1]Old prices'!A1",
-                "[1]!Unknown"]
+                "[1]!Unknown", "[1]!Gone"]
     wb = openpyxl.Workbook()
     sheet = wb.active
     sheet.title = "Calc"
@@ -307,6 +307,7 @@ def _linked_book(path: Path) -> Path:
             'xmlns:r="http://schemas.openxmlformats.org/officeDocument/2006/relationships"><externalBook r:id="rId1">'
             '<sheetNames><sheetName val="Prices"/><sheetName val="Old prices"/></sheetNames><definedNames>'
             '<definedName name="Rate" refersTo="=Prices!$C$1"/><definedName name="Span" refersTo="=Prices!$B$2:$B$3"/>'
+            '<definedName name="Gone"/>'
             '</definedNames><sheetDataSet><sheetData sheetId="0"><row r="1"><cell r="C1"><v>0.25</v></cell></row>'
             '<row r="2"><cell r="B2"><v>10</v></cell></row><row r="3"><cell r="B3"><v>32</v></cell></row></sheetData>'
             '<sheetData sheetId="1"><row r="1"><cell r="A1" t="str"><v>old</v></cell></row></sheetData>'
@@ -341,8 +342,10 @@ def _linked_book(path: Path) -> Path:
 
 
 def test_references_and_names_of_a_linked_workbook_read_the_values_excel_cached(tmp_path: Path) -> None:
-    values, warnings = _values(_linked_book(tmp_path / "linked.xlsx"), "Calc", [f"A{row}" for row in range(1, 7)])
+    values, warnings = _values(_linked_book(tmp_path / "linked.xlsx"), "Calc", [f"A{row}" for row in range(1, 8)])
     assert values[:5] == [20.0, 42.0, 25.0, 42.0, "old"]
+    # a name the link records without what it refers to (its workbook missing): #NAME?, as Excel saved it
+    assert values[6] == ExcelError("#NAME?")
     # a name the link does not record: not made up, left for Excel to compute, and named
     assert isinstance(values[5], NotComputed)
     assert len(warnings) == 1 and warnings[0].startswith("Calc!A6: ") and "[1]!UNKNOWN" in warnings[0]

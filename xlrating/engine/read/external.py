@@ -98,7 +98,8 @@ def read_links(archive: zipfile.ZipFile, workbook: Any, workbook_rels: dict[str,
 def read_link_names(archive: zipfile.ZipFile, workbook: Any, workbook_rels: dict[str, str]) -> dict[tuple[int, str], str]:
     """The defined names of every external workbook as its link records them (``<definedName
     name="Rate" refersTo="=Prices!$C$1"/>``, workbook-wide ones): (book, NAME upper case) -> what
-    it refers to, without its ``=``."""
+    it refers to, without its ``=`` ("" for a name recorded without it: one Excel could not resolve,
+    its workbook missing, which Excel shows as #NAME?)."""
     found: dict[tuple[int, str], str] = {}
     names = set(archive.namelist())
     for book, reference in enumerate(workbook.iter(f"{{{MAIN}}}externalReference"), start=1):
@@ -111,7 +112,7 @@ def read_link_names(archive: zipfile.ZipFile, workbook: Any, workbook_rels: dict
             continue
         for name in root.iter(f"{{{MAIN}}}definedName"):
             refers = (name.get("refersTo") or "").strip()
-            if name.get("name") and refers and name.get("sheetId") is None:
+            if name.get("name") and name.get("sheetId") is None:  # "": recorded without what it refers to
                 found[(book, name.get("name", "").upper())] = refers.removeprefix("=")
     return found
 
@@ -126,9 +127,12 @@ _CONSTANT = re.compile(r'^(?:-?(?:\d+(?:\.\d*)?|\.\d+)(?:[eE][+-]?\d+)?|"(?:[^"]
 
 def _linked_name(book: int, refers: str | None, linked: set[tuple[int, str]]) -> str | None:
     """What ``[book]!Name`` stands for in a formula, from the name's text: an area of a cached sheet
-    (on its grid sheet) or a constant; None for anything else (left as written: not computed)."""
+    (on its grid sheet), a constant, or #NAME? for a name recorded without a text, as Excel shows
+    it; None for anything else (left as written: not computed)."""
     if refers is None:
         return None
+    if not refers:  # the link records the name but not what it refers to: Excel could not resolve it
+        return "#NAME?"
     area = _LINKED_AREA.match(refers)
     if area is not None:
         sheet = area.group(1).replace("''", "'") if area.group(1) is not None else area.group(2)
