@@ -75,6 +75,7 @@ class Block:
     # once the tree is made, the values of each literal that changes (a :class:`Param` of the tree)
     literals: list[tuple[float | str, ...]] | None = None
     params: dict[int, np.ndarray] | None = None
+    data_table: dict[str, str] | None = None  # a data table's attributes (:mod:`.data_tables`)
 
     @property
     def size(self) -> int:
@@ -298,8 +299,13 @@ def build_blocks(sheet: Sheet, cells: SheetCells, names: dict[str, str], start_i
             r1, c1 = cell_position(top_left)
             r2, c2 = cell_position(bottom_right or top_left)
             current.array_ref = (r2 - r1 + 1, c2 - c1 + 1)
-        if f.kind == "dataTable":
-            current.problem = "data tables (What-If analysis) are not supported"
+        if f.kind == "dataTable":  # computed when the schedule reaches it (:mod:`.data_tables`)
+            current.problem = "a data table (What-If analysis) the engine cannot compute as Excel would"
+            current.data_table = f.data_table or {}
+            top_left, _, bottom_right = current.data_table.get("ref", "").partition(":")
+            if top_left:  # what reads the table's cells is computed after it
+                (t_row, t_col), (b_row, b_col) = cell_position(top_left), cell_position(bottom_right or top_left)
+                current.spill = (max(b_row - t_row + 1, 1), max(b_col - t_col + 1, 1))
         elif text is None and not follower:
             current.problem = "a shared formula without its master cell"
 

@@ -350,9 +350,22 @@ class _Evaluator:
             block.program = None
         _PROGRAMS[id(tree)] = (tree, registry, block.program)
 
+    def _data_table(self, block: Block) -> bool:
+        """Compute the data table whose first cell ``block`` is (:mod:`.data_tables`); False when the
+        engine cannot, the block then left as its problem says."""
+        from .data_tables import compute_data_table
+
+        self.done[block.id][0] = True  # being computed: a formula reading it meanwhile is a circle
+        if compute_data_table(self, block):
+            return True
+        self.done[block.id][0] = False
+        return False
+
     def _rows(self, block: Block, rows: np.ndarray) -> None:
         self.current = block.where(int(rows[0]))
         self._check_time()
+        if block.data_table is not None and not self.done[block.id][0] and self._data_table(block):
+            return
         if block.problem:
             for row in rows.tolist():
                 if not self.done[block.id][row - block.first]:
@@ -485,6 +498,8 @@ class _Evaluator:
                     if len(self.computing) > MAX_DEMAND_DEPTH:
                         raise CellFailure(f"a chain of more than {MAX_DEMAND_DEPTH} cells computed on demand")
                     self._compile(block)
+                    if block.data_table is not None and row == block.first and self._data_table(block):
+                        continue
                     if block.problem:
                         self._give_up(block, row, block.problem)
                     else:

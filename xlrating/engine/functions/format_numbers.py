@@ -242,7 +242,7 @@ def _fraction(section: list[tuple[str, Any]], number: float) -> str:
         elif k in denominator_at:
             out.append(den_texts[denominator_at.index(k)])
         elif k == slash:
-            out.append(("/" if not blank else " " if spaced else ""))
+            out.append("/" if not blank else " " if spaced else "")
         elif blank and not spaced and k in between:
             continue
         elif kind in ("lit", "percent", "point", "comma"):

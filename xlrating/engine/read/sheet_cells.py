@@ -43,6 +43,7 @@ class FormulaCell:
     master: bool = False
     array_ref: str | None = None  # t="array": the range the result fills
     kind: str = "normal"  # normal, shared, array, dataTable
+    data_table: dict[str, str] | None = None  # t="dataTable": its attributes (ref, dt2D, dtr, r1, r2)
 
 
 @dataclass
@@ -145,6 +146,8 @@ def read_sheet(archive: zipfile.ZipFile, sheet: SheetCells, strings: list[str]) 
                     formula.master = f.get("ref") is not None and f.text is not None
                 elif kind == "array":
                     formula.array_ref = f.get("ref")
+                elif kind == "dataTable":
+                    formula.data_table = {str(k): str(v) for k, v in f.attrib.items()}
                 sheet.formulas.append(formula)
             else:
                 try:
@@ -365,6 +368,8 @@ def read_sheet_fast(text: str, sheet: SheetCells, strings: list[str], checking: 
                     cell.master = "ref" in fattrs and formula_text is not None
                 elif fkind == "array":
                     cell.array_ref = fattrs.get("ref")
+                elif fkind == "dataTable":
+                    cell.data_table = fattrs
                 formulas.append(cell)
                 continue
         if not body:

@@ -169,7 +169,7 @@ class SheetEdit:
             f = _FORMULA.search(body)
             if f is not None:
                 formula_xml = f.group(0)
-                if position in self.anchors:
+                if position in self.anchors and "dataTable" not in (f.group("attrs") or ""):
                     text = f.group("text") or ""
                     formula_xml = f'<{prefix}f t="array" ref="{self.anchors[position]}">{text}</{prefix}f>'
         return self._xml(position, _ATTR_T.sub("", attrs), formula_xml, prefix)
