@@ -429,8 +429,11 @@ class _ThisRow:
         other rows (a shared formula's master, a defined name stored as seen from row 1)."""
         if not relative and not self.lo <= row <= self.hi:
             return _VALUE_ERROR  # implicit intersection misses the table's data rows
-        address = _a1(self.table, row, self.c1, row, self.c2)
-        return address.replace(f"${row}", str(row)) if relative else address
+        if not relative:
+            return _a1(self.table, row, self.c1, row, self.c2)
+        start = f"${_letters(self.c1)}{row}"
+        address = start if self.c1 == self.c2 else f"{start}:${_letters(self.c2)}{row}"
+        return f"{quote_sheet(self.table.sheet)}!{address}"
 
 
 @lru_cache(maxsize=8192)
