@@ -16,6 +16,7 @@ import numpy as np
 
 from xlrating.kept import Kept
 
+from ..formula import declared
 from ..formula.areas import spread_areas
 from ..formula.filled_down import FilledDown, constants_extent
 from ..formula.function_names import builtin_name, our_function
@@ -42,10 +43,10 @@ from . import guard
 from .registry import FunctionRegistry
 
 # Functions whose result is one value whatever ranges they are given.
-SCALAR_FUNCTIONS = frozenset(["SUM", "AVERAGE", "MIN", "MAX", "COUNT", "COUNTA", "COUNTBLANK", "COUNTIF", "COUNTIFS", "SUMIF", "SUMIFS", "AVERAGEIF", "AVERAGEIFS", "RANK", "RANK.EQ", "RANK.AVG", "VLOOKUP", "HLOOKUP", "MATCH", "XMATCH", "INDEX", "SUMPRODUCT", "LARGE", "SMALL", "MEDIAN", "MODE", "STDEV", "STDEV.S", "STDEV.P", "STDEVA", "VAR", "VAR.S", "VAR.P", "PRODUCT", "AND", "OR", "XOR", "CONCATENATE", "CONCAT", "TEXTJOIN", "ROWS", "COLUMNS", "AVERAGEA", "MAXA", "MINA", "PERCENTILE", "QUARTILE", "ISREF", "NPV", "IRR", "DAVERAGE", "DCOUNT", "DCOUNTA", "DGET", "DMAX", "DMIN", "DPRODUCT", "DSTDEV", "DSTDEVP", "DSUM", "DVAR", "DVARP"])
+SCALAR_FUNCTIONS = declared.having("one_value")
 # Functions whose result is an array of a size known only when computed: their cell may spill
 # anywhere below and right of it, so whatever reads there is computed after it.
-ARRAY_FUNCTIONS = frozenset(["SEQUENCE", "RANDARRAY", "FILTER", "SORT", "SORTBY", "UNIQUE", "XLOOKUP", "TAKE", "DROP", "VSTACK", "HSTACK", "CHOOSECOLS", "CHOOSEROWS", "TOCOL", "TOROW", "WRAPROWS", "WRAPCOLS", "EXPAND", "TEXTSPLIT", "MAKEARRAY", "MAP", "SCAN", "BYROW", "BYCOL", "GROUPBY", "PIVOTBY", "TRANSPOSE", "MMULT", "MINVERSE", "MUNIT", "FREQUENCY", "LINEST", "LOGEST", "TREND", "GROWTH", "MODE.MULT", "ANCHORARRAY"])
+ARRAY_FUNCTIONS = declared.having("spills")
 ARRAY_EXTENT = (MAX_ROW, 64)
 SHORT_RUN = 32  # rows of one formula filled down, below which a block of changing literals is looked for
 

@@ -28,13 +28,14 @@ from formulas.functions import COMPILING, Array, wrap_func, wrap_impure_func
 from formulas.ranges import Ranges
 from formulas.tokens.operand import Error, XlError
 
+from ..formula import declared
 from ..formula.reader import parse
 from ..formula.tree import Call, FormulaSyntaxError, walk
 from .position import CURRENT
 
 # Functions whose parameters of type array make a legacy formula evaluate what is nested in them as
 # an array (Microsoft's function reference: "array" arguments)
-ARRAY_PARAMETERS = frozenset(["SUMPRODUCT", "MMULT", "MINVERSE", "MDETERM", "TRANSPOSE", "INDEX", "MATCH", "LOOKUP", "HLOOKUP", "VLOOKUP", "FREQUENCY", "LINEST", "LOGEST", "TREND", "GROWTH", "SUMX2MY2", "SUMX2PY2", "SUMXMY2", "CORREL", "COVAR", "COVARIANCE.P", "COVARIANCE.S", "PEARSON", "RSQ", "SLOPE", "INTERCEPT", "STEYX", "FORECAST", "FORECAST.LINEAR", "PROB", "TTEST", "T.TEST", "CHITEST", "CHISQ.TEST", "FTEST", "F.TEST", "IRR", "MIRR", "XIRR", "XNPV", "PERCENTRANK", "PERCENTRANK.INC", "PERCENTRANK.EXC", "RANK", "RANK.EQ", "RANK.AVG", "QUARTILE", "QUARTILE.INC", "QUARTILE.EXC", "PERCENTILE", "PERCENTILE.INC", "PERCENTILE.EXC", "LARGE", "SMALL", "TRIMMEAN", "AGGREGATE", "SUBTOTAL", "COUNTIF", "COUNTIFS", "SUMIF", "SUMIFS", "AVERAGEIF", "AVERAGEIFS", "MAXIFS", "MINIFS", "NPV", "TEXTJOIN", "CONCAT"])
+ARRAY_PARAMETERS = declared.having("arrays")
 
 
 @functools.lru_cache(maxsize=4096)

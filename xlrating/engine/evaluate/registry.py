@@ -17,6 +17,7 @@ from __future__ import annotations
 import functools
 from typing import Any, Protocol
 
+from ..formula import declared
 from ..formula.function_names import BUILTIN_PREFIXES, PREFIXES, _ours_by_name, builtin_name, our_function
 from ..read.names import RECURSIVE_CALL
 
@@ -184,17 +185,18 @@ def as_excel_computes(name: str, implementation: Any) -> Any:
 
 
 # Built-ins the vectorised path implements itself; knowing them needs no import of formulas' library.
-VECTOR_BUILTINS = frozenset(("IF", "IFERROR", "SUM", "AVERAGE", "MIN", "MAX", "COUNT", "RANK", "RANK.EQ",
-                             "ROUND", "ROUNDUP", "ROUNDDOWN", "ABS", "AND", "OR"))
+VECTOR_BUILTINS = declared.having("vector")
 
 
 @functools.lru_cache(maxsize=1)
 def excel_functions() -> frozenset[str]:
-    """Every function name Excel knows (``data/excel_functions.txt``, from Microsoft's reference)."""
+    """Every function name Excel knows: ``data/excel_functions.txt`` (from Microsoft's reference) and
+    every function a category module of :mod:`xlrating.engine.functions` declares."""
     from importlib.resources import files
 
     text = files("xlrating.engine.data").joinpath("excel_functions.txt").read_text(encoding="utf-8")
-    return frozenset(line.strip().upper() for line in text.splitlines() if line.strip() and not line.startswith("#"))
+    listed = frozenset(line.strip().upper() for line in text.splitlines() if line.strip() and not line.startswith("#"))
+    return listed.union(*(declared.defined_by(module) for module in declared.MODULES))
 
 
 def is_excel_function(name: str) -> bool:

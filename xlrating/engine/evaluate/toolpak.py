@@ -23,25 +23,11 @@ import functools
 from collections.abc import Callable
 from typing import Any
 
+from ..formula import declared
 from ..formula.function_names import builtin_name
 from .wrappers import wrapped_once
 
-_ALL = None
-
-SCALAR_PARAMETERS: dict[str, tuple[int, ...] | None] = {
-    **dict.fromkeys((
-        "ACCRINT", "ACCRINTM", "AMORDEGRC", "AMORLINC", "BESSELI", "BESSELJ", "BESSELK", "BESSELY",
-        "BIN2DEC", "BIN2HEX", "BIN2OCT", "COMPLEX", "CONVERT", "COUPDAYBS", "COUPDAYS", "COUPDAYSNC",
-        "COUPNCD", "COUPNUM", "COUPPCD", "CUMIPMT", "CUMPRINC", "DEC2BIN", "DEC2HEX", "DEC2OCT", "DELTA",
-        "DISC", "DOLLARDE", "DOLLARFR", "DURATION", "EDATE", "EFFECT", "EOMONTH", "ERF", "ERFC",
-        "FACTDOUBLE", "GESTEP", "HEX2BIN", "HEX2DEC", "HEX2OCT", "IMABS", "IMAGINARY", "IMARGUMENT",
-        "IMCONJUGATE", "IMCOS", "IMDIV", "IMEXP", "IMLN", "IMLOG10", "IMLOG2", "IMPOWER", "IMREAL", "IMSIN",
-        "IMSQRT", "IMSUB", "INTRATE", "ISEVEN", "ISODD", "MDURATION", "MROUND", "NOMINAL", "OCT2BIN",
-        "OCT2DEC", "OCT2HEX", "ODDFPRICE", "ODDFYIELD", "ODDLPRICE", "ODDLYIELD", "PRICE", "PRICEDISC",
-        "PRICEMAT", "QUOTIENT", "RANDBETWEEN", "RECEIVED", "SQRTPI", "TBILLEQ", "TBILLPRICE",
-        "TBILLYIELD", "WEEKNUM", "YEARFRAC", "YIELD", "YIELDDISC", "YIELDMAT"), _ALL),
-    "FVSCHEDULE": (0,), "NETWORKDAYS": (0, 1), "WORKDAY": (0, 1), "SERIESSUM": (0, 1, 2),
-}
+SCALAR_PARAMETERS: dict[str, tuple[int, ...] | None] = declared.toolpak_parameters()
 
 
 def _several_cells(value: Any) -> bool:

@@ -20,6 +20,7 @@ import numpy as np
 
 from xlrating.excel_errors import ExcelError
 
+from ..formula import declared
 from ..formula.function_names import builtin_name, our_function
 from ..formula.tree import Call, Const, Node, Op, Param, Ref
 from ..read.grid import ERROR_BY_INDEX, error_index
@@ -179,7 +180,7 @@ def _abs(args: tuple[Node, ...], compile_node: Callable[[Node], Program]) -> Pro
 # arithmetic). Each row is computed by :data:`.vector_builtins.NUMERIC` (the cores the cell-by-cell
 # path wraps too; no ``formulas``), once per distinct row of arguments: a column of DATE(A2,B2,1) is
 # one parse and one compile, not one per cell. Rows with a text, empty or boolean argument go cell by cell.
-ELEMENTWISE = {"DATE": 3, "YEAR": 1, "MONTH": 1, "DAY": 1, "MOD": 2, "INT": 1}
+ELEMENTWISE = declared.elementwise()
 
 
 # Rows from which an elementwise function with a column kernel (.vector_builtins.COLUMNS) computes
@@ -238,23 +239,12 @@ def _elementwise(name: str, args: tuple[Node, ...], compile_node: Callable[[Node
 # that is not one number, text or error (an array, an empty cell, TRUE/FALSE) sends the row cell by cell.
 # VLOOKUP, HLOOKUP, MATCH, COUNTIF and SUMPRODUCT first try :func:`.vector_builtins.fixed_range`,
 # which computes their common cases without ``formulas`` and hands this path only the other rows.
-MEMOISED = frozenset(("VLOOKUP", "HLOOKUP", "MATCH", "COUNTIF", "COUNTIFS", "SUMIF", "SUMIFS", "SUMPRODUCT"))
+MEMOISED = declared.having("memoised")
 # Excel's functions of single values (text, numbers, dates) with one result that depends on nothing
 # but the arguments (not the cell's position, the time or chance), computed the same way: a column of
 # ROMAN($A2,J$1) or LEFT(B2,3) is one call per distinct row of arguments instead of one parse,
 # compile and dispatch per cell through formulas (40,000 cells of ROMAN and ARABIC: 100 s -> seconds).
-SCALAR = frozenset((
-    "LEFT", "RIGHT", "MID", "LEN", "UPPER", "LOWER", "PROPER", "TRIM", "CLEAN", "SUBSTITUTE", "REPLACE", "REPT",
-    "FIND", "SEARCH", "TEXT", "VALUE", "FIXED", "DOLLAR", "CHAR", "CODE", "UNICHAR", "UNICODE", "CONCATENATE",
-    "SQRT", "EXP", "LN", "LOG", "LOG10", "POWER", "SIGN", "TRUNC", "EVEN", "ODD", "FACT", "FACTDOUBLE", "COMBIN",
-    "PERMUT", "QUOTIENT", "MROUND", "CEILING", "FLOOR", "CEILING.MATH", "FLOOR.MATH", "CEILING.PRECISE",
-    "FLOOR.PRECISE", "ISO.CEILING", "ROMAN", "ARABIC", "BASE", "DECIMAL", "DEGREES", "RADIANS", "SIN", "COS",
-    "TAN", "ASIN", "ACOS", "ATAN", "ATAN2", "SINH", "COSH", "TANH",
-    "EDATE", "EOMONTH", "WEEKDAY", "WEEKNUM", "ISOWEEKNUM", "DATEVALUE", "TIMEVALUE", "TIME", "HOUR", "MINUTE",
-    "SECOND", "DAYS", "DATEDIF", "YEARFRAC",
-    "BIN2DEC", "DEC2BIN", "HEX2DEC", "DEC2HEX", "OCT2DEC", "DEC2OCT", "BIN2HEX", "HEX2BIN", "BIN2OCT", "OCT2BIN",
-    "HEX2OCT", "OCT2HEX",
-))
+SCALAR = declared.having("pure")
 
 
 def _token_value(value: Any) -> Any:

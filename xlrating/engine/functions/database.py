@@ -358,3 +358,22 @@ FUNCTIONS: dict[str, Any] = {
     "DVAR": wrap_func(_numeric(_spread(statistics.variance, 2))),
     "DVARP": wrap_func(_numeric(_spread(statistics.pvariance, 1))),
 }
+
+
+# Excel's facts about this module's functions (each name its ``FUNCTIONS`` defines), one line each;
+# read without importing this module (:mod:`xlrating.engine.formula.declared`, which says what each
+# fact means). A function with none is declared {}.
+DECLARED: dict[str, dict[str, object]] = {
+    "DAVERAGE": {"one_value": True},
+    "DCOUNT": {"one_value": True},
+    "DCOUNTA": {"one_value": True},
+    "DGET": {"one_value": True},
+    "DMAX": {"one_value": True},
+    "DMIN": {"one_value": True},
+    "DPRODUCT": {"one_value": True},
+    "DSTDEV": {"one_value": True},
+    "DSTDEVP": {"one_value": True},
+    "DSUM": {"one_value": True},
+    "DVAR": {"one_value": True},
+    "DVARP": {"one_value": True},
+}

@@ -345,3 +345,22 @@ FUNCTIONS: dict[str, Any] = {
     "WORKDAY": _workday_function(intl=False),
     "WORKDAY.INTL": _workday_function(intl=True),
 }
+
+
+# Excel's facts about this module's functions (each name its ``FUNCTIONS`` defines), one line each;
+# read without importing this module (:mod:`xlrating.engine.formula.declared`, which says what each
+# fact means). A function with none is declared {}.
+DECLARED: dict[str, dict[str, object]] = {
+    "DATE": {"elementwise": 3},
+    "DATEDIF": {"pure": True},
+    "DATEVALUE": {"pure": True},
+    "DAY": {"elementwise": 1},
+    "MONTH": {"elementwise": 1},
+    "NOW": {},
+    "TIMEVALUE": {"pure": True},
+    "TODAY": {},
+    "WORKDAY": {"toolpak": (0, 1)},
+    "WORKDAY.INTL": {},
+    "YEAR": {"elementwise": 1},
+    "YEARFRAC": {"toolpak": "all", "pure": True},
+}

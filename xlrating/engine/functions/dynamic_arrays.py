@@ -478,3 +478,23 @@ FUNCTIONS: dict[str, Any] = {
     "TOCOL": wrap_func(xtocol),
     "TOROW": wrap_func(xtorow),
 }
+
+
+# Excel's facts about this module's functions (each name its ``FUNCTIONS`` defines), one line each;
+# read without importing this module (:mod:`xlrating.engine.formula.declared`, which says what each
+# fact means). A function with none is declared {}.
+DECLARED: dict[str, dict[str, object]] = {
+    "DROP": {"spills": True},
+    "EXPAND": {"spills": True},
+    "FILTER": {"spills": True},
+    "RANDARRAY": {"spills": True},
+    "SEQUENCE": {"spills": True},
+    "SORT": {"spills": True},
+    "SORTBY": {"spills": True},
+    "TAKE": {"spills": True},
+    "TOCOL": {"spills": True},
+    "TOROW": {"spills": True},
+    "UNIQUE": {"spills": True},
+    "WRAPCOLS": {"spills": True},
+    "WRAPROWS": {"spills": True},
+}

@@ -662,3 +662,24 @@ FUNCTIONS: dict[str, Any] = {
     "VDB": elementwise(_vdb),
     "ACCRINT": elementwise(_accrint),
 }
+
+
+# Excel's facts about this module's functions (each name its ``FUNCTIONS`` defines), one line each;
+# read without importing this module (:mod:`xlrating.engine.formula.declared`, which says what each
+# fact means). A function with none is declared {}.
+DECLARED: dict[str, dict[str, object]] = {
+    "ACCRINT": {"toolpak": "all"},
+    "DB": {},
+    "DDB": {},
+    "FV": {},
+    "IPMT": {},
+    "IRR": {"one_value": True, "arrays": True},
+    "MIRR": {"arrays": True},
+    "NPER": {},
+    "PMT": {},
+    "PV": {},
+    "RATE": {},
+    "VDB": {},
+    "XIRR": {"arrays": True},
+    "XNPV": {"arrays": True},
+}

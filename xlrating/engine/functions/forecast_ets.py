@@ -290,3 +290,14 @@ FUNCTIONS: dict[str, Any] = {
     "FORECAST.ETS.SEASONALITY": wrap_func(forecast_ets_seasonality),
     "FORECAST.ETS.STAT": wrap_func(forecast_ets_stat),
 }
+
+
+# Excel's facts about this module's functions (each name its ``FUNCTIONS`` defines), one line each;
+# read without importing this module (:mod:`xlrating.engine.formula.declared`, which says what each
+# fact means). A function with none is declared {}.
+DECLARED: dict[str, dict[str, object]] = {
+    "FORECAST.ETS": {},
+    "FORECAST.ETS.CONFINT": {},
+    "FORECAST.ETS.SEASONALITY": {},
+    "FORECAST.ETS.STAT": {},
+}

@@ -33,3 +33,12 @@ FUNCTIONS: dict[str, Any] = {
     "ISNUMBER": wrap_ufunc(isnumber, input_parser=lambda *a: a, check_error=lambda *a: None, check_nan=False,
                            args_parser=lambda *a: a),
 }
+
+
+# Excel's facts about this module's functions (each name its ``FUNCTIONS`` defines), one line each;
+# read without importing this module (:mod:`xlrating.engine.formula.declared`, which says what each
+# fact means). A function with none is declared {}.
+DECLARED: dict[str, dict[str, object]] = {
+    "ISNUMBER": {},
+    "N": {},
+}

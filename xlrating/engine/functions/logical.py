@@ -164,3 +164,15 @@ FUNCTIONS: dict[str, Any] = {
     "SCAN": wrap_func(scan),
     "MAP": wrap_func(map_),
 }
+
+
+# Excel's facts about this module's functions (each name its ``FUNCTIONS`` defines), one line each;
+# read without importing this module (:mod:`xlrating.engine.formula.declared`, which says what each
+# fact means). A function with none is declared {}.
+DECLARED: dict[str, dict[str, object]] = {
+    "IF": {"vector": True},
+    "MAKEARRAY": {"spills": True},
+    "MAP": {"spills": True},
+    "SCAN": {"spills": True},
+    "SWITCH": {},
+}

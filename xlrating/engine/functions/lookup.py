@@ -361,3 +361,23 @@ FUNCTIONS: dict[str, Any] = {
     "ROWS": _dimension("ROWS", 0),
     "COLUMNS": _dimension("COLUMNS", 1),
 }
+
+
+# Excel's facts about this module's functions (each name its ``FUNCTIONS`` defines), one line each;
+# read without importing this module (:mod:`xlrating.engine.formula.declared`, which says what each
+# fact means). A function with none is declared {}.
+DECLARED: dict[str, dict[str, object]] = {
+    "CHOOSE": {},
+    "COLUMN": {},
+    "COLUMNS": {"one_value": True},
+    "HLOOKUP": {"one_value": True, "arrays": True, "memoised": True},
+    "HYPERLINK": {},
+    "INDEX": {"one_value": True, "arrays": True},
+    "LOOKUP": {"arrays": True},
+    "MATCH": {"one_value": True, "arrays": True, "memoised": True},
+    "ROW": {},
+    "ROWS": {"one_value": True},
+    "VLOOKUP": {"one_value": True, "arrays": True, "memoised": True},
+    "XLOOKUP": {"spills": True},
+    "XMATCH": {"one_value": True},
+}

@@ -614,3 +614,44 @@ FUNCTIONS: dict[str, Any] = {
     "SUMIF": wrap_func(criteria.sumif),
     "SUMIFS": wrap_func(criteria.sumifs),
 }
+
+
+# Excel's facts about this module's functions (each name its ``FUNCTIONS`` defines), one line each;
+# read without importing this module (:mod:`xlrating.engine.formula.declared`, which says what each
+# fact means). A function with none is declared {}.
+DECLARED: dict[str, dict[str, object]] = {
+    "ATAN2": {"pure": True},
+    "BASE": {"pure": True},
+    "CEILING": {"pure": True},
+    "CEILING.MATH": {"pure": True},
+    "CEILING.PRECISE": {"pure": True},
+    "COMBIN": {"pure": True},
+    "COMBINA": {},
+    "DECIMAL": {"pure": True},
+    "ECMA.CEILING": {},
+    "EVEN": {"pure": True},
+    "FACT": {"pure": True},
+    "FACTDOUBLE": {"toolpak": "all", "pure": True},
+    "FLOOR": {"pure": True},
+    "FLOOR.MATH": {"pure": True},
+    "FLOOR.PRECISE": {"pure": True},
+    "GCD": {},
+    "INT": {"elementwise": 1},
+    "ISO.CEILING": {"pure": True},
+    "LCM": {},
+    "MMULT": {"spills": True, "arrays": True},
+    "MROUND": {"toolpak": "all", "pure": True},
+    "MUNIT": {"spills": True},
+    "ODD": {"pure": True},
+    "PRODUCT": {"one_value": True},
+    "QUOTIENT": {"toolpak": "all", "pure": True},
+    "RANDBETWEEN": {"toolpak": "all"},
+    "SERIESSUM": {"toolpak": (0, 1, 2)},
+    "SUMIF": {"one_value": True, "arrays": True, "memoised": True},
+    "SUMIFS": {"one_value": True, "arrays": True, "memoised": True},
+    "SUMSQ": {},
+    "SUMX2MY2": {"arrays": True},
+    "SUMX2PY2": {"arrays": True},
+    "SUMXMY2": {"arrays": True},
+    "TRUNC": {"pure": True},
+}

@@ -502,3 +502,13 @@ FUNCTIONS: dict[str, Any] = {
     "PIVOTBY": wrap_func(pivotby),
     "PERCENTOF": wrap_func(percentof),
 }
+
+
+# Excel's facts about this module's functions (each name its ``FUNCTIONS`` defines), one line each;
+# read without importing this module (:mod:`xlrating.engine.formula.declared`, which says what each
+# fact means). A function with none is declared {}.
+DECLARED: dict[str, dict[str, object]] = {
+    "GROUPBY": {"spills": True},
+    "PERCENTOF": {},
+    "PIVOTBY": {"spills": True},
+}

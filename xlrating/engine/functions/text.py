@@ -563,3 +563,44 @@ def _text_function(value: Any, format_text_: Any) -> Any:
 
 FUNCTIONS["TEXT"] = wrap_ufunc(_text_function, input_parser=lambda *a: a, args_parser=_as_objects, check_nan=False)
 FUNCTIONS.update(_CURRENCY_FUNCTIONS)  # DOLLAR, BAHTTEXT
+
+
+# Excel's facts about this module's functions (each name its ``FUNCTIONS`` defines), one line each;
+# read without importing this module (:mod:`xlrating.engine.formula.declared`, which says what each
+# fact means). A function with none is declared {}.
+DECLARED: dict[str, dict[str, object]] = {
+    "ARRAYTOTEXT": {},
+    "BAHTTEXT": {},
+    "CHAR": {"pure": True},
+    "CLEAN": {"pure": True},
+    "CODE": {"pure": True},
+    "CONCAT": {"one_value": True, "arrays": True},
+    "CONCATENATE": {"one_value": True, "pure": True},
+    "DOLLAR": {"pure": True},
+    "EXACT": {},
+    "FIND": {"pure": True},
+    "FINDB": {},
+    "LEFT": {"pure": True},
+    "LEFTB": {},
+    "LEN": {"pure": True},
+    "LENB": {},
+    "LOWER": {"pure": True},
+    "MID": {"pure": True},
+    "MIDB": {},
+    "PROPER": {"pure": True},
+    "REPLACE": {"pure": True},
+    "REPLACEB": {},
+    "REPT": {"pure": True},
+    "RIGHT": {"pure": True},
+    "RIGHTB": {},
+    "SEARCH": {"pure": True},
+    "SEARCHB": {},
+    "SUBSTITUTE": {"pure": True},
+    "TEXT": {"pure": True},
+    "TEXTAFTER": {},
+    "TEXTBEFORE": {},
+    "TEXTJOIN": {"one_value": True, "arrays": True},
+    "TRIM": {"pure": True},
+    "UPPER": {"pure": True},
+    "VALUETOTEXT": {},
+}
