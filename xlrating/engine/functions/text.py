@@ -480,6 +480,26 @@ FUNCTIONS["CHAR"] = _per_workbook(elementwise(_char))
 FUNCTIONS["CODE"] = _per_workbook(elementwise(_code, numbers=False))
 
 
+# ENCODEURL (Excel's Web category): each character but RFC 3986's unreserved ones (letters and digits
+# of ASCII, - . _ ~) as its UTF-8 bytes, each %XX in upper-case hexadecimal; Microsoft's example keeps
+# the dots of "contoso.sharepoint.com" and makes ":" %3A, "/" %2F and a space %20. A number is encoded
+# as the text Excel shows of it, TRUE/FALSE as TRUE/FALSE, an empty cell as the empty text.
+_URL_KEPT = frozenset("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-._~")
+
+
+def _encode_url(text: Any) -> Any:
+    written = value_text(text)
+    if isinstance(written, XlError):
+        return written
+    if isinstance(written, sh.Token) or not isinstance(written, str):  # an empty cell
+        written = ""
+    return "".join(char if char in _URL_KEPT else "".join(f"%{byte:02X}" for byte in char.encode("utf-8", "surrogatepass"))
+                   for char in written)
+
+
+FUNCTIONS["ENCODEURL"] = within_text_limit(elementwise(_encode_url, numbers=False))
+
+
 
 # --- TEXT (the number-format language: :mod:`.number_format`) ------------------------------------
 
@@ -577,6 +597,7 @@ DECLARED: dict[str, dict[str, object]] = {
     "CONCAT": {"one_value": True, "arrays": True},
     "CONCATENATE": {"one_value": True, "pure": True},
     "DOLLAR": {"pure": True},
+    "ENCODEURL": {"pure": True},
     "EXACT": {},
     "FIND": {"pure": True},
     "FINDB": {},
