@@ -14,7 +14,7 @@ from openpyxl.workbook.defined_name import DefinedName
 
 from xlrating.engine import evaluate_workbook
 from xlrating.engine.evaluate.vector import Unsupported
-from xlrating.engine.read.rounding import excel_round
+from xlrating.engine.maths.rounding import excel_round
 from xlrating.functions import ExcelError
 
 
@@ -226,7 +226,7 @@ def test_rounding_a_column_at_once_equals_rounding_each_number() -> None:
     from hypothesis import given, settings
     from hypothesis import strategies as st
 
-    from xlrating.engine.read.rounding import MODES, round_many
+    from xlrating.engine.maths.rounding import MODES, round_many
 
     tricky = [1.005, 2.675, 4.35, -2.5, 1234.5, 0.1 + 0.2, 0.285, 1.001, 1.009, -0.001, 5e-324, 1e300, 0.0]
     numbers = st.one_of(st.sampled_from(tricky), st.floats(allow_nan=False, allow_infinity=False),

@@ -1,6 +1,7 @@
-"""The engine's layout shows its flow: its folders, in the order data flows through them, are read/,
-formula/, evaluate/, functions/ and write/; each imports only the folders before it (functions/ only
-read/ and formula/, and from outside the engine only the shared error values), and no module imports
+"""The engine's layout shows its flow: its folders, in the order data flows through them, are maths/
+(Excel's arithmetic of plain numbers, below both ways of computing), read/, formula/, evaluate/,
+functions/ and write/; each imports only the folders before it (functions/ only maths/, read/ and
+formula/, and from outside the engine only the shared error values), and no module imports
 another that imports it back. Every import counts: at module level, inside a function (a lazy
 import) and under ``TYPE_CHECKING`` alike."""
 
@@ -13,14 +14,15 @@ import pytest
 import xlrating
 from tests.import_graph import Edge, cycle_text, first_cycle, import_edges
 
-FOLDERS = ("read", "formula", "evaluate", "functions", "write")
+FOLDERS = ("maths", "read", "formula", "evaluate", "functions", "write")
 # What each folder may import inside the engine, besides itself
 ALLOWED = {
-    "read": frozenset(),
-    "formula": frozenset({"read"}),
-    "evaluate": frozenset({"read", "formula"}),
-    "functions": frozenset({"read", "formula"}),
-    "write": frozenset({"read", "formula", "evaluate", "functions"}),
+    "maths": frozenset(),
+    "read": frozenset({"maths"}),
+    "formula": frozenset({"maths", "read"}),
+    "evaluate": frozenset({"maths", "read", "formula"}),
+    "functions": frozenset({"maths", "read", "formula"}),
+    "write": frozenset({"maths", "read", "formula", "evaluate", "functions"}),
 }
 # What functions/ may import of xlrating outside the engine: the shared error values
 FUNCTIONS_OUTSIDE = frozenset({"xlrating.excel_errors"})
@@ -75,7 +77,7 @@ def test_every_module_of_the_engine_is_in_one_of_its_folders() -> None:
 
 
 def test_a_folder_package_imports_nothing_but_its_own_modules() -> None:
-    """Importing one module of a folder runs the folder's ``__init__`` first: those of read/, formula/,
+    """Importing one module of a folder runs the folder's ``__init__`` first: those of maths/, read/, formula/,
     evaluate/ and write/ import nothing, functions/ (the catalogue of our Excel functions) only its own
     modules, so the order cannot be broken behind the modules' backs."""
     edges = import_edges(ENGINE)
@@ -122,11 +124,11 @@ def test_an_import_against_the_order_is_named_with_its_line(tmp_path: Path) -> N
     })
     assert layer_violations(import_edges(engine), "xlrating.engine") == [
         ("xlrating.engine.evaluate.model (line 1) imports xlrating.engine.functions.text: evaluate/ may import "
-         "only read/, formula/ of the engine"),
+         "only maths/, read/, formula/ of the engine"),
         ("xlrating.engine.functions.text (line 3) imports xlrating.engine.evaluate.model: functions/ may import "
-         "only read/, formula/ of the engine"),
-        ("xlrating.engine.read.package (line 5) imports xlrating.engine.formula.tree: read/ may import no other "
-         "folder"),
+         "only maths/, read/, formula/ of the engine"),
+        ("xlrating.engine.read.package (line 5) imports xlrating.engine.formula.tree: read/ may import only "
+         "maths/ of the engine"),
     ]
 
 

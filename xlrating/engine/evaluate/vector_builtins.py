@@ -28,7 +28,7 @@ import numpy as np
 from xlrating.excel_errors import ExcelError
 
 from ..formula.tree import Const, Node, Ref
-from ..read import plain_numbers
+from ..maths import plain_numbers
 from ..read.date_system import offset
 from ..read.grid import MAX_COL, MAX_ROW, InCircle, NotComputed, error_index
 from .vector import NUM, VALUE, Context, Program, Unsupported, Vec, _resolve_sheet

@@ -2,7 +2,7 @@
 
 :func:`compile_tree` maps each node of a block's tree to a program from :mod:`.vector` (values,
 operators, IF) or from here: SUM/AVERAGE/MIN/MAX/COUNT over ranges and per-row windows, RANK,
-ROUND/ROUNDUP/ROUNDDOWN (:mod:`.rounding`), ABS, DATE/YEAR/MONTH/DAY/MOD/INT and the lookups and
+ROUND/ROUNDUP/ROUNDDOWN (:mod:`xlrating.engine.maths.rounding`), ABS, DATE/YEAR/MONTH/DAY/MOD/INT and the lookups and
 conditional counts over fixed ranges (each distinct row once: by :mod:`.vector_builtins` where its
 cases cover the row, else by the cell-by-cell path's own implementation), and xlrating's broadcasting functions (numpy
 kernels where the core's checks pass, otherwise :func:`xlrating.functions.call` per row, memoised
@@ -23,8 +23,8 @@ from xlrating.excel_errors import ExcelError
 from ..formula import declared
 from ..formula.function_names import builtin_name, our_function
 from ..formula.tree import Call, Const, Node, Op, Param, Ref
+from ..maths.rounding import MODES, round_many
 from ..read.grid import ERROR_BY_INDEX, error_index
-from ..read.rounding import MODES, round_many
 from .vector import (
     _COMPARE,
     DIV0,

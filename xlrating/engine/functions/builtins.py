@@ -2,7 +2,7 @@
 engine's private registry (:class:`..evaluate.registry.FunctionRegistry`), never in ``formulas``'
 global one.
 
-- ROUND, ROUNDUP, ROUNDDOWN: Excel rounds the number as shown to 15 digits (:mod:`.rounding`).
+- ROUND, ROUNDUP, ROUNDDOWN: Excel rounds the number as shown to 15 digits (:mod:`xlrating.engine.maths.rounding`).
 - SUM, AVERAGE, MIN, MAX, COUNT, SUMPRODUCT: in a reference or an array (typed ``{1,TRUE}`` or
   computed, ``A1:A9>2``) argument Excel takes only the numbers; text (even "3") and TRUE/FALSE are
   skipped. Typed
@@ -26,7 +26,7 @@ import schedula as sh
 from formulas.functions import Array, _text2num, wrap_func, wrap_ufunc
 from formulas.tokens.operand import Error, XlError
 
-from ..read.rounding import MODES, excel_round
+from ..maths.rounding import MODES, excel_round
 from .arguments import average
 
 

@@ -24,7 +24,7 @@ from typing import Any
 
 from formulas.tokens.operand import Error, XlError
 
-from ..read.rounding import excel_round
+from ..maths.rounding import excel_round
 from .arguments import elementwise
 from .number_format import format_text
 

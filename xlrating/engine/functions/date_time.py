@@ -28,7 +28,8 @@ from formulas.functions.date import _int2date, _text2datetime, xdate, xdatedif, 
 from formulas.tokens.operand import Error, XlError
 
 from ..formula.values import is_omitted
-from ..read import clock, plain_numbers
+from ..maths import plain_numbers
+from ..read import clock
 from .arguments import scalar
 
 FIRST_YEAR, LAST_YEAR = 1900, 9999

@@ -10,7 +10,7 @@ What ``formulas`` 1.3 gets wrong here, and the rule followed instead (Microsoft'
   result is a finite double or the error Excel gives: #NUM! when the result (or the quotient of
   CEILING & co.) is beyond the doubles' range, FACT above 170 and FACTDOUBLE above 300 included.
 - TRUNC is ROUNDDOWN: it truncates the number as Excel shows it (15 significant digits), so
-  TRUNC(1.23456789, 10) is 1.23456789, not 1.2345678899 (:mod:`xlrating.engine.read.rounding`).
+  TRUNC(1.23456789, 10) is 1.23456789, not 1.2345678899 (:mod:`xlrating.engine.maths.rounding`).
 - MROUND rounds half away from zero ("rounds up, away from zero, if the remainder ... is greater
   than or equal to half the value of multiple"): MROUND(1.3, 0.2) is 1.4, MROUND(7.05, 0.1) is 7.1
   (``formulas`` rounded half to even: 1.2 and 7.0). MROUND(6.05, 0.1) stays 6.0, as Microsoft notes.
@@ -46,8 +46,8 @@ from formulas.functions import Array, wrap_func, wrap_ufunc
 from formulas.tokens.operand import Error, XlError
 
 from ..formula.values import is_omitted
-from ..read.plain_numbers import WHOLE, integer
-from ..read.rounding import excel_round
+from ..maths.plain_numbers import WHOLE, integer
+from ..maths.rounding import excel_round
 from . import criteria
 from .arguments import as_objects, elementwise, number, quiet, scalar, text_number
 from .dynamic_arrays import check_size
@@ -536,7 +536,8 @@ def _munit(dimension: Any) -> Any:
 # coefficient 0 (its term keeps its power); any nonnumeric argument, a text or a logical value among
 # the coefficients too, is #VALUE! ("If any argument is nonnumeric"); an error is itself. A power
 # Excel's ^ cannot take is its error: 0 to a negative power #DIV/0!, a negative x to a fractional
-# power #NUM!; 0 to the power 0 is 1, the series' constant term.
+# power #NUM!, 0 to the power 0 #NUM! as Excel's POWER(0,0) (Excel's SERIESSUM(0,0,2,{1,2,3}) is #NUM!:
+# IronCalc's SERIESSUM book, saved by Excel).
 
 
 def _series_argument(value: Any) -> Any:
@@ -566,7 +567,9 @@ def _seriessum(x: Any, n: Any, m: Any, coefficients: Any) -> Any:
         if base == 0:
             if power < 0:
                 return _DIV0
-            term = float(a) if power == 0 else 0.0
+            if power == 0:
+                return _NUM
+            term = 0.0
         elif base < 0 and power != math.floor(power):
             return _NUM
         else:

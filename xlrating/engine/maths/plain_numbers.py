@@ -1,8 +1,9 @@
 """Excel functions of plain numbers, free of ``formulas``: DATE, the parts of a date, MOD and INT.
 
-The cell-by-cell path wraps them for ``formulas`` (:mod:`.date_time`, :mod:`.math_trig`); the
-vectorised path calls them directly (:mod:`xlrating.engine.evaluate.vector_builtins`), so a workbook of
-dates and whole numbers computes without loading ``formulas``. A result is a float, or an error
+The cell-by-cell path wraps them for ``formulas`` (:mod:`xlrating.engine.functions.date_time`,
+:mod:`xlrating.engine.functions.math_trig`); the vectorised path calls them directly
+(:mod:`xlrating.engine.evaluate.vector_builtins`), so a workbook of dates and whole numbers computes
+without loading ``formulas``. A result is a float, or an error
 code (``"#NUM!"``, ``"#DIV/0!"``).
 """
 
