@@ -34,8 +34,6 @@ import functools
 import re
 from typing import Any
 
-import numpy as np
-import schedula as sh
 from formulas.functions import COMPILING
 from formulas.ranges import Ranges
 from formulas.tokens.operand import Error, XlError
@@ -46,7 +44,7 @@ from ..formula.areas import spread_areas
 from ..formula.function_names import builtin_name
 from ..formula.reader import parse
 from ..formula.tree import Call, Const, FormulaSyntaxError, Node, Op, Ref, column_letters
-from ..formula.values import OMITTED
+from ..formula.values import OMITTED, if_branch, single, truth
 from ..read.grid import NotComputed
 from ..read.names import RECURSIVE_CALL as CALL
 from ..read.names import call_lambdas, is_lambda, is_reference
@@ -207,30 +205,6 @@ def _arguments(nodes: tuple[Node, ...], env: dict[str, Any], cell: _Cell) -> lis
     return [_evaluate(a, env, cell) for a in nodes]
 
 
-def _single(value: Any) -> tuple[bool, Any]:
-    """(True, the value) for a scalar, a one-value array or a one-cell reference; (False, None) else."""
-    if isinstance(value, Ranges):
-        value = value.value
-    if isinstance(value, np.ndarray):
-        if value.size != 1:
-            return False, None
-        value = value.ravel()[0]
-    return True, value
-
-
-def _truth(value: Any) -> Any:
-    """A condition as IF reads it: a number (0 is FALSE), TRUE/FALSE, the texts "TRUE"/"FALSE";
-    other text #VALUE!; an error is itself."""
-    if isinstance(value, XlError):
-        return value
-    if value is sh.EMPTY or value is None:
-        return False
-    if isinstance(value, str):
-        upper = value.strip().upper()
-        return upper == "TRUE" if upper in ("TRUE", "FALSE") else _VALUE
-    return bool(value)
-
-
 def _call(node: Call, env: dict[str, Any], cell: _Cell) -> Any:
     name = node.name.upper()
     bound = env.get(name)
@@ -296,26 +270,24 @@ def _let(node: Call, env: dict[str, Any], cell: _Cell) -> Any:
 
 def _if(args: tuple[Node, ...], env: dict[str, Any], cell: _Cell) -> Any:
     condition = _evaluate(args[0], env, cell) if args else _VALUE
-    scalar, value = _single(condition)
-    if not scalar:  # an array of conditions: every branch, entry by entry, as the registry's IF does
+    branch = if_branch(condition)  # the registry's IF reads it so (only the branch taken is computed here)
+    if branch is None:  # an array of conditions: every branch, entry by entry, as the registry's IF does
         return _function("IF", [condition, *_arguments(args[1:], env, cell)], cell)
-    chosen = _truth(value)
-    if isinstance(chosen, XlError):
-        return chosen
-    branch = 1 if chosen else 2
+    if isinstance(branch, XlError):
+        return branch
     if branch < len(args):
         return _evaluate(args[branch], env, cell)
-    return bool(chosen)  # IF(TRUE) / IF(FALSE, x): the value_if_* Excel defaults to
+    return branch == 1  # IF(TRUE) / IF(FALSE, x): the value_if_* Excel defaults to
 
 
 def _iferror(args: tuple[Node, ...], env: dict[str, Any], cell: _Cell, only_na: bool = False) -> Any:
     if len(args) != 2:
         return _VALUE
     value = _evaluate(args[0], env, cell)
-    scalar, single = _single(value)
+    scalar, one = single(value)
     if not scalar:
         return _function("IFNA" if only_na else "IFERROR", [value, _evaluate(args[1], env, cell)], cell)
-    failed = isinstance(single, XlError) and (not only_na or str(single) == "#N/A")
+    failed = isinstance(one, XlError) and (not only_na or str(one) == "#N/A")
     return _evaluate(args[1], env, cell) if failed else value
 
 
@@ -324,11 +296,11 @@ def _ifs(args: tuple[Node, ...], env: dict[str, Any], cell: _Cell) -> Any:
         return _VALUE
     for i in range(0, len(args), 2):
         condition = _evaluate(args[i], env, cell)
-        scalar, value = _single(condition)
+        scalar, value = single(condition)
         if not scalar:
             return _function("IFS", [condition, *_arguments(args[i + 1:], env, cell)], cell) if i == 0 else \
                 _function("IFS", [*_arguments(args[i:], env, cell)], cell)
-        chosen = _truth(value)
+        chosen = truth(value)
         if isinstance(chosen, XlError):
             return chosen
         if chosen:
@@ -340,7 +312,7 @@ def _choose(args: tuple[Node, ...], env: dict[str, Any], cell: _Cell) -> Any:
     if len(args) < 2:
         return _VALUE
     index = _evaluate(args[0], env, cell)
-    scalar, value = _single(index)
+    scalar, value = single(index)
     if not scalar or isinstance(value, str):
         return _function("CHOOSE", [index, *_arguments(args[1:], env, cell)], cell)
     if isinstance(value, XlError):

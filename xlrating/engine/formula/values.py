@@ -9,8 +9,10 @@ from __future__ import annotations
 from typing import Any
 
 import numpy as np
+import schedula as sh
 from formulas.errors import BaseError
 from formulas.ranges import Ranges
+from formulas.tokens.operand import Error, XlError
 
 from ..read.grid import InCircle, NotComputed
 
@@ -57,3 +59,43 @@ def not_computed(reason: str) -> Abort:
     """The :class:`Abort` that leaves the cell not computed, with a warning giving ``reason``: what a
     function raises for a form whose value Excel's would not be known to equal."""
     return Abort(NotComputed(reason=reason))
+
+
+# --- how IF reads its condition (the one rule of the registry's IF and of IF inside a LAMBDA) -------
+
+def single(value: Any) -> tuple[bool, Any]:
+    """(True, the value) for a scalar, a 1x1 array or a one-cell reference; (False, None) otherwise."""
+    if isinstance(value, Ranges):
+        value = value.value
+    if isinstance(value, np.ndarray):
+        if value.size != 1:
+            return False, None
+        value = value.ravel()[0]
+    return True, value
+
+
+def truth(condition: Any) -> bool | XlError:
+    """A condition as IF reads it: numbers (0 is FALSE), TRUE/FALSE, the texts "TRUE"/"FALSE";
+    any other text is #VALUE!, an error is itself."""
+    if isinstance(condition, XlError):
+        return condition
+    if condition is sh.EMPTY or condition is None:
+        return False
+    if isinstance(condition, str):
+        upper = condition.strip().upper()
+        if upper in ("TRUE", "FALSE"):
+            return upper == "TRUE"
+        return Error.errors["#VALUE!"]
+    return bool(condition)
+
+
+def if_branch(condition: Any) -> int | XlError | None:
+    """Which of IF's arguments a condition takes: 1 (value_if_true) or 2 (value_if_false), the error
+    it is or makes, or None when it is an array of conditions (then IF goes entry by entry)."""
+    scalar, value = single(condition)
+    if not scalar:
+        return None
+    chosen = truth(value)
+    if isinstance(chosen, XlError):
+        return chosen
+    return 1 if chosen else 2

@@ -17,34 +17,9 @@ from formulas.functions import Array, replace_empty, wrap_func
 from formulas.ranges import Ranges
 from formulas.tokens.operand import Error, XlError
 
+from ..formula.values import if_branch, single
 from .dynamic_arrays import check_size
 from .library import formulas_function
-
-
-def single(value: Any) -> tuple[bool, Any]:
-    """(True, the value) for a scalar, a 1x1 array or a one-cell reference; (False, None) otherwise."""
-    if isinstance(value, Ranges):
-        value = value.value
-    if isinstance(value, np.ndarray):
-        if value.size != 1:
-            return False, None
-        value = value.ravel()[0]
-    return True, value
-
-
-def truth(condition: Any) -> bool | XlError:
-    """A condition as IF reads it: numbers (0 is FALSE), TRUE/FALSE, the texts "TRUE"/"FALSE";
-    any other text is #VALUE!, an error is itself."""
-    if isinstance(condition, XlError):
-        return condition
-    if condition is sh.EMPTY or condition is None:
-        return False
-    if isinstance(condition, str):
-        upper = condition.strip().upper()
-        if upper in ("TRUE", "FALSE"):
-            return upper == "TRUE"
-        return Error.errors["#VALUE!"]
-    return bool(condition)
 
 
 def _formulas(name: str) -> Any:
@@ -54,14 +29,13 @@ def _formulas(name: str) -> Any:
 
 def excel_if(condition: Any, if_true: Any = True, if_false: Any = False) -> Any:
     """IF(logical_test, [value_if_true], [value_if_false])."""
-    scalar, value = single(condition)
-    if not scalar:
+    branch = if_branch(condition)
+    if branch is None:
         parsed = [a.value if isinstance(a, Ranges) else a for a in (condition, if_true, if_false)]
         return _formulas("IF")(*parsed)
-    chosen = truth(value)
-    if isinstance(chosen, XlError):
-        return chosen
-    return if_true if chosen else if_false
+    if isinstance(branch, XlError):
+        return branch
+    return if_true if branch == 1 else if_false
 
 
 def _first(value: Any) -> Any:
