@@ -384,6 +384,13 @@ def result_value(result: Any) -> Any:
     values :func:`cell_value` makes cell values as it spills (after its size is checked)."""
     if isinstance(result, Ranges):
         result = result.value
+    if isinstance(result, np.ndarray) and result.size == 1 and isinstance(result.ravel()[0], list):
+        result = result.ravel()[0]
+    if isinstance(result, list):  # a function answering a Python list: its values down a column, never its text
+        rows = [row if isinstance(row, list) else [row] for row in result] or [[None]]
+        result = np.full((len(rows), max(len(row) for row in rows)), ExcelError("#N/A"), dtype=object)
+        for i, row in enumerate(rows):
+            result[i, :len(row)] = row
     if isinstance(result, np.ndarray):
         if result.size == 1:
             return _scalar(result.ravel()[0])

@@ -310,10 +310,21 @@ def _of_numbers(name: str, typed_text: str = "error", omitted: Any = None) -> An
             values = numbers(args, typed_text, omitted)
         except Rejected as rejected:
             return rejected.error
-        return formulas_function(name)(as_reference(values))
+        return _vertical(formulas_function(name)(as_reference(values)))
 
     of_numbers.__name__ = name.lower()
     return wrap_func(of_numbers)
+
+
+def _vertical(result: Any) -> Any:
+    """A list of values (``formulas``' MODE.MULT answers its modes so) as the vertical array Excel's
+    MODE.MULT returns: it spills down an array formula's range, and SUM, INDEX and ROWS read it as
+    one (a Python list was stored as its text in the cell, and read by them as one value)."""
+    if isinstance(result, list):
+        column = np.empty((len(result), 1), dtype=object)
+        column[:, 0] = result
+        return column.view(Array)
+    return result
 
 
 def _ranked(name: str) -> Any:
