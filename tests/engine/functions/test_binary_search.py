@@ -1,6 +1,8 @@
-"""MATCH (1, -1), VLOOKUP/HLOOKUP (TRUE) and LOOKUP search by halving, as Excel does: on sorted data
+"""MATCH (1), VLOOKUP/HLOOKUP (TRUE) and LOOKUP search by halving, as Excel does: on sorted data
 the largest value not above the lookup value (the last of equal ones), on unsorted data where the
-halving lands; values of another type than the lookup value, errors and empty cells are skipped."""
+halving lands; values of another type than the lookup value, errors and empty cells are never the
+answer. MATCH(..., -1) walks from the first value. The cases marked "Excel" are values Excel saved
+in public workbooks (formulas' test.xlsx, pycel's lookup.xlsx, IronCalc's MATCH book)."""
 
 from __future__ import annotations
 
@@ -19,8 +21,10 @@ ROWS: list[list[Any]] = [
 @pytest.mark.parametrize(("formula", "expected"), [
     ("=MATCH(2,{1,2,2,2,3},1)", 4.0),  # sorted: the last of equal values
     ("=MATCH(2.5,{1,2,3,4},1)", 2.0), ("=MATCH(0,{1,2,3},1)", "#N/A"), ("=MATCH(9,{1,2,3})", 3.0),
-    # unsorted: where the halving lands (middle 3 <= 5 go right; 5 <= 5 right; 2 <= 5 right: the 5th)
-    ("=MATCH(5,{1,9,3,5,2},1)", 5.0),
+    # unsorted: where the halving lands (middle 3 < 5 go right; 5 = 5 right; 2 < 5 right), the value
+    # equal to the lookup value kept over the smaller one after it, as in Excel's LOOKUP(4.1, ...) below
+    ("=MATCH(5,{1,9,3,5,2},1)", 4.0),
+    ("=MATCH(6,{1,9,3,5,2},1)", 5.0),
     ("=MATCH(4,{1,9,3,5,2,8,7},1)", 1.0),  # middle 5 > 4 left; 9 > 4 left; 1 <= 4: the 1st
     ("=MATCH(6,A1:A5,1)", 5.0), ("=MATCH(8,A1:A7,1)", 7.0),  # the empty A6 skipped
     ("=MATCH(4,{9,7,5,3,1},-1)", 3.0), ("=MATCH(10,{9,7,5},-1)", "#N/A"),
@@ -33,7 +37,26 @@ ROWS: list[list[Any]] = [
     ("=LOOKUP(6,A1:A5,C1:C5)", 20.0),
     ("=LOOKUP(2,1/(D1:D7<>\"\"),D1:D7)", 1.0),  # the last non-empty cell: the errors skipped
     ("=MATCH(4,D1:D5,-1)", 3.0),
+    # Excel: a middle value of another type; an equal value kept over a smaller one met after it
+    ("=LOOKUP(4.1,{\"b\",4.1,\"a\",1.1})", 4.1), ("=LOOKUP(20,{\"b\",4.1,\"a\",1.1})", 1.1),
+    ("=LOOKUP(4,{\"b\",4.1,\"a\",1.1})", "#N/A"), ("=MATCH(4.1,{TRUE,4.1,FALSE,1.1})", 2.0),
+    ("=MATCH(-2,{\"\",4.1,\"a\",1.1})", "#N/A"), ("=LOOKUP(4.1,{\"a\",2.1,\"b\",4.1})", 4.1),
+    ("=MATCH(\"delta\",{\"Alpha\",\"Beta\",\"Delta\",\"Delta\",\"Gamma\",\"Omega\"})", 4.0),
+    # Excel: -1 over ascending values stops at the first value below the lookup value
+    ("=MATCH(1.1,{-1.1,2.1,3.1,4.1},-1)", "#N/A"), ("=MATCH(-2,{-1.1,2.1,3.1,4.1},-1)", 4.0),
+    ("=MATCH(0,{0,1,2,3,4},-1)", 1.0), ("=MATCH(-1,{0,1,2,3,4},-1)", 5.0), ("=MATCH(2,{0,1,2,3,4},-1)", "#N/A"),
 ])
 def test_halving(tmp_path: Path, formula: str, expected: Any) -> None:
     sheet = recalculated(tmp_path, ROWS, {"H1": formula})
     assert_excel_value(sheet.get(1, 8), expected)
+
+
+@pytest.mark.parametrize(("formula", "expected"), [
+    # Excel: the halving goes on from a middle of another type to the next value of the type
+    ("=LOOKUP(20,{FALSE,2.1,TRUE,4.1},{\"L\",\"ML\",\"MR\",\"R\"})", "R"),
+    ("=LOOKUP(20,{\"b\",4.1,\"a\",1.1},{\"L\",\"ML\",\"MR\",\"R\"})", "R"),
+    ("=LOOKUP(\"b\",{TRUE,4.1,FALSE,\"b\"})", "b"), ("=LOOKUP(\"b\",{TRUE,FALSE,\"a\",\"b\"})", "b"),
+])
+def test_halving_to_a_text(tmp_path: Path, formula: str, expected: str) -> None:
+    sheet = recalculated(tmp_path, ROWS, {"H1": formula})
+    assert sheet.get(1, 8) == expected

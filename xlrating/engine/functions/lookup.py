@@ -16,11 +16,13 @@
 The matching itself (match modes, wildcards, binary search) is ``formulas``' XMATCH, which agrees
 with Microsoft's examples.
 
-MATCH with match_type 1 or -1, VLOOKUP and HLOOKUP with range_lookup TRUE and LOOKUP search as
-Excel does, by halving (:func:`binary_position`): on sorted data that is the largest value not
-above the lookup value (the smallest not below for -1, the last of equal ones); on unsorted data
-it lands where the halving lands, as Excel's does (MATCH(5, {1,9,3,5,2}, 1) is 5). ``formulas``
-walked the values from the first and stopped at the first larger one (it answered 1 there).
+MATCH with match_type 1, VLOOKUP and HLOOKUP with range_lookup TRUE and LOOKUP search as Excel
+does, by halving over the whole range (:func:`binary_position`): on sorted data that is the largest
+value not above the lookup value (the last of equal ones); on unsorted data or among values of
+other types it lands where Excel's halving lands, checked against the values Excel saved
+(``formulas`` walked the values from the first and stopped at the first larger one). MATCH with
+-1 walks from the first value while the values are not below the lookup value, as Excel's saved
+values show it does.
 
 An if_not_found left out between commas (``XLOOKUP(x, a, b, , 1)``) is #N/A when nothing matches,
 as in Excel; a typed 0 is 0.
@@ -136,24 +138,56 @@ def _search_and_result(table: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
 
 def binary_position(value_type: Any, value: Any, value_raw: Any, index: np.ndarray, types: np.ndarray,
                     values: np.ndarray, raw: np.ndarray, match_type: Any = 1) -> Any:
-    """The 1-based position MATCH finds (``formulas``' parsed arguments: types, texts in lower case):
-    an exact match (0) as ``formulas`` finds it; 1 and -1 by Excel's halving over the values of the
-    lookup value's type (numbers, texts or logical values; the others, errors and empty cells, are
-    skipped): the middle of the range left is compared, the search goes on right of it when it is
-    not above the lookup value (not below, for -1), else left of it; the answer is the last value
-    the search went right of, #N/A when there is none."""
+    """The 1-based position MATCH finds (``formulas``' parsed arguments: types, texts in lower case).
+
+    - 0: an exact match, as ``formulas`` finds it.
+    - 1: Excel's halving over the whole range: the middle of the range left is compared, the search
+      goes on right of it when it is not above the lookup value, else left of it; the answer is the
+      last value equal to the lookup value the search went right of (MATCH("delta", {"Alpha",
+      "Beta","Delta","Delta","Gamma","Omega"}) is 4: IronCalc's MATCH book), else the last one
+      below it, #N/A when there is none. A middle of another type than the lookup value (numbers,
+      texts, logical values; errors and empty cells are none of them) is replaced by the nearest
+      value of the type after it in the range left; when there is none, the search goes on left of
+      it. Excel's saved values (formulas' test.xlsx): LOOKUP(4.1, {"b",4.1,"a",1.1}) is 4.1 but
+      LOOKUP(20, {"b",4.1,"a",1.1}) is 1.1, LOOKUP(4.1, {"a",2.1,"b",4.1}) 4.1, LOOKUP("b",
+      {TRUE,4.1,FALSE,"b"}) "b", and MATCH of anything below 4.1 in {"b",4.1,"a",1.1} #N/A, which
+      searching the values of the type alone (4.1, 1.1) does not give.
+    - -1: the values of the type from the first, as long as they are not below the lookup value
+      (stopping at an equal one); the last of them, #N/A when the first is below. Excel's saved
+      values: MATCH(1.1, {-1.1,2.1,3.1,4.1}, -1) is #N/A (formulas' test.xlsx), MATCH(0, {0,1,2,3,4},
+      -1) is 1 and MATCH(-1, {0,1,2,3,4}, -1) is 5 (pycel's lookup.xlsx), which no halving gives.
+    """
     if not match_type:
         return xmatch(value_type, value, value_raw, index, types, values, raw, match_type)
-    same = types == value_type
-    positions, kept = index[same], values[same]
-    low, high = 0, len(kept) - 1
+    if match_type < 0:
+        found: Any = NA
+        for position, same, candidate in zip(index.tolist(), (types == value_type).tolist(), values.tolist()):
+            if not same:
+                continue
+            if candidate < value:
+                break
+            found = position
+            if candidate == value:
+                break
+        return found
+    # for each position, the nearest one at or after it holding a value of the type (len: none)
+    size = len(values)
+    after = np.minimum.accumulate(np.where(types == value_type, np.arange(size), size)[::-1])[::-1]
+    equal: Any = None
+    below: Any = NA
+    low, high = 0, size - 1
     while low <= high:
         middle = (low + high) // 2
-        if (kept[middle] <= value) if match_type > 0 else (kept[middle] >= value):
-            low = middle + 1
-        else:
+        probe = int(after[middle])
+        if probe > high or values[probe] > value:
             high = middle - 1
-    return positions[high] if high >= 0 else NA
+            continue
+        if values[probe] == value:
+            equal = index[probe]
+        else:
+            below = index[probe]
+        low = probe + 1
+    return below if equal is None else equal
 
 
 def _binary_lookup(value_type: Any, value: Any, value_raw: Any, index: np.ndarray, types: np.ndarray,
