@@ -22,7 +22,8 @@ POISSON_UP_TO_2 = math.exp(-3) * (1 + 3 + 4.5)
     ("=SERIESSUM(2,1,1,A1:A3)", 26.0),  # the empty A2 a coefficient 0: 1*2 + 3*2^3
     ("=SERIESSUM(2,0.5,1.5,{1,2})", 2 ** 0.5 + 2 * 2 ** 2),
     ("=SERIESSUM(\"2\",1,1,{1})", 2.0),
-    ("=SERIESSUM(0,0,1,{5,2})", 5.0),  # the constant term of a series at 0
+    ("=SERIESSUM(0,0,1,{5,2})", "#NUM!"),  # 0 to the power 0, as Excel's saved SERIESSUM(0,0,2,{1,2,3})
+    ("=SERIESSUM(0,1,1,{5,2})", 0.0),
     ("=SERIESSUM(2,1,1,B1:B3)", "#VALUE!"),  # a text coefficient is nonnumeric
     ("=SERIESSUM(2,1,1,{1,TRUE})", "#VALUE!"),
     ("=SERIESSUM(\"two\",1,1,{1})", "#VALUE!"),
@@ -41,6 +42,7 @@ POISSON_UP_TO_2 = math.exp(-3) * (1 + 3 + 4.5)
     ("=POISSON(2.5,3,FALSE)", POISSON_2),
     ("=_xlfn.POISSON.DIST(\"2.5\",3,FALSE)", POISSON_2),
     ("=_xlfn.POISSON.DIST(-1,3,FALSE)", "#NUM!"),
+    ("=_xlfn.POISSON.DIST(-0.5,3,TRUE)", "#NUM!"),  # below 0 however near: not truncated to 0
     ("=SUM(_xlfn.POISSON.DIST({2.2,2.8},3,FALSE))", 2 * POISSON_2),
 ])
 def test_value(tmp_path: Path, formula: str, expected: Any) -> None:

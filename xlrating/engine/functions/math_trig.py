@@ -536,7 +536,8 @@ def _munit(dimension: Any) -> Any:
 # coefficient 0 (its term keeps its power); any nonnumeric argument, a text or a logical value among
 # the coefficients too, is #VALUE! ("If any argument is nonnumeric"); an error is itself. A power
 # Excel's ^ cannot take is its error: 0 to a negative power #DIV/0!, a negative x to a fractional
-# power #NUM!; 0 to the power 0 is 1, the series' constant term.
+# power #NUM!, 0 to the power 0 #NUM! as Excel's POWER(0,0) (Excel's SERIESSUM(0,0,2,{1,2,3}) is #NUM!:
+# IronCalc's SERIESSUM book, saved by Excel).
 
 
 def _series_argument(value: Any) -> Any:
@@ -566,7 +567,9 @@ def _seriessum(x: Any, n: Any, m: Any, coefficients: Any) -> Any:
         if base == 0:
             if power < 0:
                 return _DIV0
-            term = float(a) if power == 0 else 0.0
+            if power == 0:
+                return _NUM
+            term = 0.0
         elif base < 0 and power != math.floor(power):
             return _NUM
         else:

@@ -360,7 +360,9 @@ def averagea(*args: Any) -> Any:
 
 
 def _truncated(value: Any) -> Any:
-    """A number (or text reading as one) truncated to a whole number; anything else as it is."""
+    """A number (or text reading as one) not below 0 truncated to a whole number; anything else as
+    it is: a negative x is #NUM! however near 0 (Excel's POISSON.DIST(-1E-06,5,TRUE) is #NUM!, not
+    the value of 0 its truncation would give; IronCalc's POISSON book, saved by Excel)."""
     if isinstance(value, (bool, np.bool_, XlError)) or value is sh.EMPTY:
         return value
     if isinstance(value, str):
@@ -368,7 +370,7 @@ def _truncated(value: Any) -> Any:
             value = float(value.strip())
         except ValueError:
             return value
-    if isinstance(value, (int, float, np.integer, np.floating)) and math.isfinite(value):
+    if isinstance(value, (int, float, np.integer, np.floating)) and math.isfinite(value) and value >= 0:
         return float(math.trunc(value))
     return value
 
