@@ -6,6 +6,7 @@ declarations (a function added to a module with its facts is known everywhere)."
 from __future__ import annotations
 
 import importlib
+from pathlib import Path
 
 import pytest
 
@@ -64,3 +65,27 @@ def test_a_function_a_module_declares_is_one_excel_knows() -> None:
 def test_a_wrong_declaration_is_refused_naming_the_module_and_the_function(block: str, said: str) -> None:
     with pytest.raises(declared.DeclarationError, match="xlrating/engine/functions/text.py: .*" + said.split()[0]):
         declared.module_declarations("text", "import x\n\n\n" + block)
+
+
+def test_a_module_that_declares_functions_is_a_category_module_without_being_listed(tmp_path: Path,
+                                                                                   monkeypatch: pytest.MonkeyPatch) -> None:
+    (tmp_path / "web.py").write_text('FUNCTIONS = {}\n\n\nDECLARED: dict[str, dict[str, object]] = {\n'
+                                     '    "ENCODEURL": {"pure": True},\n}\n', encoding="utf-8")
+    (tmp_path / "arguments.py").write_text("def helper() -> None:\n    pass\n", encoding="utf-8")
+    (tmp_path / "builtins.py").write_text('import x\n\n\nDECLARED: dict[str, dict[str, object]] = {\n    "SUM": {"vector": True},\n}\n',
+                                          encoding="utf-8")
+    monkeypatch.setattr(declared, "_FOLDER", tmp_path)
+    declared._declaring_modules.cache_clear()
+    declared.declarations.cache_clear()
+    try:
+        assert list(declared._declaring_modules()) == ["builtins", "web"]
+        assert declared.declarations() == {"ENCODEURL": ("web", {"pure": True}), "SUM": ("builtins", {"vector": True})}
+        (tmp_path / "text.py").write_text('import x\n\n\nDECLARED: dict[str, dict[str, object]] = {\n    "ENCODEURL": {},\n}\n',
+                                          encoding="utf-8")
+        declared._declaring_modules.cache_clear()
+        declared.declarations.cache_clear()
+        with pytest.raises(declared.DeclarationError, match="ENCODEURL is declared twice"):
+            declared.declarations()
+    finally:
+        declared._declaring_modules.cache_clear()
+        declared.declarations.cache_clear()

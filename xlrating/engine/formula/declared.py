@@ -6,7 +6,7 @@ defines; :mod:`~xlrating.engine.functions.builtins` those ``formulas`` computes 
 computes elsewhere, IF and IFERROR). Importing a function module loads ``formulas`` (most of a
 second), and the engine needs the facts before it knows whether any function will be called, so
 they are read here from the modules' text: the ``DECLARED`` block is a Python literal
-(tests/engine/test_engine_registry.py checks that what is read here is what each module holds).
+(tests/engine/test_engine_declarations.py checks that what is read here is what each module holds).
 Every list the engine consults is derived from these declarations (:func:`having`,
 :func:`toolpak_parameters`, :func:`elementwise`, :func:`defined_by`); none is written anywhere else.
 
@@ -33,15 +33,24 @@ import ast
 import functools
 from pathlib import Path
 
-# The function modules, in the order :func:`xlrating.engine.functions.implementations` merges them
-MODULES = ("engineering", "financial", "database", "dynamic_arrays", "math_trig", "text", "information",
-           "lookup", "logical", "date_time", "statistical", "forecast_ets", "pivot")
 # Declares what ``formulas`` computes (and the engine's corrections of it), not a category of its own
 BUILTINS = "builtins"
 FACTS = frozenset(("spills", "one_value", "arrays", "toolpak", "vector", "elementwise", "memoised", "pure"))
 
 _FOLDER = Path(__file__).resolve().parent.parent / "functions"
 _START = "\nDECLARED: dict[str, dict[str, object]] = {\n"
+
+
+@functools.lru_cache(maxsize=1)
+def _declaring_modules() -> dict[str, str]:
+    """The text of each module of the functions' folder that declares functions (a ``DECLARED`` block)."""
+    texts = {path.stem: path.read_text(encoding="utf-8") for path in sorted(_FOLDER.glob("*.py"))}
+    return {module: text for module, text in texts.items() if _START in text}
+
+
+# The category modules: every module of the folder that declares its functions, but :data:`BUILTINS`
+# (a name is declared once, so their order decides nothing); a new category is its new module
+MODULES = tuple(module for module in _declaring_modules() if module != BUILTINS)
 
 
 class DeclarationError(Exception):
@@ -71,8 +80,7 @@ def module_declarations(module: str, text: str) -> dict[str, dict[str, object]]:
 def declarations() -> dict[str, tuple[str, dict[str, object]]]:
     """Excel name -> (the module declaring it, its facts), over every function module."""
     every: dict[str, tuple[str, dict[str, object]]] = {}
-    for module in (*MODULES, BUILTINS):
-        text = (_FOLDER / f"{module}.py").read_text(encoding="utf-8")
+    for module, text in _declaring_modules().items():
         for name, facts in module_declarations(module, text).items():
             if name in every:
                 raise DeclarationError(f"{name} is declared twice: in functions/{every[name][0]}.py and {module}.py")

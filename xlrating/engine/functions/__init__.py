@@ -22,9 +22,9 @@ from .names import MODULES, NAMES
 
 
 def implementation(name: str) -> Any | None:
-    """``implementations().get(name)``, importing only the module that defines ``name`` (the last
-    one in :data:`MODULES` order, as :func:`implementations` merges them; then :mod:`.builtins`)."""
-    for module in reversed(MODULES):
+    """``implementations().get(name)``, importing only the module that defines ``name`` (one at most:
+    each name is declared once), else :mod:`.builtins`' correction of ``formulas``' own."""
+    for module in MODULES:
         if name in NAMES[module]:
             return importlib.import_module(f"{__name__}.{module}").FUNCTIONS[name]
     from .builtins import corrections

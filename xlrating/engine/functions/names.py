@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from ..formula import declared
 
-# Excel's function categories that have functions here (module names), in the order their functions merge
+# Excel's function categories that have functions here (module names): those declaring functions
 MODULES = declared.MODULES
 NAMES: dict[str, frozenset[str]] = {module: declared.defined_by(module) for module in MODULES}
 
