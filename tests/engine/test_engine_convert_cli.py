@@ -7,7 +7,7 @@ from pathlib import Path
 
 import openpyxl
 from click.testing import CliRunner
-from engine_books import native_book
+from tests.engine.engine_books import native_book
 
 from xlrating.cli import main
 

@@ -113,7 +113,7 @@ class FunctionRegistry:
 
     def engine_function(self, name: str) -> Any | None:
         """``_engine_functions().get(name)``, importing only the module that defines it
-        (tests/engine/test_engine_registry.py checks the two agree on every name)."""
+        (tests/engine/evaluate/test_engine_registry.py checks the two agree on every name)."""
         for prefix in PREFIXES:  # xlrating's functions, under every stored name, win
             if name.startswith(prefix):
                 fn = _ours_by_name(name[len(prefix):])

@@ -13,7 +13,7 @@ own values (:class:`.vector.Vec`, the grid's cells):
 Whatever falls outside (a key with wildcards, TRUE/FALSE, an empty key, a text criterion that may
 read as a date, a result that is an empty cell ...) is handed, for those rows only, to the memoised
 path through the engine's function library (:func:`.vector_compile._memoised`), so the results are
-the cell-by-cell path's in every case: tests/engine/test_engine_vector_lookup.py compares the two.
+the cell-by-cell path's in every case: tests/engine/evaluate/test_engine_vector_lookup.py compares the two.
 """
 
 from __future__ import annotations

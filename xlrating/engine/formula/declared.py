@@ -6,7 +6,7 @@ defines; :mod:`~xlrating.engine.functions.builtins` those ``formulas`` computes 
 computes elsewhere, IF and IFERROR). Importing a function module loads ``formulas`` (most of a
 second), and the engine needs the facts before it knows whether any function will be called, so
 they are read here from the modules' text: the ``DECLARED`` block is a Python literal
-(tests/engine/test_engine_declarations.py checks that what is read here is what each module holds).
+(tests/engine/formula/test_engine_declarations.py checks that what is read here is what each module holds).
 Every list the engine consults is derived from these declarations (:func:`having`,
 :func:`toolpak_parameters`, :func:`elementwise`, :func:`defined_by`); none is written anywhere else.
 

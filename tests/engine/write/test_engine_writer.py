@@ -11,7 +11,7 @@ from xml.etree import ElementTree
 import numpy as np
 import openpyxl
 import pytest
-from engine_books import engine_values, native_book, same
+from tests.engine.engine_books import engine_values, native_book, same
 from openpyxl.styles import Font, PatternFill
 
 from xlrating.engine import convert_file
