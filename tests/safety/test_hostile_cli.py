@@ -40,10 +40,10 @@ ALSO_ACCEPTED = {"is a folder": ("is a directory",)}
 
 # convert has its own contract and limits, both deliberate:
 # - docs/interfaces.md: "0 all converted, 1 some failed, 2 bad usage", so a refused input is exit 1;
-# - engine/batch.py raises the sheet limits to Excel's own grid (1,048,576 x 16,384, 20 M
-#   cells, 512 MB files) because it recalculates the user's own workbooks; the zip-bomb, DTD and
-#   format checks stay. Sheets that are only "too big" for a results submission must therefore
-#   convert, still within the time and memory bounds.
+# - engine/batch.py raises only the sheet limits, to Excel's own grid (1,048,576 x 16,384) and 2 M
+#   cells, because it recalculates the user's own workbooks; the file, part and zip-bomb limits, the
+#   DTD and format checks are validate's (one set of package limits, README "Limits"). Sheets that
+#   are only "too big" for a results submission must therefore convert, within the same bounds.
 CONVERT_REFUSED_STATUS = 1
 CONVERT_CONVERTS = {"cell-at-xfd1048576.xlsx", "column-xfd.xlsx", "dimension-lies.xlsx", "rows-200k.xlsx",
                     "cells-1.1m.xlsx", "columns-without-r.xlsx", "hyperlink-far.xlsx", "comment-far.xlsx",
@@ -52,8 +52,6 @@ CONVERT_CONVERTS = {"cell-at-xfd1048576.xlsx", "column-xfd.xlsx", "dimension-lie
                     # number cell) and named in a warning: the rest of the workbook computes
                     "number-not-a-number.xlsx", "shared-string-missing.xlsx", "date-not-a-date.xlsx"}
 CONVERT_FRAGMENT = {
-    "bomb-1gb.xlsx": "max_ratio",  # its member-size limit is 2 GiB; the ratio limit refuses it first
-    "oversized.xlsx": "unrecognised content",  # its file-size limit is 512 MB: the bytes are looked at
     "folder.xlsx": "no workbook matched",  # convert takes a folder as "every workbook in it"
 }
 

@@ -11,6 +11,7 @@ import csv
 import importlib
 import io
 import json
+import sys
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -45,7 +46,8 @@ def elo() -> Iterator[Any]:
     workers the server starts load it too), imported, registered; taken out again afterwards."""
     with pytest.MonkeyPatch.context() as patch:
         patch.setenv(SYSTEMS_ENV, MODULE)
-        module = importlib.import_module(MODULE)
+        # imported again for each test module: importing registers it, and the last module took it out
+        module = importlib.reload(sys.modules[MODULE]) if MODULE in sys.modules else importlib.import_module(MODULE)
         yield module
         unregister("elo")
 
