@@ -26,6 +26,7 @@ from ..formula.function_names import builtin_name
 from ..formula.values import OMITTED, Abort
 from ..read.date_system import DATE_SYSTEM
 from ..read.grid import CellFailure, NotComputed
+from .legacy_values import operands_intersected
 from .registry import FunctionRegistry, UnknownFunction, is_excel_function
 
 
@@ -87,6 +88,9 @@ def _name_error(*_: Any) -> Any:
 
 _NAME_ERROR = wrap_func(_name_error)
 
+# operators of references, which intersect nothing: the range, the union and the intersection
+_REFERENCE_OPERATORS = frozenset({":", ",", " ", "@"})
+
 
 class EngineOperator(OperatorToken):
     """An operator token that compiles against the registry's operators where the engine has its own
@@ -102,9 +106,11 @@ class EngineOperator(OperatorToken):
         if name == "U+" and "-" in self.attr.get("sum_minus", ""):  # --x: signs that cancel out
             from .arithmetic import NEGATED_TWICE
 
-            return NEGATED_TWICE
+            return operands_intersected(NEGATED_TWICE)
         implementation = self.registry.operator(name)
-        return implementation if implementation is not None else super().compile()
+        if implementation is None:
+            implementation = super().compile()
+        return implementation if name in _REFERENCE_OPERATORS else operands_intersected(implementation)
 
 
 class EngineAstBuilder(AstBuilder):

@@ -135,7 +135,7 @@ def _plain(value: Any) -> Any:
 def _recomputed(ev: _Evaluator, block: Block, row: int) -> Any:
     try:
         value = ev.fallback.evaluate(block.text(row), block.sheet, row, block.col, intersect=ev._intersects(block),
-                                     fills=block.array_ref)
+                                     fills=block.array_ref, operands=ev.result.package.legacy_formulas)
     except CellFailure as exc:
         raise _Unsure(str(exc)) from None
     if isinstance(value, np.ndarray):  # an array formula on the way: its first value

@@ -238,14 +238,15 @@ class Fallback:
         return self.read(target, r1, c1, r2, c2, sheet)
 
     def evaluate(self, formula: str, sheet: Sheet, row: int, col: int, spill: bool = True,
-                 intersect: bool = False, fills: tuple[int, int] | None = None) -> Any:
+                 intersect: bool = False, fills: tuple[int, int] | None = None, operands: bool = False) -> Any:
         """The value of ``formula`` in ``sheet`` at (row, col): a host value, a list of rows for an
         array, or :class:`NotComputed` when it reads a cell that was not computed.
 
         ``intersect``: an ordinary formula cell Excel computes as a legacy formula, with implicit
         intersection (``=@B1:B9``): an array result shaped like an area it read is the value in the
         formula's row (or column), #VALUE! when there is none; any other array its first value
-        (``={1,2;3,4}`` shows 1)."""
+        (``={1,2;3,4}`` shows 1). ``operands``: with ``intersect``, in a workbook a spreadsheet saved,
+        an operator's operand given as a range is intersected too (:func:`.legacy_values.operands_intersected`)."""
         key = (sheet.name.upper(), formula)
         prepared = self._prepared.get(key)
         if prepared is None:  # once per distinct text: cell-by-cell groups repeat the same few texts
@@ -257,7 +258,8 @@ class Fallback:
                 prepared = self._prepared[key] = self._named_edges(expand_names(written, names))
         formula = prepared
         function = self.compile(formula, row, col)
-        token = CURRENT.set(Position(self, sheet, row, col, intersect and not takes_arrays(formula)))
+        legacy = intersect and not takes_arrays(formula)
+        token = CURRENT.set(Position(self, sheet, row, col, legacy, legacy and operands))
         self._reads = []
         try:
             inputs = [self._input(name, ranges, sheet) for name, ranges in function.inputs.items()]

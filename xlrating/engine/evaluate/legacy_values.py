@@ -13,6 +13,12 @@ Inside a function whose parameter takes an array (SUMPRODUCT, INDEX, MATCH, LOOK
 legacy formula evaluates the nested expression as an array: ``SUMPRODUCT(--ISNUMBER(A1:A9))``
 counts every number. A formula holding such a function keeps the elementwise IS functions
 (:func:`takes_arrays`), as does an array or dynamic-array formula.
+
+An operator takes single values too: in a legacy formula each operand given as a range of several
+cells (``+ - * / ^ % &``, the comparisons, a sign) is first the cell of the range in the formula's
+row or column (:func:`operands_intersected`), so ``=SUM(B1:B3*C1:C3)`` in row 2 is ``B2*C2`` and in
+row 9 #VALUE!, and ``=MAX(B:B*2)`` is twice the B of its own row; a formula with SUMPRODUCT, INDEX
+... multiplies the ranges entry by entry, as above.
 """
 
 from __future__ import annotations
@@ -76,21 +82,55 @@ def _entry(value: Any) -> Any:
 
 
 def _intersected(value: Ranges) -> Any:
-    """The value of the cell of a one-area range in the formula's row or column, else #VALUE!."""
+    """The value of the cell of a one-area range in the formula's row or column, else #VALUE!. An
+    area read only as far as its sheet is used (a whole column, :class:`..formula.values.Area`)
+    spans what the formula asked for: a row past the used part is an empty cell."""
     position = CURRENT.get()
     area = value.ranges[0]
     r1, r2, c1, c2 = int(area["r1"]), int(area["r2"]), int(area["n1"]), int(area["n2"])
+    size = getattr(value, "size", None)
+    if size is not None:  # the extent asked for, of which r1:r2 and c1:c2 is the used part
+        r2, c2 = max(r2, r1 + int(size[0]) - 1), max(c2, c1 + int(size[1]) - 1)
     cells = np.atleast_2d(np.asarray(value.value, dtype=object))
-    if c1 == c2 and r1 <= position.row <= r2 and cells.shape[0] > position.row - r1:
-        return _entry(cells[position.row - r1, 0])
-    if r1 == r2 and c1 <= position.col <= c2 and cells.shape[1] > position.col - c1:
-        return _entry(cells[0, position.col - c1])
+    if c1 == c2 and r1 <= position.row <= r2:
+        return _entry(cells[position.row - r1, 0]) if cells.shape[0] > position.row - r1 else sh.EMPTY
+    if r1 == r2 and c1 <= position.col <= c2:
+        return _entry(cells[0, position.col - c1]) if cells.shape[1] > position.col - c1 else sh.EMPTY
     return Error.errors["#VALUE!"]
 
 
 def _legacy(position: Any, value: Any) -> bool:
     return (position is not None and position.intersect and isinstance(value, Ranges) and len(value.ranges) == 1
             and np.size(value.value) > 1)
+
+
+def _operand(value: Any) -> Any:
+    """An operand of an operator as a legacy formula reads it (:func:`operands_intersected`)."""
+    if _legacy(CURRENT.get(None), value):
+        return _intersected(value)
+    return value
+
+
+def operands_intersected(implementation: Any) -> Any:
+    """``implementation`` of an operator (a function of its operands, or ``formulas``' dict of one
+    with extra inputs first), whose operands are first intersected with the formula's row or column
+    when the formula is a legacy one of a workbook a spreadsheet saved (:class:`.position.Position`
+    ``operands``): an operator takes
+    single values, so ``B1:B3*C1:C3`` in row 2 multiplies B2 by C2. Elsewhere (an array or
+    dynamic-array formula, one with SUMPRODUCT, INDEX ...) the operands are as they are."""
+    function = implementation["function"] if isinstance(implementation, dict) else implementation
+    extra = len(implementation.get("extra_inputs", ())) if isinstance(implementation, dict) else 0
+
+    @functools.wraps(function)
+    def legacy(*args: Any) -> Any:
+        position = CURRENT.get(None)
+        if position is None or not position.operands or not any(isinstance(a, Ranges) for a in args[extra:]):
+            return function(*args)
+        return function(*args[:extra], *(_operand(a) for a in args[extra:]))
+
+    if isinstance(implementation, dict):
+        return {**implementation, "function": legacy}
+    return legacy
 
 
 def _is_function(name: str) -> Any:
@@ -113,4 +153,4 @@ def _is_function(name: str) -> Any:
 
 FUNCTIONS: dict[str, Any] = {name: _is_function(name) for name in TESTS}
 
-__all__ = ["ARRAY_PARAMETERS", "FUNCTIONS", "takes_arrays"]
+__all__ = ["ARRAY_PARAMETERS", "FUNCTIONS", "operands_intersected", "takes_arrays"]

@@ -438,7 +438,8 @@ class _Evaluator:
         self.computing.add(key)
         try:
             value = self.fallback.evaluate(block.text(row), block.sheet, row, block.col,
-                                           intersect=self._intersects(block), fills=block.array_ref)
+                                           intersect=self._intersects(block), fills=block.array_ref,
+                                           operands=self.result.package.legacy_formulas)
         except CellFailure as exc:
             self._give_up(block, row, str(exc))
             return

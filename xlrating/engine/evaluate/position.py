@@ -45,6 +45,9 @@ class Position:
     # an ordinary formula Excel computes as a legacy one: a range given for a single value is the
     # cell in the formula's row or column (implicit intersection), #VALUE! when there is none
     intersect: bool = False
+    # ... and, in a workbook a spreadsheet saved (so a legacy formula for certain), an operator's
+    # operand given as a range is that cell too (``=SUM(B1:B3*C1:C3)`` in row 2 is ``B2*C2``)
+    operands: bool = False
 
 
 def area_sheet(grid: Grid, area: dict[str, Any], default: Sheet) -> Sheet | None:
