@@ -17,8 +17,8 @@ import openpyxl
 import pytest
 from click.testing import CliRunner
 from distributed import Client, LocalCluster  # the test extra installs it: these tests never skip
-from tests.engine.engine_books import native_book
 
+from tests.engine.engine_books import native_book
 from xlrating.cli import main
 from xlrating.engine.batch import convert_limits, expand_inputs, plan, run
 from xlrating.engine.cluster import ClusterError, run_on_cluster

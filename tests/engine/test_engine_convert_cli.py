@@ -7,8 +7,8 @@ from pathlib import Path
 
 import openpyxl
 from click.testing import CliRunner
-from tests.engine.engine_books import native_book
 
+from tests.engine.engine_books import native_book
 from xlrating.cli import main
 
 

@@ -9,8 +9,8 @@ from pathlib import Path
 
 import openpyxl
 import pytest
-from tests.engine.engine_books import differences, engine_values, native_book, rules_book
 
+from tests.engine.engine_books import differences, engine_values, native_book, rules_book
 from xlrating.engine import convert_file
 from xlrating.engine.libreoffice import convert as lo_convert
 from xlrating.engine.libreoffice import make_profile

@@ -123,9 +123,8 @@ def _another_file(system: RatingSystem, table: TableSource, file: str, db: str |
     ``system`` ranks (its own error says what is wrong)."""
     import shlex
 
-    from xlrating.sheets.read.xlsx import SheetGrid
-
     from xlrating.sheets.formats.recognise import for_rank, recognise_grids
+    from xlrating.sheets.read.xlsx import SheetGrid
 
     grids = [SheetGrid(table.name, [list(row) for row in table.rows])]
     if system.ranks_table(grids):

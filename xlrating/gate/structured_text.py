@@ -22,8 +22,8 @@ import bisect
 import json.decoder
 import json.scanner
 import re
-from dataclasses import dataclass, field
 from collections.abc import Callable
+from dataclasses import dataclass, field
 from typing import Any
 
 from xlrating.gate.limits import Limits, describe

@@ -20,11 +20,27 @@ from starlette.requests import Request
 
 from xlrating.core import mers
 from xlrating.core.errors import InvalidArgument, RatingError
-from xlrating.core.mers.whatif import (ERA_COLUMNS, era_line, eras, find_player, hypothetical_result,
-                                       moved_most, what_if)
+from xlrating.core.mers.whatif import (
+    ERA_COLUMNS,
+    era_line,
+    eras,
+    find_player,
+    hypothetical_result,
+    moved_most,
+    what_if,
+)
 from xlrating.web import mers_published
-from xlrating.web.pages import (BadRequest, FormRefused, Page, Table, choice, date_parameter, page_routes,
-                                paged, store)
+from xlrating.web.pages import (
+    BadRequest,
+    FormRefused,
+    Page,
+    Table,
+    choice,
+    date_parameter,
+    page_routes,
+    paged,
+    store,
+)
 
 PASSED_COLUMNS = ("player", "name", "total", "rank_before", "rank_after")
 FIELDS = ("player", "place", "players", "weight", "date", "as_of")

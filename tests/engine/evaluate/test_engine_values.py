@@ -9,8 +9,8 @@ from pathlib import Path
 import numpy as np
 import openpyxl
 import pytest
-from tests.engine.engine_books import differences, engine_values, formulas_values, native_book, same
 
+from tests.engine.engine_books import differences, engine_values, formulas_values, native_book, same
 from xlrating.engine import REGISTRY, evaluate_workbook
 from xlrating.engine.evaluate import vector_compile
 from xlrating.engine.evaluate.vector import Context, Unsupported

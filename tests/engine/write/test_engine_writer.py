@@ -11,9 +11,9 @@ from xml.etree import ElementTree
 import numpy as np
 import openpyxl
 import pytest
-from tests.engine.engine_books import engine_values, native_book, same
 from openpyxl.styles import Font, PatternFill
 
+from tests.engine.engine_books import engine_values, native_book, same
 from xlrating.engine import convert_file
 from xlrating.engine.evaluate.host_values import excel_serial
 from xlrating.engine.read.date_cells import as_date

@@ -28,8 +28,8 @@ from formulas.tokens.operand import Error as ErrorToken
 from xlrating.excel_errors import ExcelError
 
 from ..formula.areas import spread_areas
-from ..formula.reader import normalise, parse
 from ..formula.function_names import builtin_name
+from ..formula.reader import normalise, parse
 from ..formula.tree import Call, FormulaSyntaxError, Ref, column_letters, walk
 from ..formula.values import Area
 from ..read.grid import MAX_ROW, CellFailure, Grid, InCircle, NotComputed, Sheet

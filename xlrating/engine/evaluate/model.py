@@ -580,10 +580,7 @@ class _Evaluator:
             return
         if block.array_ref is not None:
             values = _fill(values, height, width)
-        elif row + height - 1 > MAX_ROW or block.col + width - 1 > MAX_COL:  # past the sheet's edge
-            sheet.set(row, block.col, ExcelError("#SPILL!"))
-            return
-        elif self._lands_on_cells(block, row, height, width):
+        elif row + height - 1 > MAX_ROW or block.col + width - 1 > MAX_COL or self._lands_on_cells(block, row, height, width):  # past the sheet's edge
             sheet.set(row, block.col, ExcelError("#SPILL!"))
             return
         self.spilled += cells
