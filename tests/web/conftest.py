@@ -2,9 +2,13 @@
 
 from __future__ import annotations
 
+import os
+import shutil
 import subprocess
 import sys
+from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -21,3 +25,19 @@ def examples_store(tmp_path_factory: pytest.TempPathFactory) -> Path:
                     str(EXAMPLES / "tables" / "dippouch_results.csv"), str(EXAMPLES / "tables" / "dci_matches.csv")],
                    check=True, capture_output=True)
     return path
+
+
+CHROMIUM = "/usr/bin/chromium" if os.path.exists("/usr/bin/chromium") else shutil.which("chromium")
+
+
+@pytest.fixture(scope="module")
+def browser() -> Iterator[Any]:
+    """Chromium (the OS package) driven by Playwright, for one test module; the test is skipped
+    where either is not installed."""
+    if CHROMIUM is None:
+        pytest.skip("Chromium is not installed (/usr/bin/chromium or chromium on PATH)")
+    sync_api = pytest.importorskip("playwright.sync_api", reason="playwright is not installed")
+    with sync_api.sync_playwright() as p:
+        launched = p.chromium.launch(executable_path=CHROMIUM)
+        yield launched
+        launched.close()

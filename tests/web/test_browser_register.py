@@ -34,13 +34,6 @@ def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
         yield url
 
 
-@pytest.fixture(scope="module")
-def browser() -> Iterator[Any]:
-    with sync_api.sync_playwright() as p:
-        launched = p.chromium.launch(executable_path=CHROMIUM)
-        yield launched
-        launched.close()
-
 
 def _page(browser: Any, server: str, width: int) -> Any:
     context = browser.new_context(base_url=server, viewport={"width": width, "height": 900})

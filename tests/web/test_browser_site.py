@@ -65,13 +65,6 @@ def server(store_db: Path) -> Iterator[str]:
         yield url
 
 
-@pytest.fixture(scope="module")
-def browser() -> Iterator[Any]:
-    with sync_api.sync_playwright() as p:
-        launched = p.chromium.launch(executable_path=CHROMIUM)
-        yield launched
-        launched.close()
-
 
 @pytest.fixture
 def shots(tmp_path: Path) -> Path:

@@ -10,10 +10,9 @@ import re
 from typing import Any
 
 from starlette.testclient import TestClient
-from test_app import EXAMPLES, pending_ids, sign_in, submitted, token
+from test_app import EXAMPLES, client, pending_ids, sign_in, submitted, token
 
 __all__ = ["client"]  # the fixture, shared with test_app
-from test_app import client  # noqa: E402
 
 DIPPOUCH = EXAMPLES / "tables" / "dippouch_results.csv"
 

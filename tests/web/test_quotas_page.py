@@ -11,7 +11,6 @@ import io
 import json
 import os
 import re
-import shutil
 import sys
 from collections.abc import Iterator
 from pathlib import Path
@@ -29,7 +28,6 @@ ROOT = Path(__file__).resolve().parents[2]
 AS_OF = "2025-12-31"  # the generated federation's last weeks
 SEATS = 130
 ADDRESS = f"/rankings/MCR/2018/quotas?as_of={AS_OF}&seats={SEATS}"
-CHROMIUM = "/usr/bin/chromium" if os.path.exists("/usr/bin/chromium") else shutil.which("chromium")
 
 
 @pytest.fixture(scope="module")
@@ -149,16 +147,6 @@ def server(federation: Path) -> Iterator[str]:
     with running_server(federation, log=federation.with_name("serve.log")) as url:
         yield url
 
-
-@pytest.fixture(scope="module")
-def browser() -> Iterator[Any]:
-    if CHROMIUM is None:
-        pytest.skip("Chromium is not installed (/usr/bin/chromium or chromium on PATH)")
-    sync_api = pytest.importorskip("playwright.sync_api", reason="playwright is not installed")
-    with sync_api.sync_playwright() as p:
-        launched = p.chromium.launch(executable_path=CHROMIUM)
-        yield launched
-        launched.close()
 
 
 @pytest.mark.parametrize("width", (1280, 400))

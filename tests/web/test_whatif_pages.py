@@ -9,7 +9,6 @@ import io
 import json
 import os
 import re
-import shutil
 import sys
 from collections.abc import Iterator
 from pathlib import Path
@@ -25,7 +24,6 @@ from xlrating.web.app import Settings, create_app
 
 ROOT = Path(__file__).resolve().parents[2]
 AS_OF = "2025-12-31"  # the generated federation's last weeks
-CHROMIUM = "/usr/bin/chromium" if os.path.exists("/usr/bin/chromium") else shutil.which("chromium")
 
 
 @pytest.fixture(scope="module")
@@ -184,16 +182,6 @@ def server(federation: Path) -> Iterator[str]:
     with running_server(federation, log=federation.with_name("serve.log")) as url:
         yield url
 
-
-@pytest.fixture(scope="module")
-def browser() -> Iterator[Any]:
-    if CHROMIUM is None:
-        pytest.skip("Chromium is not installed (/usr/bin/chromium or chromium on PATH)")
-    sync_api = pytest.importorskip("playwright.sync_api", reason="playwright is not installed")
-    with sync_api.sync_playwright() as p:
-        launched = p.chromium.launch(executable_path=CHROMIUM)
-        yield launched
-        launched.close()
 
 
 def shot(page: Any, tmp_path: Path, name: str) -> None:

@@ -17,33 +17,21 @@ from typing import TYPE_CHECKING, Any
 import click
 
 from xlrating.cli.common import db_option, fail, resolve_db, table_console
-from xlrating.cli.rank import _another_file, _option, unreadable
+from xlrating.cli.rank import SystemGroup, _another_file, _option, unreadable
 from xlrating.core.errors import RatingError, TableError
 from xlrating.exports import format_for
 from xlrating.gate.safe_open import UnreadableWorkbook
-from xlrating.systems import all_systems, get
 from xlrating.systems.base import RatingSystem
 
 if TYPE_CHECKING:
     from xlrating.core.explanation import Explanation
 
 
-class ExplainGroup(click.Group):
-    """``explain``: a subcommand per registered system, made when asked for."""
+class ExplainGroup(SystemGroup):
+    """``explain``: a subcommand per registered system, made when asked for, as ``rank``'s."""
 
-    def list_commands(self, ctx: click.Context) -> list[str]:
-        return [system.key for system in all_systems()]
-
-    def get_command(self, ctx: click.Context, name: str) -> click.Command | None:
-        try:
-            return _command(get(name))
-        except KeyError:
-            return None
-
-    def format_commands(self, ctx: click.Context, formatter: click.HelpFormatter) -> None:
-        rows = [(system.key, f"{system.title} ({system.game})") for system in all_systems()]
-        with formatter.section("Systems"):
-            formatter.write_dl(rows)
+    def command_for(self, system: RatingSystem) -> click.Command:
+        return _command(system)
 
 
 @click.group("explain", cls=ExplainGroup)

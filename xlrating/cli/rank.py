@@ -31,9 +31,13 @@ class SystemGroup(click.Group):
 
     def get_command(self, ctx: click.Context, name: str) -> click.Command | None:
         try:
-            return _command(get(name))
+            return self.command_for(get(name))
         except KeyError:
             return None
+
+    def command_for(self, system: RatingSystem) -> click.Command:
+        """The subcommand of ``system`` (another command with a subcommand per system says its own)."""
+        return _command(system)
 
     def format_commands(self, ctx: click.Context, formatter: click.HelpFormatter) -> None:
         rows = [(system.key, f"{system.title} ({system.game})") for system in all_systems()]
