@@ -129,6 +129,7 @@ def evaluate_workbook(path: str, registry: FunctionRegistry, *, limits: Limits |
     CHARACTER_SET.set(package.character_set)  # CHAR and CODE as the Excel that saved the workbook
     with using(package.date_system), clock.using(moment) as used:  # dates as the workbook counts them
         result = with_deep_stack(_evaluate, package, registry, limits)  # room for deep formulas
+    result.notes.extend(package.notes)
     for cells in package.sheets:  # damaged cells, read as empty: the rest computes
         result.notes.extend(f"sheet '{cells.name}' ({cells.part}) is damaged: {what}" for what in cells.damaged)
     if fallback and used.read:

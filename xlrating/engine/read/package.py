@@ -79,6 +79,8 @@ class Package:
     scanned: dict[str, bytes] = field(default_factory=dict)
     # the zip entries of ``data`` as the package check read its directory (empty: not known)
     members: list[zipfile.ZipInfo] = field(default_factory=list)
+    # what the reader could not read as the workbook means it, for the warnings of the conversion
+    notes: list[str] = field(default_factory=list)
 
 
 @dataclass(frozen=True)
@@ -265,6 +267,9 @@ def read_package(path: str, *, limits: Limits | None = None, data: bytes | None 
             if strict_xml.is_strict(check.archive):
                 return _read_strict(path, check, limits)
             package = _read(path, check)
+            # parts no sheet of the workbook names: checked within the limits, but their cells' values
+            # are no formula's business, so a value its cell's type cannot hold is not refused there
+            check.scan.lenient_values = True
             check.finish()
     except Refused as refused:
         raise UnreadableWorkbook(path, refused.reason) from None
@@ -283,6 +288,7 @@ def _read_strict(path: str, check: PackageCheck, limits: Limits) -> Package:
     with converted:
         converted.scan_parts(_read_here)
         package = _read(path, converted)
+        converted.scan.lenient_values = True  # as for a Transitional package (read_package)
         converted.finish()
     package.strict = True
     return package
@@ -364,6 +370,24 @@ def _read_checked(check: PackageCheck, sheet: SheetCells, strings: list[str]) ->
         read_sheet(check.archive, sheet, strings)
 
 
+# SpreadsheetML as a pre-release of Excel 2007 wrote it (sheets in <sheet>, strings in <sstItem>):
+# neither LibreOffice nor the released format reads it; LibreOffice opens such a file as one empty sheet
+_PRE_RELEASE = "http://schemas.microsoft.com/office/excel/2006/"
+
+
+def _foreign(root: Any, workbook_part: str) -> list[str]:
+    """The warning for a workbook part that is not SpreadsheetML's (a pre-release of Excel 2007):
+    no sheet of it is read, as LibreOffice reads none, and nothing is computed."""
+    tag = str(root.tag)
+    namespace = tag[1:tag.index("}")] if tag.startswith("{") else ""
+    if namespace == MAIN:
+        return []
+    what = ("a pre-release of Excel 2007's format" if namespace.startswith(_PRE_RELEASE)
+            else "not SpreadsheetML's")
+    return [f"{workbook_part} is written in the namespace {namespace or '(none)'!r}, {what}: no sheet of it is "
+            f"read and no formula computed (LibreOffice too opens it as one empty sheet)"]
+
+
 def _sheet_text(raw: bytes) -> tuple[str, bytes]:
     """The XML of a sheet as text, and as UTF-8: UTF-8 as every known producer writes it, else
     (UTF-16, say) as its declaration or byte-order mark says, written out again without the
@@ -380,6 +404,7 @@ def _read(path: str, check: PackageCheck) -> Package:
     try:
         workbook_part = _workbook_part(archive)
         root = _xml(archive, workbook_part)
+        notes = _foreign(root, workbook_part)
         rels = _rels(archive, workbook_part)
         strings = _shared_strings(check, workbook_part)
         system = of_workbook(root)
@@ -431,4 +456,4 @@ def _read(path: str, check: PackageCheck) -> Package:
     return Package(path, sheets, names, workbook_part, check.data, _calc_settings(root), every_sheet, linked,
                    _character_set(archive), tables, system, saved_at=saved.moment, no_saved_at=saved.missing,
                    legacy_formulas=_saved_by_spreadsheet(root),
-                   scanned=getattr(archive, "scanned", {}), members=list(check.members))
+                   scanned=getattr(archive, "scanned", {}), members=list(check.members), notes=notes)
