@@ -52,6 +52,17 @@ _REFERENCE_TEXT = re.compile(r"""("(?:[^"]|"")*")|(?<![\w.!$'\]])((?:'(?:[^']|''
 _SHEET_EDGE = re.compile(rf"(?<![A-Za-z])XFD(?![A-Za-z])|(?<![0-9]){MAX_ROW}(?![0-9])", re.IGNORECASE)
 
 
+
+def _sheet_misread(name: str, area: dict[str, Any]) -> bool:
+    """Whether ``formulas`` read input ``name`` as another area: it ends an unquoted sheet name at
+    a character such as the middle dot of a linked workbook's sheet (``ext1·Sheet1!H5`` read as cell
+    EXT1 of the formula's sheet), which our reader then reads whole."""
+    sheet_name, bang, _ = name.rpartition("!")
+    if not bang or "\u00b7" not in sheet_name:
+        return False
+    found = str(area.get("sheet") or area.get("sheet_id") or "").strip("'")
+    return found.upper() != sheet_name.strip("'").replace("''", "'").upper()
+
 class Fallback:
     """Compiles formula texts once and evaluates them against a grid."""
 
@@ -99,11 +110,12 @@ class Fallback:
 
     def _area(self, name: str, ranges: Any, sheet: Sheet) -> tuple[Sheet | None, int, int, int, int] | Any:
         """The sheet and rectangle an input names, or the error value to feed instead."""
-        if ranges is not None and ranges is not sh.NONE and getattr(ranges, "ranges", None):
+        parsed = ranges is not None and ranges is not sh.NONE and getattr(ranges, "ranges", None)
+        if parsed and not _sheet_misread(name, ranges.ranges[0]):
             area = ranges.ranges[0]
             target = area_sheet(self.grid, area, sheet)
             return target, max(int(area["r1"]), 1), max(int(area["n1"]), 1), int(area["r2"]), int(area["n2"])
-        reference = self.names_for(sheet).get(name.upper())
+        reference = None if parsed else self.names_for(sheet).get(name.upper())
         if reference is None:
             # a sheet name formulas' tokenizer does not take ('!"'!A1): read it with ours
             sheet_name, _, address = name.rpartition("!")

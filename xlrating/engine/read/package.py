@@ -433,13 +433,13 @@ def _read(path: str, check: PackageCheck) -> Package:
                 _resolve_structured_references(sheet, tables)
             names = {key: _structured_name(text, key[1], tables) for key, text in names.items()}
         linked = []
-        link_names: dict[tuple[int, str], str] = {}
+        link_names: dict[tuple[int, str | None, str], str] = {}
         if root.find(f"{{{MAIN}}}externalReferences") is not None:  # links to other workbooks (rare)
             from .external import read_link_names, read_links, rewrite
 
             linked = read_links(archive, root, rels)
             link_names = read_link_names(archive, root, rels)
-        if linked:
+        if linked or link_names:  # a DDE link's items are names without a cached sheet
             cached = {(link.book, link.name.upper()) for link in linked}
             for sheet in sheets:
                 _map_texts(sheet, lambda text, row, col: rewrite(text, cached, link_names))
