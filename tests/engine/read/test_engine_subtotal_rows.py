@@ -1,6 +1,9 @@
-"""SUBTOTAL leaves out hidden rows as Excel does: 101-111 every hidden row, 1-11 only the rows an
-AutoFilter filtered out. Data and expected values are those of IronCalc's
-``calc_test_no_export_tables.xlsx``, saved by Excel (sheets "Hidden" and "filters")."""
+"""SUBTOTAL leaves out hidden rows as Excel does: 101-111 every hidden row, 1-11 only the rows a
+filter filtered out, which for Excel are every hidden row of a sheet one of whose filters filters.
+Data and expected values of sheets "Hidden" and "filters" are those of IronCalc's
+``calc_test_no_export_tables.xlsx``, saved by Excel; the rows hidden by hand beside a filter follow
+EPPlus's ``SubtotalFilters.xlsx``, saved by Excel (sheets HiddenByAutoFilter, HiddenByTableFilter,
+HiddenRowWithAutoFilterNoFilter)."""
 
 from __future__ import annotations
 
@@ -65,8 +68,41 @@ def sheets(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Sheet]:
     own.auto_filter.add_filter_column(0, ["1", "4", "8"])
     for row in (3, 7):
         own.row_dimensions[row].hidden = True
-    own["B1"] = "=SUBTOTAL(9,A2:A7)"  # 29: filtered row 3 left out, row 7 counted
+    # 13: filtered row 3 left out, and row 7 too: while a filter of the sheet filters, Excel takes
+    # every hidden row of the sheet for a filtered one (EPPlus's SubtotalFilters.xlsx, saved by Excel)
+    own["B1"] = "=SUBTOTAL(9,A2:A7)"
     own["B2"] = "=SUBTOTAL(109,A2:A7)"  # 13
+    own["B3"] = "=SUBTOTAL(9,A7)"  # 0
+    idle = book.create_sheet("idle filter")  # an AutoFilter filtering nothing: rows 3 and 7 hidden by hand
+    for row, value in enumerate([1, 2, 4, 8, None, 16], start=2):
+        idle.cell(row, 1, value)
+    idle["A1"] = "n"
+    idle.auto_filter.ref = "A1:A5"
+    for row in (3, 7):
+        idle.row_dimensions[row].hidden = True
+    idle["B1"] = "=SUBTOTAL(9,A2:A7)"  # 31: rows hidden by hand count for 1-11
+    idle["B2"] = "=SUBTOTAL(109,A2:A7)"  # 13
+    table = book.create_sheet("table filter")  # its table's filter hides row 3; row 7, below it, hidden by hand
+    table.append(["n"])
+    for value in [1, 2, 4, 8]:
+        table.append([value])
+    table["A7"] = 16
+    for row in (3, 7):
+        table.row_dimensions[row].hidden = True
+    filtering = Table(displayName="Numbers", ref="A1:A5")
+    filtering.tableStyleInfo = TableStyleInfo(name="TableStyleMedium2")
+    filtering._initialise_columns()
+    filtering.tableColumns[0].name = "n"
+    filtering.autoFilter.filterColumn.append(FilterColumn(colId=0, filters=Filters(filter=["1", "4", "8"])))
+    table.add_table(filtering)
+    table["B1"] = "=SUBTOTAL(9,A2:A7)"  # 13: both left out, as on the sheet of a filtering AutoFilter
+    table["B2"] = "=SUBTOTAL(3,A1:A7)"  # 4: the header, 1, 4 and 8
+    mode = book.create_sheet("filter mode")  # the sheet says it is filtered (filterMode), row 3 hidden
+    mode.sheet_properties.filterMode = True
+    for row, value in enumerate([1, 2, 4], start=1):
+        mode.cell(row, 1, value)
+    mode.row_dimensions[3].hidden = True
+    mode["B1"] = "=SUBTOTAL(9,A1:A3)"  # 3
     path = tmp_path_factory.mktemp("subtotal") / "rows.xlsx"
     book.save(path)
     evaluated = evaluate_workbook(str(path))
@@ -78,7 +114,9 @@ def sheets(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Sheet]:
     ("Hidden", (10, 2), 3.0), ("Hidden", (11, 2), 34.0), ("Hidden", (12, 2), "#VALUE!"),
     ("filters", (7, 1), 23.0), ("filters", (7, 2), 4.0), ("filters", (8, 2), 4.0), ("filters", (9, 2), 16.0),
     ("filters", (10, 2), 4.0), ("filters", (11, 2), 6.0),
-    ("own filter", (1, 2), 29.0), ("own filter", (2, 2), 13.0),
+    ("own filter", (1, 2), 13.0), ("own filter", (2, 2), 13.0), ("own filter", (3, 2), 0.0),
+    ("idle filter", (1, 2), 31.0), ("idle filter", (2, 2), 13.0),
+    ("table filter", (1, 2), 13.0), ("table filter", (2, 2), 4.0), ("filter mode", (1, 2), 3.0),
 ])
 def test_subtotal_leaves_out_the_rows_excel_does(sheets: dict[str, Sheet], sheet: str, cell: tuple[int, int],
                                                  expected: object) -> None:

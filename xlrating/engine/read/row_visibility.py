@@ -2,10 +2,18 @@
 
 A row hidden in Excel carries ``hidden="1"`` in the sheet's XML. Excel's SUBTOTAL (Microsoft,
 "SUBTOTAL function") leaves out, with function numbers 101-111, every hidden row; with 1-11 only the
-rows an AutoFilter filtered out, counting rows hidden by hand. A hidden row is filtered out when it
-lies in an AutoFilter that filters (one with a ``filterColumn``): the sheet's own or a table's. The
-workbooks Excel saved show both (IronCalc's ``calc_test_no_export_tables``: SUBTOTAL(9, ...) 42 and
-SUBTOTAL(109, ...) 38 over a hand-hidden row; 4 and 4 over filtered rows).
+rows a filter filtered out, counting rows hidden by hand. The file does not say which hidden rows a
+filter hid: while a filter of the sheet filters (an AutoFilter with a ``filterColumn``, the sheet's
+own or a table's), Excel takes every hidden row of that sheet for a filtered one, inside the
+filter's range or not; on a sheet no filter filters, none is. The workbooks Excel saved show both
+(IronCalc's ``calc_test_no_export_tables``: SUBTOTAL(9, ...) 42 and SUBTOTAL(109, ...) 38 over a
+hand-hidden row on a sheet whose table filters nothing; 4 and 4 over filtered rows; EPPlus's
+``SubtotalFilters``: SUBTOTAL(9,$B14:$B16) 3, not 6, over a row hidden by hand below the filtered
+AutoFilter, or the filtered table, of its sheet, and 6 where the AutoFilter or table filters nothing).
+Published tests of Excel say the same ("SUBTOTAL first checks if the filter is active on the sheet; if
+it is, all the hidden rows are treated as out of the filter result"), and that applying a filter
+recomputes only the subtotals reading rows of the filter's range: a subtotal elsewhere keeps the
+value it had before (EPPlus's Sheet1!N26, 6, is such a stale value; recomputed it is 3).
 
 Computed from the sheet's XML the reader keeps, on the first SUBTOTAL that needs it, once per sheet.
 """
@@ -16,14 +24,14 @@ import re
 from typing import NamedTuple
 
 from .package import Package
-from .sheet_cells import SheetCells, cell_position
+from .sheet_cells import SheetCells
 
 _ROW = re.compile(r"<(?:[A-Za-z_][\w.-]*:)?row\b([^>]*)>")
 _NUMBER = re.compile(r'\br="(\d+)"')
 _HIDDEN = re.compile(r'\bhidden="(?:1|true)"')
+_FILTER_MODE = re.compile(r'<(?:[A-Za-z_][\w.-]*:)?sheetPr\b[^>]*\bfilterMode="(?:1|true)"')
 _AUTO_FILTER = re.compile(r"<(?:[A-Za-z_][\w.-]*:)?autoFilter\b([^>]*?)(?:/>|>(.*?)</(?:[A-Za-z_][\w.-]*:)?autoFilter>)",
                           re.DOTALL)
-_REF = re.compile(r'\bref="([A-Za-z]{1,3}[0-9]+)(?::([A-Za-z]{1,3}[0-9]+))?"')
 
 
 class Rows(NamedTuple):
@@ -47,25 +55,21 @@ def _hidden(xml: str) -> frozenset[int]:
     return frozenset(hidden)
 
 
-def _sheet_filter(xml: str) -> tuple[int, int] | None:
-    """The rows of the sheet's own AutoFilter when it filters."""
+def _sheet_filters(xml: str) -> bool:
+    """Whether the sheet's own AutoFilter filters (has a ``filterColumn``), or the sheet says it is
+    filtered (``<sheetPr filterMode="1">``)."""
+    if _FILTER_MODE.search(xml[:8192]):
+        return True
     if "autoFilter" not in xml:
-        return None
+        return False
     match = _AUTO_FILTER.search(xml)
-    if match is None or "filterColumn" not in (match.group(2) or ""):
-        return None
-    ref = _REF.search(match.group(1))
-    if ref is None:
-        return None
-    rows = [cell_position(end)[0] for end in ref.groups() if end]
-    return min(rows), max(rows)
+    return match is not None and "filterColumn" in (match.group(2) or "")
 
 
 def rows_of(package: Package, sheet: SheetCells) -> Rows:
     hidden = _hidden(sheet.xml or "")
     if not hidden:
         return Rows(hidden, hidden)
-    areas = [t.filtered_rows for t in package.tables if t.sheet.casefold() == sheet.name.casefold()]
-    areas.append(_sheet_filter(sheet.xml or ""))
-    filtered = frozenset(r for r in hidden if any(a is not None and a[0] <= r <= a[1] for a in areas))
-    return Rows(hidden, filtered)
+    filters = _sheet_filters(sheet.xml or "") or any(
+        t.filtered_rows is not None for t in package.tables if t.sheet.casefold() == sheet.name.casefold())
+    return Rows(hidden, hidden if filters else frozenset())
