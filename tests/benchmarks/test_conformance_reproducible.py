@@ -1,0 +1,102 @@
+"""The conformance benchmark tells the cells no engine can reproduce from the workbook alone (random
+numbers, the clock, web services, CUBE functions, INFO, a VBA or add-in function) from the others,
+and counts the cells that read them, directly, through other cells, other sheets, ranges, defined
+names or OFFSET/INDIRECT over such an area, as not reproducible too; the target is judged on the
+reproducible cells."""
+
+from __future__ import annotations
+
+import zipfile
+from pathlib import Path
+
+import openpyxl
+from openpyxl.workbook.defined_name import DefinedName
+from test_conformance_oracle import load_conformance
+
+
+def _book(path: Path, macros: bool = False) -> Path:
+    book = openpyxl.Workbook()
+    data = book.active
+    data.title = "Data"
+    data["A1"] = "=RANDBETWEEN(1,6)"  # a die
+    data["A2"] = "=A1*2"  # reads it
+    data["A3"] = "=SUM(A1:A2)+Other!B1"  # and through another cell
+    data["A4"] = "=1+1"  # reproducible
+    data["A5"] = "=TODAY()"  # the saved clock gives it; the computer's not
+    data["A6"] = "=A5+1"
+    data["A7"] = "=NOW()"  # the time of day: never
+    data["A8"] = '=FILTERXML(WEBSERVICE("https://example.org/x"),"//a")'
+    data["A9"] = '=CUBEVALUE("ThisWorkbookDataModel","[Measures].[Sum]")'
+    data["A10"] = '=INFO("osversion")'
+    data["A11"] = "=myFunc(A4)"  # neither Excel's nor a name: #NAME? in Excel without VBA
+    data["A12"] = "=_xll.Quote(A4)"  # an add-in's
+    data["A13"] = "=Die+1"  # a name that reads A1
+    data["A14"] = "=SUM(OFFSET(A1,0,0,3,1))"  # OFFSET over an area holding A1
+    data["A15"] = '=INDIRECT("B"&A4)'  # reads A4 only
+    data["A16"] = "=Twice(A4)"  # a LAMBDA of the workbook
+    data["A17"] = "=SUM(B1:B3)"  # B2 is a shared formula's follower reading A7 (NOW)
+    data["A18"] = "=LET(x,A4,x+1)"
+    data["B1"] = 5
+    data["B2"] = "=A7+0"
+    data["B3"] = "=A4+0"
+    other = book.create_sheet("Other")
+    other["B1"] = "=Data!A4+1"  # reproducible, read by A3
+    other["B2"] = "=Data!A2"  # another sheet, through A2
+    book.defined_names["Die"] = DefinedName("Die", attr_text="Data!$A$1")
+    book.defined_names["Twice"] = DefinedName("Twice", attr_text="LAMBDA(v,v*2)")
+    book.save(path)
+    if macros:
+        with zipfile.ZipFile(path, "a") as package:
+            package.writestr("xl/vbaProject.bin", b"\x00")
+    return path
+
+
+def _reasons(path: Path, clock: str = "saved") -> dict[tuple[str, str], str]:
+    conformance = load_conformance()
+    return conformance.Reproducibility(clock).classify(path)
+
+
+def test_cells_needing_more_than_the_workbook_and_those_reading_them_are_found(tmp_path: Path) -> None:
+    reasons = _reasons(_book(tmp_path / "book.xlsx"))
+    assert reasons[("DATA", "A1")] == "RANDBETWEEN"
+    assert reasons[("DATA", "A2")] == "depends on DATA!A1: RANDBETWEEN"
+    assert reasons[("DATA", "A3")].endswith(": RANDBETWEEN")
+    assert reasons[("OTHER", "B2")].endswith(": RANDBETWEEN")  # another sheet, through A2
+    assert reasons[("DATA", "A13")] == "depends on DATA!A1: RANDBETWEEN"  # through a defined name
+    assert reasons[("DATA", "A14")].endswith(": RANDBETWEEN")  # OFFSET over an area holding A1
+    assert reasons[("DATA", "A7")] == "NOW"
+    assert reasons[("DATA", "B2")] == "depends on DATA!A7: NOW"
+    assert reasons[("DATA", "A17")] == "depends on DATA!B2: NOW"
+    assert reasons[("DATA", "A8")] == "WEBSERVICE"
+    assert reasons[("DATA", "A9")] == "CUBEVALUE"
+    assert reasons[("DATA", "A10")] == "INFO"
+    assert reasons[("DATA", "A12")] == "_XLL.QUOTE (an add-in's)"
+    reproducible = ["A4", "A5", "A6", "A11", "A15", "A16", "A18", "B3"]
+    assert [cell for cell in reproducible if ("DATA", cell) in reasons] == []
+    assert ("OTHER", "B1") not in reasons
+
+
+def test_today_needs_the_computers_clock_only_under_clock_computer(tmp_path: Path) -> None:
+    reasons = _reasons(_book(tmp_path / "book.xlsx"), clock="computer")
+    assert reasons[("DATA", "A5")] == "TODAY"
+    assert reasons[("DATA", "A6")] == "depends on DATA!A5: TODAY"
+
+
+def test_an_unknown_function_needs_vba_only_in_a_workbook_holding_a_vba_project(tmp_path: Path) -> None:
+    reasons = _reasons(_book(tmp_path / "book.xlsm", macros=True))
+    assert reasons[("DATA", "A11")] == "MYFUNC (not Excel's: VBA)"
+    assert ("DATA", "A16") not in reasons  # a LAMBDA the workbook defines is no VBA
+
+
+def test_the_report_judges_the_target_on_the_reproducible_cells() -> None:
+    conformance = load_conformance()
+    cells = [conformance.OracleCell("S", f"A{row}", "=1", conformance.Cached("number", 1.0)) for row in range(1, 5)]
+    values = {("S", "A1"): conformance.Cached("number", 1.0), ("S", "A2"): conformance.Cached("number", 1.0),
+              ("S", "A3"): conformance.Cached("number", 1.0), ("S", "A4"): conformance.Cached("number", 2.0)}
+    score = conformance.EngineScore("ours")
+    score.add("c/book.xlsx", cells, conformance.Outcome(values=values), {("S", "A4"): "RAND"})
+    corpus = conformance.corpus_scores(score)[0]
+    assert (corpus.equal, corpus.total, corpus.reproducible_equal, corpus.reproducible_total) == (3, 4, 3, 3)
+    assert corpus.meets(99.5)
+    assert corpus.as_json(99.5)["not_reproducible"] == {"RAND": 1}
+    assert score.mismatches[0].as_json("ours")["reproducible"] is False
