@@ -5,6 +5,7 @@ loading ``formulas`` at all."""
 from __future__ import annotations
 
 import random
+import re
 import subprocess
 import sys
 from pathlib import Path
@@ -60,7 +61,7 @@ def test_references_names_and_constants() -> None:
 # after an operator, a space ending the formula, names with a dot or on a sheet.
 LEFT = ["={1,2;3,4}", "=SUM((A1,B1))", "=A1:B2 B1:C3", "=A1#", "=R1C1", "=[1]Sheet1!A1", "=LET(x,1,x+1)",
         "=LAMBDA(x,x)(1)", '=INDIRECT("B1:B3")', "=1--1", "=1+-1", "=A1 ", "=x.y", "=Sheet1!Rate",
-        "=@A1:A3", "=SUM (A1)", "=1E3", "=A1:B", "=Sheet1!A1:Sheet2!B2", "=XFE1", "=TRUE()", "=10%%"]
+        "=@A1:A3", "=SUM (A1)", "=1E3", "=A1:B", "=Sheet1!A1:Sheet2!B2", "=XFE1", "=TRUE()"]
 
 
 @pytest.mark.parametrize("formula", LEFT)
@@ -113,8 +114,33 @@ def test_every_formula_the_reader_takes_reads_as_formulas_tokenizer_reads_it() -
         if tree is None:
             continue
         taken += 1
+        if re.search(r"%\s*%", formula):  # formulas' tokenizer cannot read a repeated percent
+            continue
         assert tree == parse_with_formulas(formula), formula
     assert taken > 1500  # the reader takes most of them: the comparison is not vacuous
+
+
+def test_a_repeated_percent_divides_again_as_excel_does(tmp_path: Path) -> None:
+    # POI's FormulaEvalTestData, saved by Excel: =1000%% is 0.1; formulas' tokenizer could not read it
+    wb = openpyxl.Workbook()
+    wb.active["A1"], wb.active["B1"], wb.active["C1"] = 5, "=1000%%", "=-A1%%*2"
+    wb.save(tmp_path / "book.xlsx")
+    sheet = evaluate_workbook(str(tmp_path / "book.xlsx")).grid.sheet("Sheet")
+    assert sheet is not None
+    assert sheet.get(1, 2) == pytest.approx(0.1, rel=1e-15)
+    assert sheet.get(1, 3) == pytest.approx(-0.001, rel=1e-15)
+
+
+def test_a_line_break_in_a_text_of_the_formula_stays_in_the_value(tmp_path: Path) -> None:
+    # POI's dataValidationTableRange.xlsx, saved by Excel: IF(...,"Select a Hospice \n(Service Area ...)")
+    # shows the line break; a line break between tokens is only a space
+    wb = openpyxl.Workbook()
+    wb.active["A1"] = '=IF(B1="","Select a County \n(Highlighted)",\n"none")'
+    wb.active["A2"] = '="a\nb"&"c"'
+    wb.save(tmp_path / "book.xlsx")
+    sheet = evaluate_workbook(str(tmp_path / "book.xlsx")).grid.sheet("Sheet")
+    assert sheet is not None
+    assert [sheet.get(1, 1), sheet.get(2, 1)] == ["Select a County \n(Highlighted)", "a\nbc"]
 
 
 def test_precedence_computes_excels_values(tmp_path: Path) -> None:

@@ -3,13 +3,16 @@
 :func:`parser_for` is ``formulas``' parser with its function tokens compiled against the registry's
 :meth:`~.registry.FunctionRegistry.lookup` instead of ``formulas``' global table, its operator tokens
 against the registry's operators (``:``, ``&``) and then ``formulas``' own, and an argument left out
-between commas read as :data:`~..formula.values.OMITTED`. :func:`compile_formula` compiles each
-distinct formula text once per registry.
+between commas read as :data:`~..formula.values.OMITTED`, and a line break inside a text of the
+formula kept (``formulas``' parser drops every line break of a formula before reading it, so a
+text typed with one, as with Alt+Enter, lost it; Excel keeps it). :func:`compile_formula` compiles
+each distinct formula text once per registry.
 """
 
 from __future__ import annotations
 
 import functools
+import re
 from typing import Any, Self
 
 from formulas.builder import AstBuilder
@@ -18,7 +21,7 @@ from formulas.functions import wrap_func
 from formulas.parser import Parser
 from formulas.ranges import Ranges
 from formulas.tokens.function import Function, Lambda, LetaFunction
-from formulas.tokens.operand import Empty
+from formulas.tokens.operand import Empty, String
 from formulas.tokens.operand import Error as ErrorToken
 from formulas.tokens.operator import OperatorToken
 
@@ -130,11 +133,35 @@ class EngineAstBuilder(AstBuilder):
 @functools.cache
 def parser_for(registry: FunctionRegistry) -> type[Parser]:
     """``formulas``' parser with function and operator tokens bound to ``registry``."""
+# A text of a formula, and its line breaks as characters no formula holds (an XML file cannot)
+_TEXT = re.compile(r'"(?:[^"]|"")*"')
+_HIDDEN = str.maketrans({"\n": "\x00", "\r": "\x01"})
+_SHOWN = str.maketrans({"\x00": "\n", "\x01": "\r"})
+
+
+class EngineString(String):
+    """A text of the formula with its line breaks back (:class:`BreaksKeptParser` hid them)."""
+
+    def compile(self) -> Any:
+        return super().compile().translate(_SHOWN)
+
+
+class BreaksKeptParser(Parser):
+    """``formulas``' parser, but the line breaks inside the formula's texts are kept; those between
+    its tokens are dropped, as ``formulas`` drops them."""
+
+    def ast(self, expression: str, context: Any = None) -> Any:
+        if "\n" in expression or "\r" in expression:
+            expression = _TEXT.sub(lambda text: text.group().translate(_HIDDEN), expression)
+        return super().ast(expression, context)
+
+
     bound = {"registry": registry}
     tokens = {Function: type("EngineFunction", (EngineFunction,), bound),
               Lambda: type("EngineLambda", (EngineLambda,), bound),
-              OperatorToken: type("EngineOperator", (EngineOperator,), bound)}
-    return type("EngineParser", (Parser,), {"filters": [tokens.get(f, f) for f in Parser.filters],
+              OperatorToken: type("EngineOperator", (EngineOperator,), bound),
+              String: EngineString}
+    return type("EngineParser", (BreaksKeptParser,), {"filters": [tokens.get(f, f) for f in Parser.filters],
                                             "ast_builder": EngineAstBuilder})
 
 

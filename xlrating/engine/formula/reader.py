@@ -153,7 +153,7 @@ class _Reader:
     for anything outside what it takes, before building any tree of its own for it."""
 
     def __init__(self, formula: str):
-        if not formula.startswith("=") or "\n" in formula or formula.endswith(" "):
+        if not formula.startswith("=") or formula.endswith(" "):  # line breaks: only in texts (normalise)
             raise _Declined
         self.text = formula
         self.tokens: list[tuple[str, Any]] = []  # (kind, value): value, name or reference node
@@ -304,9 +304,10 @@ class _Reader:
         kind, value = self._peek()
         if kind == "op" and value == "%":
             self.next += 1
-            if self._peek() == ("op", "%"):
-                raise _Declined
             node = Op("%", (node,))
+            while self._peek() == ("op", "%"):  # 1000%% is 1000/100/100, as Excel computes it
+                self.next += 1
+                node = Op("%", (node,))
         return node
 
     def _primary(self) -> Node:
