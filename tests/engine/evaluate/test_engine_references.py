@@ -212,3 +212,33 @@ SHEETS = ("Été", "Jan", "Feb", "Mar", "My sheet")
 ])
 def test_unions_and_3d_references_are_read_as_their_areas(formula: str, read_as: str) -> None:
     assert spread_areas(formula, SHEETS) == read_as
+
+
+def test_offset_takes_the_references_size_for_a_height_or_width_left_out(tmp_path: Path) -> None:
+    # POI's FormulaEvalTestData, saved by Excel: SUM(OFFSET(K7:L8,0,0,1,)) 2.001, (..,,1) 3,
+    # (..,,) and (..,) 7.0009; an empty cell given as the height is 0, #REF!
+    wb = openpyxl.Workbook()
+    ws = wb.active
+    ws["K7"], ws["L7"], ws["K8"], ws["L8"] = 1, 1.001, 2, 2.9999
+    formulas = ["=SUM(OFFSET(K7:L8, 0,0,1,))", "=SUM(OFFSET(K7:L8, 0,0,,1))", "=SUM(OFFSET(K7:L8, 0,0,,))",
+                "=SUM(OFFSET(K7:L8, 0,0,))", "=SUM(OFFSET(K7:L8,0,0,Z1))", "=SUM(OFFSET(K7:L8,1,0,,1))"]
+    for row, formula in enumerate(formulas, start=1):
+        ws.cell(row, 1, formula)
+    wb.save(tmp_path / "book.xlsx")
+    values = _values(tmp_path / "book.xlsx", "Sheet", [f"A{row}" for row in range(1, len(formulas) + 1)])
+    assert values[:4] == [pytest.approx(2.001), 3.0, pytest.approx(7.0009), pytest.approx(7.0009)]
+    assert values[4:] == [ExcelError("#REF!"), 2.0]
+
+
+def test_address_quotes_a_sheet_of_another_workbook_only_where_needed(tmp_path: Path) -> None:
+    # POI's FormulaEvalTestData, saved by Excel: ADDRESS(2,3,3,TRUE,"[Book1]Sheet1") is [Book1]Sheet1!$C2
+    wb = openpyxl.Workbook()
+    formulas = ['=ADDRESS(2,3,3,TRUE,"[Book1]Sheet1")', '=ADDRESS(2,3,1,TRUE,"[Book 1]Sheet1")',
+                '=ADDRESS(2,3,1,TRUE,"[Book1.xlsx]My Sheet")', '=ADDRESS(2,3,1,TRUE,"My Sheet")',
+                '=ADDRESS(2,3,1,TRUE,"Sheet1")']
+    for row, formula in enumerate(formulas, start=1):
+        wb.active.cell(row, 1, formula)
+    wb.save(tmp_path / "book.xlsx")
+    assert _values(tmp_path / "book.xlsx", "Sheet", [f"A{row}" for row in range(1, len(formulas) + 1)]) == [
+        "[Book1]Sheet1!$C2", "'[Book 1]Sheet1'!$C$2", "'[Book1.xlsx]My Sheet'!$C$2", "'My Sheet'!$C$2",
+        "Sheet1!$C$2"]

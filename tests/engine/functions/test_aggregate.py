@@ -139,3 +139,17 @@ def test_the_same_152_cells_as_libreoffice(tmp_path: Path) -> None:
         expected = theirs.cell(row, 3).value
         assert_excel_value(ours.get(row, 3), expected if isinstance(expected, str) else float(expected),
                            rel=1e-12)
+
+
+def test_sumproduct_of_single_cells_refuses_text(tmp_path: Path) -> None:
+    # POI's FormulaEvalTestData, saved by Excel: SUMPRODUCT(G1330:G1330,I1330:I1330) over the text "4"
+    # and 2 is #VALUE!; SUMPRODUCT(3,B10,C9) multiplies single numbers; in longer arrays text counts 0
+    from function_books import recalculated
+
+    rows: list[list[Any]] = [["4", 2, 5], ["x", 3, 1], [1, 4, 2]]
+    formulas = {f"E{row}": f"=SUMPRODUCT(A{row}:A{row},B{row}:B{row})" for row in range(1, 4)}  # filled down
+    formulas.update({"F1": "=SUMPRODUCT(A1:A3,B1:B3)", "F2": "=SUMPRODUCT(3,B2,C1)", "F3": "=SUMPRODUCT(A1,B1)"})
+    sheet = recalculated(tmp_path, rows, formulas)
+    for cell, expected in (((1, 5), "#VALUE!"), ((2, 5), "#VALUE!"), ((3, 5), 4.0), ((1, 6), 4.0), ((2, 6), 45.0),
+                           ((3, 6), "#VALUE!")):
+        assert_excel_value(sheet.get(*cell), expected)

@@ -2,12 +2,16 @@
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import numpy as np
 import schedula as sh
 from formulas.tokens.operand import XlError
+from function_books import recalculated
 
 from xlrating.engine import REGISTRY
 from xlrating.engine.evaluate.compiler import compile_formula
+from xlrating.functions import ExcelError
 
 
 def _value(formula: str) -> list[object]:
@@ -52,3 +56,25 @@ def test_isnumber_is_true_for_numbers_only_not_for_texts_that_read_as_numbers() 
 def test_switch_an_empty_expression_matches_a_value_left_out() -> None:
     function = compile_formula(REGISTRY, '=_xlfn.SWITCH(H25,2,0,1,3,TRUE,2,,3,"ciao",99,7)')
     assert np.asarray(function(sh.EMPTY), dtype=object).ravel().tolist() == [3]  # H25 empty
+
+
+def _sheet_values(tmp_path: Path, rows: list[list[object]], formulas: list[str]) -> list[object]:
+    """The values of ``formulas``, in column C of a workbook holding ``rows`` from A1; errors as "error #X"."""
+    sheet = recalculated(tmp_path, rows, {f"C{row}": formula for row, formula in enumerate(formulas, start=1)})
+    values = [sheet.get(row, 3) for row in range(1, len(formulas) + 1)]
+    return [f"error {v.code}" if isinstance(v, ExcelError) else v for v in values]
+
+
+def test_and_or_xor_read_typed_text_as_logical_values_or_refuse_it(tmp_path: Path) -> None:
+    # POI's FormulaEvalTestData, saved by Excel: AND("1",1) is #VALUE!, AND(E15,G13) over the text "1"
+    # and an empty cell #VALUE! (no logical value), AND(E15:E17,C13:C15,B9:B10) TRUE (text left out)
+    rows: list[list[object]] = [["1", 2], ["TRUE", True], ["x", None], [False, 3]]
+    assert _sheet_values(tmp_path, rows, [
+        '=AND("1",1)', '=AND("TRUE",1)', '=OR("false")', '=AND("true","FALSE")', "=AND(A1,B3)",
+        "=AND(A1:A3,B1:B2)", "=AND(A1:B4)", "=OR(A1:A3)", "=XOR(TRUE,1,A2)", "=XOR(B1:B2,1)",
+        '=OR(1/0,"x")', '=AND("x",1/0)', "=AND(A2&\"\")", "=AND(B2,)", "=AND({1,\"x\"})",
+    ]) == [
+        "error #VALUE!", True, False, False, "error #VALUE!",
+        True, False, "error #VALUE!", False, True,
+        "error #DIV/0!", "error #VALUE!", True, False, True,
+    ]

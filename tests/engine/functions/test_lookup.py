@@ -167,3 +167,21 @@ def test_offset_reads_a_range_given_for_a_number_as_a_legacy_formula(tmp_path: P
     assert_excel_value(sheet.get(3, 5), "#REF!")
     assert sheet.get(4, 5) == 30.0  # height B4 = 2: A1:A2
     assert sheet.get(5, 5) == 1.0
+
+
+def test_vlookup_and_hlookup_refuse_an_index_below_one(tmp_path: Path) -> None:
+    # EPPlus' FormulaTest workbook, saved by Excel: VLOOKUP(8,B3:B7,FALSE) is #VALUE! (FALSE is 0),
+    # VLOOKUP(8,I10:I28,0,FALSE) over no 8 #N/A (nothing found comes first); Microsoft's VLOOKUP page:
+    # col_index_num below 1 is #VALUE!, past the table #REF!
+    rows = [[1, "a"], [3, "b"], [5, "c"], [7, "d"], [9, "e"]]
+    table = [("VLOOKUP(8,A1:A5,FALSE)", "#VALUE!"), ("VLOOKUP(8,A1:B5,0.5)", "#VALUE!"),
+             ("VLOOKUP(8,A1:B5,-1)", "#VALUE!"), ("VLOOKUP(8,A1:B5,3)", "#REF!"), ('VLOOKUP(8,A1:B5,"x")', "#VALUE!"),
+             ("VLOOKUP(8,A1:B5,1/0)", "#DIV/0!"), ("HLOOKUP(1,A1:B5,0)", "#VALUE!"), ("HLOOKUP(1,A1:B5,FALSE)", "#VALUE!"),
+             ("VLOOKUP(8,A1:B5,0,FALSE)", "#N/A"), ("VLOOKUP(7,A1:B5,0,FALSE)", "#VALUE!"),
+             ("HLOOKUP(2,A1:B5,0,FALSE)", "#N/A")]
+    sheet = recalculated(tmp_path, rows, {f"D{row}": "=" + formula for row, (formula, _) in enumerate(table, 1)})
+    for row, (_, expected) in enumerate(table, start=1):
+        assert_excel_value(sheet.get(row, 4), expected)
+    found = recalculated(tmp_path, rows, {"D1": "=VLOOKUP(8,A1:B5,2)", "D2": '=VLOOKUP(8,A1:B5,"2")',
+                                          "D3": "=VLOOKUP(8,A1:B5,2.9)", "D4": "=HLOOKUP(1,A1:B5,TRUE)"})
+    assert [found.get(row, 4) for row in range(1, 5)] == ["d", "d", "d", 1.0]

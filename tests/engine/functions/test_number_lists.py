@@ -75,8 +75,15 @@ MODES = [
     # formulas' test.xlsx (Excel): typed text that is no number is left out, an argument left out
     # is #VALUE!
     ('MODE.SNGL(1,2,2,"")', 2.0), ("_xlfn.MODE.MULT(1,1,)", "#VALUE!"),
-    # a text "2" in a cell is no number: the only repeated value is gone
-    ("MODE(A2,A2,1)", "#N/A"), ("MODE(A5,A7,A2)", 4.0),
+    # a text "2" in a cell is no number to MODE.SNGL: the only repeated value is gone (formulas'
+    # test.xlsx: MODE.SNGL(I71,G71) over a text is #N/A)
+    ("_xlfn.MODE.SNGL(A2,A2,1)", "#N/A"), ("_xlfn.MODE.SNGL(A5,A7,A2)", 4.0),
+    # the legacy MODE (POI's FormulaEvalTestData, saved by Excel 2013): a value typed or a one-cell
+    # reference must be a number; typed "1", a one-cell reference to text or to an empty cell are
+    # #VALUE!, the first error in argument order wins; a range leaves text and empty cells out
+    ("MODE(A2,A2,1)", "#VALUE!"), ("MODE(A5,A7,A2)", "#VALUE!"), ('MODE(A1,"1",2,3)', "#VALUE!"),
+    ("MODE(A6,3,A4)", "#VALUE!"), ('MODE("1",1,1/0,2,3)', "#VALUE!"), ('MODE(1/0,"1",1)', "#DIV/0!"),
+    ("MODE(A2:A4,-1.1)", "#N/A"), ("MODE(A1:A7,-1.1)", 4.0), ("MODE(1,1,2,3)", 1.0), ("MODE(A5,A7,3)", 4.0),
 ]
 
 

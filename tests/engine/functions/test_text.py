@@ -240,3 +240,39 @@ def test_search_reads_wildcards_as_excel_does(tmp_path: Path, find_text: str, wi
         assert isinstance(got, ExcelError) and got.code == expected
     else:
         assert got == expected
+
+
+def test_number_arguments_of_text_functions_read_text_as_numbers(tmp_path: Path) -> None:
+    # POI's FormulaEvalTestData, saved by Excel: REPLACE("ABCDEF","3.9","40","x") is "ABx" (start 3,
+    # 40 characters), LEFT(E12,E17) "no" and RIGHT(E11,E17) "ce" where E17 holds the text "2.99999";
+    # SUBSTITUTE("testblankmatch","","!",1) leaves the text as it is
+    wb = openpyxl.Workbook()
+    ws = wb.active
+    ws["A1"], ws["A2"], ws["A3"] = "non-numeric", " beginsWithSpace", '="2.99999"'
+    formulas = ['=REPLACE("ABCDEF", "3.9", "40", "x")', "=LEFT(A1, A3)", "=RIGHT(A2, A3)", '=MID("abcdef","2","3")',
+                '=LEFT("abc",TRUE)', '=SUBSTITUTE("aaa","a","b","2")', '=FIND("b","abcb","3")', '=REPT("ab","2")',
+                '=LEFT("abc","x")', '=SUBSTITUTE("testblankmatch", "", "!", 1)', '=SUBSTITUTE("abc", "", "!")',
+                '=SUBSTITUTE("abc", "", "!", 0)']
+    for row, formula in enumerate(formulas, start=1):
+        ws.cell(row, 2, formula)
+    wb.save(tmp_path / "book.xlsx")
+    sheet = evaluate_workbook(str(tmp_path / "book.xlsx")).grid.sheet("Sheet")
+    assert sheet is not None
+    assert [sheet.get(row, 2) for row in range(1, len(formulas) + 1)] == [
+        "ABx", "no", "ce", "bcd", "a", "aba", 4.0, "abab", VALUE, "testblankmatch", "abc", VALUE]
+
+
+def test_value_reads_currency_thousands_percent_and_parentheses(tmp_path: Path) -> None:
+    # POI's FormulaEvalTestData, saved by Excel: VALUE("$1,000") is 1000; Microsoft's VALUE page: text
+    # in any number, date or time format Excel recognises; Python's own "1_000" and "inf" are none
+    cases = [('"$1,000"', 1000.0), ('"1,000"', 1000.0), ('"10%"', 0.1), ('"(100)"', -100.0), ('"-$5"', -5.0),
+             ('"$-1,234.5"', -1234.5), ('" 12 "', 12.0), ('"1.5E3"', 1500.0), ('".5"', 0.5),
+             ('"1/2/2000"', 36527.0), ("12", 12.0), ('"1_000"', VALUE), ('"inf"', VALUE), ('"abc"', VALUE),
+             ("TRUE", VALUE), ('"-(5)"', VALUE), ('"$"', VALUE)]
+    wb = openpyxl.Workbook()
+    for row, (text, _) in enumerate(cases, start=1):
+        wb.active.cell(row, 1, f"=VALUE({text})")
+    wb.save(tmp_path / "book.xlsx")
+    sheet = evaluate_workbook(str(tmp_path / "book.xlsx")).grid.sheet("Sheet")
+    assert sheet is not None
+    assert [sheet.get(row, 1) for row in range(1, len(cases) + 1)] == [expected for _, expected in cases]

@@ -30,6 +30,7 @@ from formulas.tokens.operand import Error, XlError
 
 from ..formula.reader import parse
 from ..formula.tree import FormulaSyntaxError, Ref, column_letters
+from ..formula.values import is_omitted
 from ..read.cell_formats import cell_formats
 from ..read.grid import MAX_COL, MAX_ROW, NotComputed, Sheet
 from .legacy_values import FUNCTIONS as IS_FUNCTIONS
@@ -133,15 +134,16 @@ def _size(number: float) -> int:
 
 def offset(position: Position, reference: Any, rows: Any, cols: Any, height: Any = None, width: Any = None) -> Any:
     """OFFSET(reference, rows, cols, [height], [width]): the area ``rows`` below and ``cols`` right of
-    ``reference``, of its size unless given; off the sheet or a size of 0 is #REF!. A reference of
+    ``reference``, of its size unless given (or left out between commas: ``OFFSET(A1:B2,0,0,,1)``
+    is A1:A2, as Excel computes it); off the sheet or a size of 0 is #REF!. A reference of
     several areas (a union) is #VALUE!, as Microsoft's OFFSET page says. A number given as a range is
     read as a legacy formula reads it (:func:`_single`)."""
     if not isinstance(reference, Ranges) or len(reference.ranges) != 1:
         return _error("#VALUE!")
     sheet, r1, c1, r2, c2 = _area(reference, position)
     down, right = int(_number(_single(position, rows))), int(_number(_single(position, cols)))
-    tall = _size(_number(_single(position, height), r2 - r1 + 1)) if height is not None else r2 - r1 + 1
-    wide = _size(_number(_single(position, width), c2 - c1 + 1)) if width is not None else c2 - c1 + 1
+    tall = _size(_number(_single(position, height))) if not is_omitted(height) else r2 - r1 + 1
+    wide = _size(_number(_single(position, width))) if not is_omitted(width) else c2 - c1 + 1
     if tall == 0 or wide == 0:
         raise _Failed("#REF!")
     top, left = r1 + down, c1 + right
@@ -279,11 +281,23 @@ def sheets(position: Position, reference: Any = None) -> Any:
     return 1.0
 
 
-def _address_sheet(name: str) -> str:
-    """A sheet name as Excel writes it before ``!``: quoted when it is not a plain word."""
+def _plain_sheet(name: str) -> bool:
     plain = re.fullmatch(r"[A-Za-z_][A-Za-z0-9_.]*", name) is not None
     looks_like_cell = re.fullmatch(r"[A-Za-z]{1,3}\d+|R\d*C\d*", name, re.IGNORECASE) is not None
-    return name if plain and not looks_like_cell else "'" + name.replace("'", "''") + "'"
+    return plain and not looks_like_cell
+
+
+def _address_sheet(name: str) -> str:
+    """A sheet name as Excel writes it before ``!``: quoted when it is not a plain word. A sheet of
+    another workbook, the workbook in brackets first (``[Book1]Sheet1``), is quoted only when the
+    workbook's or the sheet's name needs it (POI's FormulaEvalTestData, saved by Excel:
+    ADDRESS(2,3,3,TRUE,"[Book1]Sheet1") is [Book1]Sheet1!$C2)."""
+    book = re.fullmatch(r"\[([^\[\]']+)\](.+)", name)
+    if book is not None:
+        plain = re.fullmatch(r"[A-Za-z0-9_.]+", book.group(1)) is not None and _plain_sheet(book.group(2))
+    else:
+        plain = _plain_sheet(name)
+    return name if plain else "'" + name.replace("'", "''") + "'"
 
 
 def address(row: Any, col: Any, abs_num: Any = 1, a1: Any = True, sheet_text: Any = None) -> Any:

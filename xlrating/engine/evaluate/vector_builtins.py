@@ -395,6 +395,8 @@ def _sumproduct(args: tuple[Node, ...]) -> Callable[..., Any]:
             result: Cell = (0.0, error_index(error.code), None)
         elif len({(len(t.rows), len(t.rows[0]) if t.rows else 0) for t in tables}) > 1:
             result = (0.0, VALUE, None)
+        elif len(values[0]) == 1 and any(isinstance(flat[0], str) for flat in values):
+            result = (0.0, VALUE, None)  # single cells: a text is no number to multiply (builtins' SUMPRODUCT)
         else:
             total = np.ones(len(values[0]))
             for flat in values:

@@ -120,7 +120,10 @@ def _aggregate(reduce: Callable[[list[float]], Any], skip_errors: bool = False) 
 def _sumproduct(*args: Any) -> Any:
     """Excel's SUMPRODUCT: same-shaped arrays, multiplied entry by entry; any non-number is 0. The
     first error, in argument order, is the result even when the shapes differ (formulas' test.xlsx,
-    saved by Excel: SUMPRODUCT(P75:Q75,H75:I75,I75:K75) is P75's #NUM!), then #VALUE! for those."""
+    saved by Excel: SUMPRODUCT(P75:Q75,H75:I75,I75:K75) is P75's #NUM!), then #VALUE! for those.
+    When every argument is a single value (one cell), a text among them is #VALUE!, not 0: POI's
+    FormulaEvalTestData, saved by Excel, has SUMPRODUCT(G1330:G1330,I1330:I1330) over the text "4"
+    and 2 as #VALUE!, where the same text in a longer array counts as 0."""
     arrays = [np.atleast_2d(np.asarray(a, dtype=object)) for a in args]
     for array in arrays:
         for value in array.ravel().tolist():
@@ -128,6 +131,8 @@ def _sumproduct(*args: Any) -> Any:
                 return value
     if not arrays or any(a.shape != arrays[0].shape for a in arrays):
         return Error.errors["#VALUE!"]
+    if arrays[0].size == 1 and any(isinstance(a.ravel()[0], str) for a in arrays):
+        return Error.errors["#VALUE!"]  # single values: text is no number to multiply
     total = np.ones(arrays[0].size)
     for array in arrays:
         total *= np.array([_array_number(v) or 0.0 for v in array.ravel().tolist()])
@@ -168,7 +173,6 @@ DECLARED: dict[str, dict[str, object]] = {
     "AMORDEGRC": {"toolpak": "all"},
     "AMORLINC": {"toolpak": "all"},
     "ANCHORARRAY": {"spills": True},
-    "AND": {"one_value": True, "vector": True},
     "ARABIC": {"pure": True},
     "ASIN": {"pure": True},
     "ATAN": {"pure": True},
@@ -243,7 +247,6 @@ DECLARED: dict[str, dict[str, object]] = {
     "ODDFYIELD": {"toolpak": "all"},
     "ODDLPRICE": {"toolpak": "all"},
     "ODDLYIELD": {"toolpak": "all"},
-    "OR": {"one_value": True, "vector": True},
     "PEARSON": {"arrays": True},
     "PERCENTRANK": {"arrays": True},
     "PERCENTRANK.EXC": {"arrays": True},
@@ -288,11 +291,9 @@ DECLARED: dict[str, dict[str, object]] = {
     "TTEST": {"arrays": True},
     "UNICHAR": {"pure": True},
     "UNICODE": {"pure": True},
-    "VALUE": {"pure": True},
     "VSTACK": {"spills": True},
     "WEEKDAY": {"pure": True},
     "WEEKNUM": {"toolpak": "all", "pure": True},
-    "XOR": {"one_value": True},
     "YIELD": {"toolpak": "all"},
     "YIELDDISC": {"toolpak": "all"},
     "YIELDMAT": {"toolpak": "all"},

@@ -5,6 +5,12 @@ IF with a single condition returns the branch it takes as it is: a reference sta
 value_if_false argument is returned), and branches of different sizes are fine. ``formulas``
 broadcasts the condition over both branches first, which makes that #VALUE!. A condition that is
 itself an array still works element by element, by ``formulas``' own IF.
+
+AND, OR and XOR read their arguments as Microsoft's pages and Excel's saved values say: in a
+reference or an array only TRUE/FALSE and numbers count (text and empty cells are left out); a value
+given directly counts as a logical value, a number (0 is FALSE) or the text "TRUE" or "FALSE" (any
+case), and any other text given so is #VALUE! (``=AND("1",1)``; ``formulas`` left it out and
+answered TRUE). No logical value at all is #VALUE!; the first error, in argument order, is the result.
 """
 
 from __future__ import annotations
@@ -121,6 +127,41 @@ def _count(value: Any) -> int | None:
         return None
 
 
+def _logical_values(args: tuple[Any, ...]) -> list[bool] | XlError:
+    """The logical values AND, OR and XOR take from ``args``, or the error they make."""
+    found: list[bool] = []
+    for argument in args:
+        if isinstance(argument, np.ndarray) and (type(argument) is np.ndarray or argument.size > 1):
+            for value in argument.ravel().tolist():  # a reference or an array: text and empty cells left out
+                value = _first(value)
+                if isinstance(value, XlError):
+                    return value
+                if isinstance(value, (bool, np.bool_, int, float, np.integer, np.floating)):
+                    found.append(bool(value))
+            continue
+        value = _first(argument)
+        if isinstance(value, XlError):
+            return value
+        if value is sh.EMPTY or isinstance(value, np.ndarray):
+            continue
+        if isinstance(value, str):  # typed text: only "TRUE" and "FALSE" read as logical values
+            if value.upper() not in ("TRUE", "FALSE"):
+                return Error.errors["#VALUE!"]
+            found.append(value.upper() == "TRUE")
+            continue
+        found.append(bool(value))
+    return found
+
+
+def _logical(reduce: Any) -> Any:
+    def logical(*args: Any) -> Any:
+        found = _logical_values(args)
+        if isinstance(found, XlError):
+            return found
+        return bool(reduce(found)) if found else Error.errors["#VALUE!"]
+    return logical
+
+
 def makearray(rows: Any, columns: Any, function: Any) -> Any:
     """MAKEARRAY(rows, columns, lambda): ``formulas``' MAKEARRAY (the lambda called for each row and
     column), once the array's size is checked as the dynamic arrays' are: MAKEARRAY(20000, 20000, ...)
@@ -137,6 +178,9 @@ FUNCTIONS: dict[str, Any] = {
     "SWITCH": wrap_func(switch),
     "SCAN": wrap_func(scan),
     "MAP": wrap_func(map_),
+    "AND": wrap_func(_logical(all)),
+    "OR": wrap_func(_logical(any)),
+    "XOR": wrap_func(_logical(lambda found: sum(found) % 2 == 1)),
 }
 
 
@@ -144,9 +188,12 @@ FUNCTIONS: dict[str, Any] = {
 # read without importing this module (:mod:`xlrating.engine.formula.declared`, which says what each
 # fact means). A function with none is declared {}.
 DECLARED: dict[str, dict[str, object]] = {
+    "AND": {"one_value": True, "vector": True},
     "IF": {"vector": True},
     "MAKEARRAY": {"spills": True},
     "MAP": {"spills": True},
+    "OR": {"one_value": True, "vector": True},
     "SCAN": {"spills": True},
     "SWITCH": {},
+    "XOR": {"one_value": True},
 }

@@ -36,12 +36,12 @@ found nothing.
 from __future__ import annotations
 
 import collections
-import functools
 from typing import Any
 
 import numpy as np
 import schedula as sh
 from formulas.cell import CELL
+from formulas.errors import FoundError
 from formulas.functions import COMPILING, Array, get_error, wrap_func, wrap_impure_func, wrap_ufunc
 from formulas.functions.look import args_parser_hlookup, args_parser_match_array, xcolumn, xmatch, xrow
 from formulas.ranges import Ranges
@@ -49,6 +49,7 @@ from formulas.tokens.operand import Error, XlError
 
 from ..formula.tree import column_letters
 from ..formula.values import Area, is_omitted
+from .arguments import text_number
 from .dynamic_arrays import NA, fail, grid, spilled
 from .library import formulas_function
 
@@ -197,6 +198,33 @@ def _binary_lookup(value_type: Any, value: Any, value_raw: Any, index: np.ndarra
     if isinstance(found, XlError):
         return found
     return np.asarray(result[found - 1], dtype=object).ravel()[0]
+
+
+def _table_parser(transpose: bool) -> Any:
+    """VLOOKUP's (``transpose``) or HLOOKUP's arguments as ``formulas`` parses them, once the
+    col_index_num (row_index_num) is checked as Excel does (Microsoft's VLOOKUP page): truncated, below
+    1 is #VALUE! once the value is found (EPPlus' FormulaTest workbook, saved by Excel:
+    ``VLOOKUP(8,B3:B7,FALSE)`` finds 7 and is #VALUE!, ``VLOOKUP(8,I10:I28,0,FALSE)`` finds nothing
+    and is #N/A), past the table #REF!; text that is no number #VALUE!, an error that error.
+    ``formulas`` read FALSE (0) as -1, Python's index of the last column, and 0.5 as the first."""
+    def parse(value: Any, table: Any, index: Any, match_type: Any = 1) -> Any:
+        number = np.asarray(index, dtype=object).ravel()[0] if np.size(index) else sh.EMPTY
+        if isinstance(number, XlError):
+            raise FoundError(err=number)
+        if number is sh.EMPTY:
+            number = 0.0
+        elif isinstance(number, str):
+            number = text_number(number)
+            if number is None:
+                raise FoundError(err=Error.errors["#VALUE!"])
+        column = int(float(number))
+        parsed = args_parser_hlookup(value, table, max(column, 1), match_type, transpose=transpose)
+        if column < 1:  # what the search finds is #VALUE!; nothing found stays #N/A
+            refused = np.empty(len(parsed[-1]), dtype=object)
+            refused[:] = [Error.errors["#VALUE!"]] * len(refused)
+            parsed = (*parsed[:-1], refused)
+        return parsed
+    return parse
 
 
 def _searching(function: Any, args_parser: Any) -> Any:
@@ -386,8 +414,8 @@ FUNCTIONS: dict[str, Any] = {
     "CHOOSE": wrap_func(choose, ranges=True),
     "LOOKUP": wrap_func(lookup),
     "MATCH": MATCH,
-    "VLOOKUP": _searching(_binary_lookup, functools.partial(args_parser_hlookup, transpose=True)),
-    "HLOOKUP": _searching(_binary_lookup, args_parser_hlookup),
+    "VLOOKUP": _searching(_binary_lookup, _table_parser(transpose=True)),
+    "HLOOKUP": _searching(_binary_lookup, _table_parser(transpose=False)),
     "XLOOKUP": wrap_func(xxlookup),
     "XMATCH": wrap_func(xxmatch),
     "ROW": _row_or_column(xrow),

@@ -11,6 +11,10 @@ and takes ``formulas``' for every operator not here, so they compute exactly as 
   ``=0.1+0.2&""`` was "0.30000000000000004" where Excel shows "0.3", and ``=1E+20&""`` was 21
   digits. Either operand's error is the result (the first one's if both are errors); arrays
   are joined entry by entry, as ``formulas`` broadcasts them.
+- ``=``, ``<>``, ``<``, ``>``, ``<=``, ``>=`` compare as ``formulas`` does (numbers < texts <
+  booleans, texts without case), but an empty cell takes the kind of the other operand: "" beside
+  a text, FALSE beside a boolean (Excel: ``=FALSE=A1`` is TRUE and ``=TRUE>A1`` TRUE for an empty
+  A1), 0 otherwise; ``formulas`` made it 0 beside a boolean, so ``=FALSE=A1`` was FALSE.
 
 (``:`` between references needs the workbook: the registry takes it from
 :mod:`..evaluate.references`.)
@@ -20,7 +24,10 @@ from __future__ import annotations
 
 from typing import Any
 
+import numpy as np
+import schedula as sh
 from formulas.functions import replace_empty, wrap_ufunc
+from formulas.functions.operators import LOGIC_OPERATORS, logic_input_parser
 
 from ..formula.limits import MAX_TEXT_CHARACTERS as MAX_TEXT
 from .arguments import VALUE
@@ -34,7 +41,23 @@ def _join(left: str, right: str) -> Any:
     return left + right
 
 
+def _as_other(value: Any, other: Any) -> Any:
+    """An empty cell as Excel compares it with ``other``: "" beside a text, FALSE beside a boolean, else 0."""
+    if value is not sh.EMPTY:
+        return value
+    if isinstance(other, str):
+        return ""
+    return False if isinstance(other, bool | np.bool_) else 0
+
+
+def _compared(left: Any, right: Any) -> Any:
+    """The operands as ``formulas`` compares them (kind first, then value), an empty one made the other's kind."""
+    return logic_input_parser(_as_other(left, right), _as_other(right, left))
+
+
 OPERATORS: dict[str, Any] = {
     "&": wrap_ufunc(_join, input_parser=lambda *operands: map(value_text, operands),
                     args_parser=lambda *operands: (replace_empty(v, "") for v in operands)),
+    **{op: wrap_ufunc(compare, input_parser=_compared, args_parser=lambda *operands: operands)
+       for op, compare in LOGIC_OPERATORS.items()},
 }

@@ -298,7 +298,7 @@ def _whole_ranges(count: Any, ranges: slice) -> Any:
 # 3.4, SMALL("Hello",1) #VALUE! (IronCalc's SMALL_LARGE book); formulas' answer was #NUM!.
 _OF_NUMBERS = ("AVEDEV", "DEVSQ", "GEOMEAN", "HARMEAN", "KURT", "MEDIAN", "SKEW", "SKEW.P", "STDEV", "STDEV.S",
                "STDEV.P", "STDEVP", "VAR", "VAR.S", "VAR.P", "VARP")
-_MODES = ("MODE", "MODE.SNGL", "MODE.MULT")
+_MODES = ("MODE.SNGL", "MODE.MULT")
 # their first argument read the same way; PERCENTILE and QUARTILE over a reference holding text were #VALUE!
 _RANKED = ("LARGE", "SMALL", "PERCENTILE", "PERCENTILE.INC", "PERCENTILE.EXC", "QUARTILE", "QUARTILE.INC",
            "QUARTILE.EXC", "TRIMMEAN")
@@ -314,6 +314,39 @@ def _of_numbers(name: str, typed_text: str = "error", omitted: Any = None) -> An
 
     of_numbers.__name__ = name.lower()
     return wrap_func(of_numbers)
+
+
+def _single_numbers(args: tuple[Any, ...]) -> XlError | None:
+    """MODE's (the legacy one's) stricter reading, from the values Excel saved in POI's
+    FormulaEvalTestData (Excel 2013): a value given directly or a reference to one cell must be a
+    number; typed text, even "1", and a one-cell reference to an empty cell or text are #VALUE!
+    (MODE(B8,"1",2,3), MODE(B9,2,D7) with D7 empty), while a range leaves them out
+    (MODE(C16:E16,-1.1) is -1.1). The first error, in argument order, is the result. MODE.SNGL and
+    MODE.MULT leave them out (formulas' test.xlsx: MODE.SNGL(I71,G71) over text is #N/A)."""
+    for argument in args:
+        if isinstance(argument, np.ndarray) and argument.size != 1:
+            errors = [v for v in argument.ravel().tolist() if isinstance(v, XlError)]
+            if errors:
+                return errors[0]
+            continue
+        value = argument.ravel()[0] if isinstance(argument, np.ndarray) else argument
+        if isinstance(value, XlError):
+            return value
+        if is_omitted(value) or not isinstance(value, (int, float, np.integer, np.floating)) \
+                or isinstance(value, (bool, np.bool_)):
+            return VALUE
+    return None
+
+
+def _legacy_mode(*args: Any) -> Any:
+    error = _single_numbers(args)
+    if error is not None:
+        return error
+    try:
+        values = numbers(args, "skip", VALUE)
+    except Rejected as rejected:
+        return rejected.error
+    return formulas_function("MODE")(as_reference(values))
 
 
 def _vertical(result: Any) -> Any:
@@ -390,6 +423,7 @@ FUNCTIONS: dict[str, Any] = {
     "COUNTA": wrap_func(counta),
     "AVERAGEA": wrap_func(averagea),
     **{name: _of_numbers(name, "skip", VALUE) for name in _MODES},
+    "MODE": wrap_func(_legacy_mode),
     **{name: _ranked(name) for name in _RANKED},
     "LINEST": wrap_func(linest),
     "LOGEST": wrap_func(logest),

@@ -46,7 +46,7 @@ from ..formula.limits import MAX_TEXT_CHARACTERS as MAX_TEXT
 from ..formula.values import is_omitted
 from ..read.character_set import CHARACTER_SET, MAC, WINDOWS
 from ..read.date_system import offset
-from .arguments import elementwise, number, wildcard_source
+from .arguments import elementwise, number, text_number, wildcard_source
 from .currency_text import FUNCTIONS as _CURRENCY_FUNCTIONS
 from .number_format import BadFormat, format_text
 from .number_text import GENERAL_WIDTH, TEXT_WIDTH, general_text, number_text  # noqa: F401 - the module's public names
@@ -95,10 +95,33 @@ def _texts(value: Any, blank: bool = False) -> Any:
     return text(value)
 
 
+def _numbers(value: Any) -> Any:
+    """A number argument of a text function with every text in it that reads as a number (or a date)
+    made that number, as Excel reads LEFT's num_chars or REPLACE's start_num: REPLACE("ABCDEF","3.9",
+    "40","x") is "ABx" (POI's FormulaEvalTestData, saved by Excel), LEFT(A1,B1) with B1 holding the
+    text "2.99999" takes 2 characters; ``formulas`` answered #VALUE! for any text. Other text is kept
+    (still #VALUE!)."""
+    def read(entry: Any) -> Any:
+        entry = _scalar(entry)
+        if isinstance(entry, str):
+            found = text_number(entry)
+            return entry if found is None else found
+        return entry
+
+    if isinstance(value, np.ndarray) and value.ndim:
+        if value.dtype != object:
+            return value
+        converted = np.empty(value.shape, dtype=object)
+        converted.flat = [read(v) for v in value.flat]
+        return converted.view(type(value))
+    return read(value)
+
+
 def with_text_arguments(implementation: Callable[..., Any], is_text: Callable[[int], bool],
                         blank: Callable[[int], bool] = lambda _: False) -> Any:
     """``implementation`` (``formulas``' own) called with its arguments at the positions ``is_text``
-    accepts (0 is the first) holding numbers and logical values written as Excel writes them, and
+    accepts (0 is the first) holding numbers and logical values written as Excel writes them, at
+    the other positions (numbers) text that reads as a number as that number (:func:`_numbers`), and
     at the positions ``blank`` accepts an empty cell as the empty text (``formulas`` would write
     its placeholder's name, "empty")."""
 
@@ -107,7 +130,7 @@ def with_text_arguments(implementation: Callable[..., Any], is_text: Callable[[i
             values, _ = parse_ranges(*args)  # references arrive as formulas' Ranges
         except RangeValueError:
             return implementation(*args)  # formulas' answer to a reference it cannot read
-        return implementation(*(_texts(a, blank(i)) if is_text(i) else a for i, a in enumerate(values)))
+        return implementation(*(_texts(a, blank(i)) if is_text(i) else _numbers(a) for i, a in enumerate(values)))
 
     call.__name__ = getattr(implementation, "__name__", "text_function")
     return call
@@ -151,8 +174,22 @@ def _search(find_text: Any, within_text: Any, start_num: Any = 1) -> Any:
     return float(found.start() + 1) if found else Error.errors["#VALUE!"]
 
 
+def _substitute(text: Any, old_text: Any, new_text: Any, instance_num: Any = None) -> Any:
+    """SUBSTITUTE(text, old_text, new_text, [instance_num]): ``formulas``' own, but an empty
+    ``old_text`` finds nothing to replace, so the text comes back as it is, as Excel answers
+    (POI's FormulaEvalTestData: SUBSTITUTE("testblankmatch","","!",1)); ``formulas`` answered
+    #VALUE! with an instance_num and put new_text between every two characters without one."""
+    if formulas_text._str(old_text) == "":
+        if instance_num is not None and (isinstance(instance_num, (bool, np.bool_, str)) or instance_num < 1):
+            return _VALUE
+        return formulas_text._str(text)
+    return formulas_text.xsubstitute(text, old_text, new_text, instance_num)
+
+
 def _text_functions() -> dict[str, Any]:
     builtin = dict(formulas_text.FUNCTIONS)
+    builtin["SUBSTITUTE"] = wrap_ufunc(_substitute, input_parser=lambda *a: a,
+                                       args_parser=lambda *a: (replace_empty(v, "") for v in a))
     builtin["SEARCH"] = builtin["SEARCHB"] = wrap_ufunc(
         _search, input_parser=lambda *a: a, args_parser=lambda *a: (replace_empty(v, "") for v in a))
     return {name: with_text_arguments(builtin[name], is_text, _BLANK_ARGUMENTS.get(name, lambda _: False))
@@ -325,7 +362,53 @@ def _limited_text_functions() -> dict[str, Any]:
     return functions
 
 
+# --- VALUE ---------------------------------------------------------------------------------------
+
+# A number as Excel (en-US) reads it in text: a sign, a dollar sign before or after it, digits with
+# commas between groups of three, a decimal point, an exponent, a percent sign; spaces around
+_WRITTEN_NUMBER = re.compile(r"(?P<sign>[-+]?)(?P<dollar>\$?)(?P<sign2>[-+]?)(?P<whole>\d{1,3}(?:,\d{3})+|\d*)"
+                             r"(?P<fraction>\.\d*)?(?P<exponent>[eE][-+]?\d+)?(?P<percent>%?)")
+
+
+def written_number(text: str) -> float | None:
+    """Text written as a number the way Excel's VALUE reads it (Microsoft's VALUE page: "any of the
+    constant number, date, or time formats recognized by Microsoft Excel"): "$1,000" is 1000 (POI's
+    FormulaEvalTestData, saved by Excel), "1,000" 1000, "10%" 0.1, "(100)" -100, "-$5" -5,
+    "1.5E3" 1500; None for text written otherwise (a date or a time, or no number at all)."""
+    written = text.strip()
+    negative = written.startswith("(") and written.endswith(")")
+    if negative:
+        written = written[1:-1].strip()
+    match = _WRITTEN_NUMBER.fullmatch(written)
+    if match is None or not any(c.isdigit() for c in match["whole"] + (match["fraction"] or "")):
+        return None
+    if (match["sign"] and match["sign2"]) or (negative and (match["sign"] or match["sign2"])):
+        return None
+    number = float(match["whole"].replace(",", "") + (match["fraction"] or "") + (match["exponent"] or ""))
+    if not math.isfinite(number):
+        return None
+    if match["percent"]:
+        number /= 100
+    return -number if negative or "-" in (match["sign"], match["sign2"]) else number
+
+
+def _value(text: Any) -> Any:
+    """VALUE(text): a number written as text (:func:`written_number`), else a date or a time written
+    as text, as ``formulas`` reads them; other text, TRUE and FALSE are #VALUE!."""
+    if isinstance(text, str) and not isinstance(text, XlError):
+        number = written_number(text)
+        if number is not None:
+            return number
+        try:
+            float(text)  # Python's own numbers that Excel's are not: "1_000", "inf", "nan"
+        except ValueError:
+            return formulas_text.xvalue(text)
+        return _VALUE
+    return formulas_text.xvalue(text)
+
+
 FUNCTIONS: dict[str, Any] = {
+    "VALUE": wrap_ufunc(_value, input_parser=lambda *a: a),
     "VALUETOTEXT": wrap_ufunc(_valuetotext, input_parser=lambda *a: a, args_parser=_as_objects,
                               check_error=lambda value, format_type=0: get_error(format_type), check_nan=False),
     **_limited_text_functions(),
@@ -623,5 +706,6 @@ DECLARED: dict[str, dict[str, object]] = {
     "TEXTJOIN": {"one_value": True, "arrays": True},
     "TRIM": {"pure": True},
     "UPPER": {"pure": True},
+    "VALUE": {"pure": True},
     "VALUETOTEXT": {},
 }
