@@ -130,9 +130,6 @@ class EngineAstBuilder(AstBuilder):
         return super().get_node_id(token)
 
 
-@functools.cache
-def parser_for(registry: FunctionRegistry) -> type[Parser]:
-    """``formulas``' parser with function and operator tokens bound to ``registry``."""
 # A text of a formula, and its line breaks as characters no formula holds (an XML file cannot)
 _TEXT = re.compile(r'"(?:[^"]|"")*"')
 _HIDDEN = str.maketrans({"\n": "\x00", "\r": "\x01"})
@@ -156,6 +153,9 @@ class BreaksKeptParser(Parser):
         return super().ast(expression, context)
 
 
+@functools.cache
+def parser_for(registry: FunctionRegistry) -> type[Parser]:
+    """``formulas``' parser with function and operator tokens bound to ``registry``."""
     bound = {"registry": registry}
     tokens = {Function: type("EngineFunction", (EngineFunction,), bound),
               Lambda: type("EngineLambda", (EngineLambda,), bound),
