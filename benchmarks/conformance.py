@@ -351,8 +351,9 @@ def cached_value(cell: etree._Element, strings: list[str], errors: Mapping[str, 
     if value is None:
         return None
     text = value.text or ""
-    if kind == "s":
-        return Cached("text", strings[int(text)])
+    if kind == "s":  # an index past the table (a part the reader does not know): no value, as LibreOffice reads it
+        index = int(text)
+        return Cached("text", strings[index]) if 0 <= index < len(strings) else None
     if kind == "str":
         return Cached("text", unescape_text(text))
     if kind == "b":

@@ -100,3 +100,13 @@ def test_the_report_judges_the_target_on_the_reproducible_cells() -> None:
     assert corpus.meets(99.5)
     assert corpus.as_json(99.5)["not_reproducible"] == {"RAND": 1}
     assert score.mismatches[0].as_json("ours")["reproducible"] is False
+
+
+def test_a_shared_string_index_past_the_table_is_no_value_not_a_failed_workbook() -> None:
+    # a pre-release Excel 2007 file keeps its strings in <sstItem>, which no reader finds: its output
+    # still reads, the cell without a value
+    conformance = load_conformance()
+    cell = conformance.etree.fromstring('<c xmlns="http://schemas.openxmlformats.org/spreadsheetml/2006/main" '
+                                        'r="A1" t="s"><v>3</v></c>')
+    assert conformance.cached_value(cell, ["only"]) is None
+    assert conformance.cached_value(cell, ["a", "b", "c", "d"]) == conformance.Cached("text", "d")
