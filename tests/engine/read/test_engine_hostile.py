@@ -92,8 +92,8 @@ def test_a_csv_of_a_sheet_within_the_limit_has_every_row_as_wide_as_its_used_ran
 # --- one formula running past the time limit: stopped inside it, naming the cell --------------------
 
 @pytest.mark.parametrize("formula", [
-    "=SUM(MAKEARRAY(4000,4000,LAMBDA(r,c,r)))",  # 16 million LAMBDA calls (computed as it is compiled)
-    "=LET(x,SEQUENCE(5000),SUM(x*TRANSPOSE(x)))",  # 25 million products, one Python call each
+    "=SUM(MAKEARRAY(2800,2800,LAMBDA(r,c,r)))",  # 7.8 million LAMBDA calls (computed as it is compiled)
+    "=LET(x,SEQUENCE(2800),SUM(x*TRANSPOSE(x)))",  # 7.8 million products (within the array cap), one call each
 ])
 def test_one_formula_past_the_time_limit_stops_inside_it_naming_the_cell(tmp_path: Path, good: Path,
                                                                          formula: str) -> None:
@@ -108,7 +108,7 @@ def test_one_formula_past_the_time_limit_stops_inside_it_naming_the_cell(tmp_pat
 
 
 def test_ctrl_c_stops_a_formula_being_computed_and_leaves_nothing_written(tmp_path: Path, good: Path) -> None:
-    slow = _book(tmp_path / "slow.xlsx", {"A1": "=SUM(MAKEARRAY(4000,4000,LAMBDA(r,c,r)))"})
+    slow = _book(tmp_path / "slow.xlsx", {"A1": "=SUM(MAKEARRAY(2800,2800,LAMBDA(r,c,r)))"})
     environ = {k: v for k, v in os.environ.items() if not k.startswith("XLRATING_MAX_")}
     child = subprocess.Popen([sys.executable, "-m", "xlrating", "convert", "-q", str(slow), str(good), "-o",
                               str(tmp_path / "out")], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
@@ -128,17 +128,33 @@ def test_ctrl_c_stops_a_formula_being_computed_and_leaves_nothing_written(tmp_pa
 # --- arrays: a spill larger than the workbook may hold ----------------------------------------------
 
 def test_a_spill_past_the_workbooks_cell_limit_is_that_cells_warning_within_memory(tmp_path: Path, good: Path) -> None:
-    big = _book(tmp_path / "big.xlsx", {"A1": "=SEQUENCE(1000000,16)", "R1": "=A1+1", "S1": "=SUM(SEQUENCE(2000))"})
+    big = _book(tmp_path / "big.xlsx", {"A1": "=SEQUENCE(500000,16)", "R1": "=A1+1", "S1": "=SUM(SEQUENCE(2000))"})
     done, took = _convert(str(big), str(good), "-o", str(tmp_path / "out"), seconds=30)
     assert done.returncode == 0, done.stderr
     assert took < 30, took
-    assert ("warning: " + str(big) + ": Sheet!A1: its array of 1,000,000 x 16 = 16,000,000 values would take the "
+    assert ("warning: " + str(big) + ": Sheet!A1: its array of 500,000 x 16 = 8,000,000 values would take the "
             "workbook past its limit of max_cells = 2,000,000 (XLRATING_MAX_CELLS) cells") in done.stderr
     ws = openpyxl.load_workbook(tmp_path / "out" / "big.xlsx", data_only=True).active
     assert (ws["A1"].value, ws["A2"].value, ws["R1"].value, ws["S1"].value) == (None, None, None, 2001000)
     assert openpyxl.load_workbook(tmp_path / "out" / "good.xlsx", data_only=True).active["A2"].value == 42
     strict, _ = _convert(str(big), "-o", str(tmp_path / "strict"), "--strict", seconds=30)
     assert strict.returncode == 1
+
+
+@pytest.mark.parametrize(("formula", "size", "beyond"), [
+    ("=LET(x,SEQUENCE(20000),SUM(x*TRANSPOSE(x)))", "20,000 x 20,000 = 400,000,000", "53,687,091 Excel holds"),
+    ("=SUM(SEQUENCE(5000)*SEQUENCE(1,5000))", "5,000 x 5,000 = 25,000,000", "16,777,216 the engine holds"),
+])
+def test_an_operator_making_an_array_past_the_cap_is_refused_before_computing_an_element(
+        tmp_path: Path, good: Path, formula: str, size: str, beyond: str) -> None:
+    grid = _book(tmp_path / "grid.xlsx", {"A1": formula, "A2": "=1+1"})
+    done, took = _convert(str(grid), str(good), "-o", str(tmp_path / "out"), seconds=60)
+    assert done.returncode == 0, done.stderr
+    assert took < 2 * START_UP, took  # at once, not after building 400 million products
+    assert f"warning: {grid}: Sheet!A1: the operator *: an array of {size} values, more than the {beyond}" in done.stderr
+    ws = openpyxl.load_workbook(tmp_path / "out" / "grid.xlsx", data_only=True).active
+    assert (ws["A1"].value, ws["A2"].value) == (None, 2)  # left for Excel, the rest computed
+    assert openpyxl.load_workbook(tmp_path / "out" / "good.xlsx", data_only=True).active["A2"].value == 42
 
 
 def test_a_spill_within_the_limit_is_written_whole(tmp_path: Path) -> None:

@@ -1,5 +1,6 @@
 """Excel's arithmetic where ``formulas``' own operators differ: ``^`` on the cell-by-cell path (the
-same double as the vectorised path) and the double negation ``--``.
+same double as the vectorised path), the double negation ``--``, and the size of what an operator
+makes of two arrays.
 
 **The power** ``^``.
 
@@ -25,6 +26,13 @@ FALSE 0, text that reads as a number that number, other text #VALUE!), which SUM
 then count, where they skip logical values in an array (Microsoft's SUM and SUMPRODUCT pages).
 :data:`NEGATED_TWICE` is that operator; a plain ``+x`` stays ``formulas``' (Excel's unary plus
 changes nothing).
+
+**The size of the result** (:func:`sized_operands`). An operator between a column and a row makes a
+grid (``=LET(x,SEQUENCE(20000),SUM(x*TRANSPOSE(x)))`` is 400 million products): the result has the
+most rows and the most columns of its operands. Its size is checked against the array limits
+(:func:`..formula.limits.check_size`) before a single element is computed, so such a formula is
+left not computed with a warning naming the cell and the limit, at once, instead of filling memory
+element by element inside one numpy call that nothing can interrupt.
 """
 
 from __future__ import annotations
@@ -35,9 +43,12 @@ from typing import Any
 
 import numpy as np
 from formulas.functions import _text2num, replace_empty, wrap_ufunc
+from formulas.ranges import Ranges
 from formulas.tokens.operand import Error, XlError
 
 from xlrating.core.powers import power
+
+from ..formula.limits import MAX_CELLS, MAX_COLUMNS, MAX_ROWS, check_size
 
 
 def _operand(value: Any) -> float:
@@ -92,4 +103,40 @@ def _as_number(value: float) -> float:
 NEGATED_TWICE = wrap_ufunc(_as_number, input_parser=_parse, check_error=_first_error,
                            args_parser=lambda *operands: map(replace_empty, operands))
 
-__all__ = ["NEGATED_TWICE", "POWER_OPERATOR", "excel_power"]
+
+
+def _shape(value: Any) -> tuple[int, int] | None:
+    """The rows and columns of an operand that is an array or a one-area range (None otherwise)."""
+    if isinstance(value, np.ndarray):
+        return (value.shape[0], value.shape[1]) if value.ndim == 2 else None
+    if isinstance(value, Ranges) and len(value.ranges) == 1:
+        area = value.ranges[0]
+        rows, columns = int(area["r2"]) - int(area["r1"]) + 1, int(area["n2"]) - int(area["n1"]) + 1
+        size = getattr(value, "size", None)  # a whole column read as far as used: the extent asked for
+        return (max(rows, int(size[0])), max(columns, int(size[1]))) if size is not None else (rows, columns)
+    return None
+
+
+def sized_operands(implementation: Any, name: str) -> Any:
+    """``implementation`` of the operator ``name`` (a function of its operands, or ``formulas``' dict
+    of one with extra inputs first), which first checks that the array it would make of its
+    operands is within the array limits (see the module's docstring)."""
+    function = implementation["function"] if isinstance(implementation, dict) else implementation
+    extra = len(implementation.get("extra_inputs", ())) if isinstance(implementation, dict) else 0
+
+    @functools.wraps(function)
+    def bounded(*args: Any) -> Any:
+        if len(args) - extra > 1:
+            shapes = [shape for shape in map(_shape, args[extra:]) if shape is not None]
+            if len(shapes) > 1:
+                rows, columns = max(s[0] for s in shapes), max(s[1] for s in shapes)
+                if rows * columns > MAX_CELLS or rows > MAX_ROWS or columns > MAX_COLUMNS:
+                    check_size(rows, columns, f"the operator {name}")
+        return function(*args)
+
+    if isinstance(implementation, dict):
+        return {**implementation, "function": bounded}
+    return bounded
+
+
+__all__ = ["NEGATED_TWICE", "POWER_OPERATOR", "excel_power", "sized_operands"]

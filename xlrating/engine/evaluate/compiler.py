@@ -29,6 +29,7 @@ from ..formula.function_names import builtin_name
 from ..formula.values import OMITTED, Abort
 from ..read.date_system import DATE_SYSTEM
 from ..read.grid import CellFailure, NotComputed
+from .arithmetic import sized_operands
 from .legacy_values import operands_intersected
 from .registry import FunctionRegistry, UnknownFunction, is_excel_function
 
@@ -113,7 +114,9 @@ class EngineOperator(OperatorToken):
         implementation = self.registry.operator(name)
         if implementation is None:
             implementation = super().compile()
-        return implementation if name in _REFERENCE_OPERATORS else operands_intersected(implementation)
+        if name in _REFERENCE_OPERATORS:
+            return implementation
+        return operands_intersected(sized_operands(implementation, self.name))
 
 
 class EngineAstBuilder(AstBuilder):

@@ -1,4 +1,5 @@
-"""Excel's limits on one formula's text: its length and how deeply its functions nest.
+"""Excel's limits on one formula: its text's length, how deeply its functions nest, and how large
+an array it computes may be (:func:`check_size`).
 
 Microsoft's "Excel specifications and limits": "Length of formula contents: 8,192 characters" (the
 file format's ``ST_Formula`` holds "at most 8192 characters", [MS-OI29500] 2.1.1085) and "Nested
@@ -12,6 +13,11 @@ used as an argument of another is at the second level, one inside that at the th
 from __future__ import annotations
 
 import re
+
+from formulas.errors import FoundError
+from formulas.tokens.operand import Error
+
+from .values import not_computed
 
 MAX_FORMULA_CHARACTERS = 8_192
 MAX_NESTED_FUNCTIONS = 64
@@ -54,4 +60,34 @@ def beyond_excel(formula: str) -> str | None:
     return None
 
 
-__all__ = ["MAX_FORMULA_CHARACTERS", "MAX_NESTED_FUNCTIONS", "MAX_TEXT_CHARACTERS", "beyond_excel", "function_depth"]
+# How large an array may be. Excel's arrays inside a formula have at most 1,048,576 rows and as
+# many columns (wider than the sheet's 16,384 is fine until it spills): SUM(SEQUENCE(,2^20)) is
+# computed, SEQUENCE(,2^20+1) is #VALUE!. One array holds at most 53,687,091 values: past that
+# Excel stops with "Excel ran out of resources" and shows no value, so such a cell is left not
+# computed (measurements published on r/excel: COUNT(SEQUENCE(3741,14351)) is 53,687,091,
+# COUNT(SEQUENCE(33284,1613)) runs out of resources). The engine itself holds at most MAX_CELLS
+# values in one array (a few hundred megabytes of Python objects); a larger array within Excel's
+# limit is left not computed too, with a warning saying so, never made an error Excel would not show.
+MAX_ROWS = MAX_COLUMNS = 1_048_576
+EXCEL_MAX_VALUES = 53_687_091
+MAX_CELLS = 16_777_216
+
+
+def check_size(rows: int, columns: int, what: str) -> None:
+    """That an array of ``rows`` x ``columns`` made by ``what`` (a function's name) can be: more rows
+    or columns than Excel's arrays have is #VALUE!; more values than Excel or the engine holds in one
+    array leaves the cell not computed (Excel shows no value), with a warning."""
+    if rows > MAX_ROWS or columns > MAX_COLUMNS:
+        raise FoundError(err=Error.errors["#VALUE!"])
+    values = rows * columns
+    if values > EXCEL_MAX_VALUES:
+        raise not_computed(f"{what}: an array of {rows:,} x {columns:,} = {values:,} values, more than the "
+                           f"{EXCEL_MAX_VALUES:,} Excel holds in one array (Excel stops with \"Excel ran out of "
+                           "resources\" and shows no value)")
+    if values > MAX_CELLS:
+        raise not_computed(f"{what}: an array of {rows:,} x {columns:,} = {values:,} values, more than the "
+                           f"{MAX_CELLS:,} the engine holds in one array")
+
+
+__all__ = ["EXCEL_MAX_VALUES", "MAX_CELLS", "MAX_COLUMNS", "MAX_FORMULA_CHARACTERS", "MAX_NESTED_FUNCTIONS", "MAX_ROWS",
+           "MAX_TEXT_CHARACTERS", "beyond_excel", "check_size", "function_depth"]

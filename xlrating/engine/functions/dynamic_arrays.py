@@ -39,22 +39,12 @@ from formulas.errors import FoundError
 from formulas.functions import COMPILING, Array, _text2num, wrap_func, wrap_impure_func
 from formulas.tokens.operand import Error, XlError
 
+from ..formula.limits import EXCEL_MAX_VALUES, MAX_CELLS, MAX_COLUMNS, MAX_ROWS, check_size
 from ..formula.values import is_omitted as left_out
 from ..formula.values import not_computed
 
 CALC = XlError("#CALC!")
 NA = Error.errors["#N/A"]
-# How large an array may be. Excel's arrays inside a formula have at most 1,048,576 rows and as
-# many columns (wider than the sheet's 16,384 is fine until it spills): SUM(SEQUENCE(,2^20)) is
-# computed, SEQUENCE(,2^20+1) is #VALUE!. One array holds at most 53,687,091 values: past that
-# Excel stops with "Excel ran out of resources" and shows no value, so such a cell is left not
-# computed (measurements published on r/excel: COUNT(SEQUENCE(3741,14351)) is 53,687,091,
-# COUNT(SEQUENCE(33284,1613)) runs out of resources). The engine itself holds at most MAX_CELLS
-# values in one array (a few hundred megabytes of Python objects); a larger array within Excel's
-# limit is left not computed too, with a warning saying so, never made an error Excel would not show.
-MAX_ROWS = MAX_COLUMNS = 1_048_576
-EXCEL_MAX_VALUES = 53_687_091
-MAX_CELLS = 16_777_216
 _MISSING = object()
 
 
@@ -138,22 +128,6 @@ def spilled(array: np.ndarray) -> Array:
     if array.size == 0:
         raise fail("#CALC!")
     return np.asarray(array, dtype=object).view(Array)
-
-
-def check_size(rows: int, columns: int, what: str) -> None:
-    """That an array of ``rows`` x ``columns`` made by ``what`` (a function's name) can be: more rows
-    or columns than Excel's arrays have is #VALUE!; more values than Excel or the engine holds in one
-    array leaves the cell not computed (Excel shows no value), with a warning."""
-    if rows > MAX_ROWS or columns > MAX_COLUMNS:
-        raise fail("#VALUE!")
-    values = rows * columns
-    if values > EXCEL_MAX_VALUES:
-        raise not_computed(f"{what}: an array of {rows:,} x {columns:,} = {values:,} values, more than the "
-                           f"{EXCEL_MAX_VALUES:,} Excel holds in one array (Excel stops with \"Excel ran out of "
-                           "resources\" and shows no value)")
-    if values > MAX_CELLS:
-        raise not_computed(f"{what}: an array of {rows:,} x {columns:,} = {values:,} values, more than the "
-                           f"{MAX_CELLS:,} the engine holds in one array")
 
 
 def filled(shape: tuple[int, int], value: Any, what: str = "an array") -> np.ndarray:
