@@ -14,11 +14,6 @@ from __future__ import annotations
 
 import re
 
-from formulas.errors import FoundError
-from formulas.tokens.operand import Error
-
-from .values import not_computed
-
 MAX_FORMULA_CHARACTERS = 8_192
 MAX_NESTED_FUNCTIONS = 64
 MAX_TEXT_CHARACTERS = 32_767  # in one text value, a cell's limit
@@ -77,6 +72,14 @@ def check_size(rows: int, columns: int, what: str) -> None:
     """That an array of ``rows`` x ``columns`` made by ``what`` (a function's name) can be: more rows
     or columns than Excel's arrays have is #VALUE!; more values than Excel or the engine holds in one
     array leaves the cell not computed (Excel shows no value), with a warning."""
+    if rows * columns <= MAX_CELLS and rows <= MAX_ROWS and columns <= MAX_COLUMNS:
+        return
+    # here, not above: only arrays load formulas; a conversion of plain formulas never does
+    from formulas.errors import FoundError
+    from formulas.tokens.operand import Error
+
+    from .values import not_computed
+
     if rows > MAX_ROWS or columns > MAX_COLUMNS:
         raise FoundError(err=Error.errors["#VALUE!"])
     values = rows * columns
