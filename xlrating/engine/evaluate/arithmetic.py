@@ -27,7 +27,7 @@ then count, where they skip logical values in an array (Microsoft's SUM and SUMP
 :data:`NEGATED_TWICE` is that operator; a plain ``+x`` stays ``formulas``' (Excel's unary plus
 changes nothing).
 
-**The size of the result** (:func:`sized_operands`). An operator between a column and a row makes a
+**The size of the result** (:func:`check_operands`). An operator between a column and a row makes a
 grid (``=LET(x,SEQUENCE(20000),SUM(x*TRANSPOSE(x)))`` is 400 million products): the result has the
 most rows and the most columns of its operands. Its size is checked against the array limits
 (:func:`..formula.limits.check_size`) before a single element is computed, so such a formula is
@@ -117,26 +117,16 @@ def _shape(value: Any) -> tuple[int, int] | None:
     return None
 
 
-def sized_operands(implementation: Any, name: str) -> Any:
-    """``implementation`` of the operator ``name`` (a function of its operands, or ``formulas``' dict
-    of one with extra inputs first), which first checks that the array it would make of its
-    operands is within the array limits (see the module's docstring)."""
-    function = implementation["function"] if isinstance(implementation, dict) else implementation
-    extra = len(implementation.get("extra_inputs", ())) if isinstance(implementation, dict) else 0
-
-    @functools.wraps(function)
-    def bounded(*args: Any) -> Any:
-        if len(args) - extra > 1:
-            shapes = [shape for shape in map(_shape, args[extra:]) if shape is not None]
-            if len(shapes) > 1:
-                rows, columns = max(s[0] for s in shapes), max(s[1] for s in shapes)
-                if rows * columns > MAX_CELLS or rows > MAX_ROWS or columns > MAX_COLUMNS:
-                    check_size(rows, columns, f"the operator {name}")
-        return function(*args)
-
-    if isinstance(implementation, dict):
-        return {**implementation, "function": bounded}
-    return bounded
+def check_operands(name: str, operands: tuple[Any, ...]) -> None:
+    """That the array the operator ``name`` makes of ``operands`` is within the array limits (see
+    the module's docstring): the most rows and the most columns of the operands that are arrays."""
+    if len(operands) < 2:
+        return
+    shapes = [shape for shape in map(_shape, operands) if shape is not None]
+    if len(shapes) > 1:
+        rows, columns = max(s[0] for s in shapes), max(s[1] for s in shapes)
+        if rows * columns > MAX_CELLS or rows > MAX_ROWS or columns > MAX_COLUMNS:
+            check_size(rows, columns, f"the operator {name}")
 
 
-__all__ = ["NEGATED_TWICE", "POWER_OPERATOR", "excel_power", "sized_operands"]
+__all__ = ["NEGATED_TWICE", "POWER_OPERATOR", "check_operands", "excel_power"]

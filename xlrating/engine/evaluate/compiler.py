@@ -29,7 +29,6 @@ from ..formula.function_names import builtin_name
 from ..formula.values import OMITTED, Abort
 from ..read.date_system import DATE_SYSTEM
 from ..read.grid import CellFailure, NotComputed
-from .arithmetic import sized_operands
 from .legacy_values import operands_intersected
 from .registry import FunctionRegistry, UnknownFunction, is_excel_function
 
@@ -110,13 +109,13 @@ class EngineOperator(OperatorToken):
         if name == "U+" and "-" in self.attr.get("sum_minus", ""):  # --x: signs that cancel out
             from .arithmetic import NEGATED_TWICE
 
-            return operands_intersected(NEGATED_TWICE)
+            return operands_intersected(NEGATED_TWICE, "--")
         implementation = self.registry.operator(name)
         if implementation is None:
             implementation = super().compile()
         if name in _REFERENCE_OPERATORS:
             return implementation
-        return operands_intersected(sized_operands(implementation, self.name))
+        return operands_intersected(implementation, self.name)
 
 
 class EngineAstBuilder(AstBuilder):

@@ -37,6 +37,7 @@ from formulas.tokens.operand import Error, XlError
 from ..formula import declared
 from ..formula.reader import parse
 from ..formula.tree import Call, FormulaSyntaxError, walk
+from .arithmetic import check_operands
 from .position import CURRENT
 
 # Functions whose parameters of type array make a legacy formula evaluate what is nested in them as
@@ -111,22 +112,25 @@ def _operand(value: Any) -> Any:
     return value
 
 
-def operands_intersected(implementation: Any) -> Any:
-    """``implementation`` of an operator (a function of its operands, or ``formulas``' dict of one
-    with extra inputs first), whose operands are first intersected with the formula's row or column
-    when the formula is a legacy one of a workbook a spreadsheet saved (:class:`.position.Position`
-    ``operands``): an operator takes
+def operands_intersected(implementation: Any, name: str) -> Any:
+    """``implementation`` of the operator ``name`` (a function of its operands, or ``formulas``' dict
+    of one with extra inputs first), whose operands are first intersected with the formula's row or
+    column when the formula is a legacy one of a workbook a spreadsheet saved
+    (:class:`.position.Position` ``operands``): an operator takes
     single values, so ``B1:B3*C1:C3`` in row 2 multiplies B2 by C2. Elsewhere (an array or
-    dynamic-array formula, one with SUMPRODUCT, INDEX ...) the operands are as they are."""
+    dynamic-array formula, one with SUMPRODUCT, INDEX ...) the operands are as they are, and the
+    array they make is checked against the array limits first (:func:`.arithmetic.check_operands`)."""
     function = implementation["function"] if isinstance(implementation, dict) else implementation
     extra = len(implementation.get("extra_inputs", ())) if isinstance(implementation, dict) else 0
 
     @functools.wraps(function)
     def legacy(*args: Any) -> Any:
         position = CURRENT.get(None)
-        if position is None or not position.operands or not any(isinstance(a, Ranges) for a in args[extra:]):
-            return function(*args)
-        return function(*args[:extra], *(_operand(a) for a in args[extra:]))
+        operands = args[extra:]
+        if position is not None and position.operands and any(isinstance(a, Ranges) for a in operands):
+            operands = tuple(_operand(a) for a in operands)
+        check_operands(name, operands)
+        return function(*args[:extra], *operands)
 
     if isinstance(implementation, dict):
         return {**implementation, "function": legacy}
