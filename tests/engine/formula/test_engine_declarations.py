@@ -6,6 +6,7 @@ declarations (a function added to a module with its facts is known everywhere)."
 from __future__ import annotations
 
 import importlib
+import re
 from pathlib import Path
 
 import pytest
@@ -42,6 +43,13 @@ def test_the_engines_lists_are_the_declarations() -> None:
     assert blocks.SCALAR_FUNCTIONS == declared.having("one_value") and "SUM" in blocks.SCALAR_FUNCTIONS
     assert legacy_values.ARRAY_PARAMETERS == declared.having("arrays") and "SUMPRODUCT" in legacy_values.ARRAY_PARAMETERS
     assert toolpak.SCALAR_PARAMETERS["SERIESSUM"] == (0, 1, 2) and toolpak.SCALAR_PARAMETERS["EDATE"] is None
+    # the parameters a legacy formula intersects: those declared "scalars" and the ToolPak's
+    assert legacy_values.SCALAR_PARAMETERS == declared.scalar_parameters()
+    assert legacy_values.SCALAR_PARAMETERS["ABS"] is None and legacy_values.SCALAR_PARAMETERS["WORKDAY.INTL"] == (0, 1, 2)
+    assert toolpak.SCALAR_PARAMETERS.items() <= legacy_values.SCALAR_PARAMETERS.items()
+    # a parameter taking a range or an array is none of them
+    assert not {"SUM", "SUMPRODUCT", "INDEX", "MATCH", "COUNTIF", "ROWS", "COLUMNS", "ROW", "COLUMN", "OFFSET",
+                "INDIRECT", "SUBTOTAL", "AGGREGATE", "CONCAT", "TEXTJOIN"} & set(legacy_values.SCALAR_PARAMETERS)
     assert registry.VECTOR_BUILTINS == declared.having("vector") and "IF" in registry.VECTOR_BUILTINS
     assert vector_compile.ELEMENTWISE["DATE"] == 3 and vector_compile.MEMOISED == declared.having("memoised")
     assert vector_compile.SCALAR == declared.having("pure") and "ROMAN" in vector_compile.SCALAR
@@ -54,6 +62,8 @@ def test_a_function_a_module_declares_is_one_excel_knows() -> None:
     from xlrating.engine.evaluate.registry import is_excel_function
 
     assert all(is_excel_function(name) for module in declared.MODULES for name in declared.defined_by(module))
+    # and so is every function declared with parameters taking one value (PHI, NORM.S.DIST ... in builtins)
+    assert all(is_excel_function(name) for name in declared.having("scalars"))
 
 
 @pytest.mark.parametrize("block, said", [
@@ -61,9 +71,13 @@ def test_a_function_a_module_declares_is_one_excel_knows() -> None:
     ('DECLARED: dict[str, dict[str, object]] = {\n    "ROMAN": {"spils": True},\n}\n', "ROMAN: unknown facts spils"),
     ('DECLARED: dict[str, dict[str, object]] = {\n    "roman": {},\n}\n', "roman: not upper case"),
     ('DECLARED: dict[str, dict[str, object]] = {\n    "ROMAN": {"pure": len("x")},\n}\n', "DECLARED is not a literal"),
+    ('DECLARED: dict[str, dict[str, object]] = {\n    "ROMAN": {"scalars": "first"},\n}\n', "ROMAN: scalars is 'first'"),
+    ('DECLARED: dict[str, dict[str, object]] = {\n    "ROMAN": {"scalars": (0, -1)},\n}\n', "ROMAN: scalars is (0, -1)"),
+    ('DECLARED: dict[str, dict[str, object]] = {\n    "EDATE": {"toolpak": "all", "scalars": "all"},\n}\n',
+     "EDATE: declares both toolpak and scalars"),
 ])
 def test_a_wrong_declaration_is_refused_naming_the_module_and_the_function(block: str, said: str) -> None:
-    with pytest.raises(declared.DeclarationError, match="xlrating/engine/functions/text.py: .*" + said.split()[0]):
+    with pytest.raises(declared.DeclarationError, match="xlrating/engine/functions/text.py: .*" + re.escape(said)):
         declared.module_declarations("text", "import x\n\n\n" + block)
 
 

@@ -19,6 +19,14 @@ cells (``+ - * / ^ % &``, the comparisons, a sign) is first the cell of the rang
 row or column (:func:`operands_intersected`), so ``=SUM(B1:B3*C1:C3)`` in row 2 is ``B2*C2`` and in
 row 9 #VALUE!, and ``=MAX(B:B*2)`` is twice the B of its own row; a formula with SUMPRODUCT, INDEX
 ... multiplies the ranges entry by entry, as above.
+
+So does a parameter of a function that takes one value (declared ``"scalars"``, or a ToolPak
+function's ``"toolpak"`` ones: :func:`..formula.declared.scalar_parameters`): a range given there is
+the cell of it in the formula's row or column (:func:`parameters_intersected`), so
+``=SUM(ABS(A1:A9))`` in row 3 is ABS(A3), ``=ATAN2(I167:I169,I11:K11)`` in J168 is ATAN2(I168,J11)
+and ``=ATAN2(K7:K8,J9:K9)`` in K168 #VALUE! (row 168 is not in 7:8), as Excel saved them.
+A parameter that takes a range or an array (SUM's numbers, COUNTIF's range, ROWS, OFFSET ...)
+keeps the range whole.
 """
 
 from __future__ import annotations
@@ -35,10 +43,12 @@ from formulas.ranges import Ranges
 from formulas.tokens.operand import Error, XlError
 
 from ..formula import declared
+from ..formula.function_names import builtin_name
 from ..formula.reader import parse
 from ..formula.tree import Call, FormulaSyntaxError, walk
 from .arithmetic import check_operands
 from .position import CURRENT
+from .wrappers import wrapped_once
 
 # Functions whose parameters of type array make a legacy formula evaluate what is nested in them as
 # an array (Microsoft's function reference: "array" arguments)
@@ -137,6 +147,82 @@ def operands_intersected(implementation: Any, name: str) -> Any:
     return legacy
 
 
+# Function -> the positions of its parameters that take one value (None: all of them)
+SCALAR_PARAMETERS: dict[str, tuple[int, ...] | None] = declared.scalar_parameters()
+
+
+def _extent(value: Ranges) -> tuple[int, int, int, int]:
+    """(r1, r2, c1, c2) of a one-area reference as the formula asked for it: a whole column (row) read
+    only as far as its sheet is used (:class:`..formula.values.Area`) reaches as far as asked."""
+    area = value.ranges[0]
+    r1, r2, c1, c2 = int(area["r1"]), int(area["r2"]), int(area["n1"]), int(area["n2"])
+    size = getattr(value, "size", None)
+    if size is not None:
+        r2, c2 = max(r2, r1 + int(size[0]) - 1), max(c2, c1 + int(size[1]) - 1)
+    return r1, r2, c1, c2
+
+
+def _parameter(value: Any) -> Any:
+    """A range of several cells given for one value in a legacy formula: a reference to its cell in
+    the formula's row (a column of cells) or column (a row of cells), as ``=ABS(A3)`` hands it over
+    (an empty cell is one); #VALUE! where there is none. Anything else as it is."""
+    if not isinstance(value, Ranges) or len(value.ranges) != 1:
+        return value
+    r1, r2, c1, c2 = _extent(value)
+    if r1 == r2 and c1 == c2:
+        return value
+    position = CURRENT.get()
+    if c1 == c2 and r1 <= position.row <= r2:
+        row, col = position.row, c1
+    elif r1 == r2 and c1 <= position.col <= c2:
+        row, col = r1, position.col
+    else:
+        return Error.errors["#VALUE!"]
+    cells = np.atleast_2d(np.asarray(value.value, dtype=object))
+    inside = row - r1 < cells.shape[0] and col - c1 < cells.shape[1]
+    area = value.ranges[0]
+    one = Ranges.format_range(("name", "n1", "n2"), sheet_id=area.get("sheet_id", ""), n1=col, n2=col,
+                              r1=str(row), r2=str(row))
+    if "sheet" in area:
+        one["sheet"] = area["sheet"]
+    cell = _entry(cells[row - r1, col - c1]) if inside else sh.EMPTY
+    return Ranges().set_value(one, np.array([[cell]], dtype=object))
+
+
+def parameters_intersected(name: str, implementation: Any) -> Any:
+    """``implementation`` of the Excel function ``name``, whose parameters that take one value
+    (:data:`SCALAR_PARAMETERS`) are each, when given a range of several cells in a legacy formula of a
+    workbook a spreadsheet saved (:class:`.position.Position` ``operands``), the cell of the range in
+    the formula's row or column, #VALUE! where there is none; the implementation itself for a
+    function of no such parameter. Elsewhere (an array or dynamic-array formula, one with
+    SUMPRODUCT, INDEX ..., a workbook no spreadsheet saved) the wrapper only calls it."""
+    plain = builtin_name(name)
+    if plain not in SCALAR_PARAMETERS:
+        return implementation
+    positions = SCALAR_PARAMETERS[plain]
+    return wrapped_once(_WRAPPERS, plain, implementation, lambda function, extra: _intersecting(function, positions, extra))
+
+
+_WRAPPERS: dict[tuple[str, int], tuple[Any, Any]] = {}  # (name, id) -> (the implementation, its wrapper)
+
+
+def _intersecting(function: Callable[..., Any], positions: tuple[int, ...] | None, extra: int) -> Callable[..., Any]:
+    if getattr(function, "parameters_intersected", False):
+        return function
+    taking = None if positions is None else frozenset(extra + i for i in positions)
+
+    @functools.wraps(function)
+    def legacy(*args: Any, **kwargs: Any) -> Any:
+        position = CURRENT.get(None)
+        if position is None or not position.operands:
+            return function(*args, **kwargs)
+        return function(*args[:extra], *(_parameter(a) if taking is None or i in taking else a
+                                         for i, a in enumerate(args[extra:], start=extra)), **kwargs)
+
+    legacy.parameters_intersected = True  # type: ignore[attr-defined]
+    return legacy
+
+
 def _is_function(name: str) -> Any:
     test = TESTS[name]
 
@@ -157,4 +243,5 @@ def _is_function(name: str) -> Any:
 
 FUNCTIONS: dict[str, Any] = {name: _is_function(name) for name in TESTS}
 
-__all__ = ["ARRAY_PARAMETERS", "FUNCTIONS", "operands_intersected", "takes_arrays"]
+__all__ = ["ARRAY_PARAMETERS", "FUNCTIONS", "SCALAR_PARAMETERS", "operands_intersected", "parameters_intersected",
+           "takes_arrays"]

@@ -46,7 +46,8 @@ class Position:
     # cell in the formula's row or column (implicit intersection), #VALUE! when there is none
     intersect: bool = False
     # ... and, in a workbook a spreadsheet saved (so a legacy formula for certain), an operator's
-    # operand given as a range is that cell too (``=SUM(B1:B3*C1:C3)`` in row 2 is ``B2*C2``)
+    # operand given as a range is that cell too (``=SUM(B1:B3*C1:C3)`` in row 2 is ``B2*C2``), and
+    # so is a range given to a function's parameter that takes one value (``=SUM(ABS(A1:A9))``)
     operands: bool = False
 
 

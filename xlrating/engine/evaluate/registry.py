@@ -177,11 +177,14 @@ class FunctionRegistry:
 def as_excel_computes(name: str, implementation: Any) -> Any:
     """An implementation of the function ``name`` with the rules every function of its kind follows
     in Excel: dates in the workbook's date system (:mod:`.date_system`), a reference to several cells
-    refused where the Analysis ToolPak's functions take one value (:mod:`.toolpak`)."""
+    refused where the Analysis ToolPak's functions take one value (:mod:`.toolpak`), and intersected
+    with the formula's row or column where a parameter takes one value in a legacy formula
+    (:func:`.legacy_values.parameters_intersected`)."""
     from .date_system import in_date_system
+    from .legacy_values import parameters_intersected
     from .toolpak import references_refused
 
-    return references_refused(name, in_date_system(name, implementation))
+    return parameters_intersected(name, references_refused(name, in_date_system(name, implementation)))
 
 
 # Built-ins the vectorised path implements itself; knowing them needs no import of formulas' library.

@@ -8,7 +8,7 @@ second), and the engine needs the facts before it knows whether any function wil
 they are read here from the modules' text: the ``DECLARED`` block is a Python literal
 (tests/engine/formula/test_engine_declarations.py checks that what is read here is what each module holds).
 Every list the engine consults is derived from these declarations (:func:`having`,
-:func:`toolpak_parameters`, :func:`elementwise`, :func:`defined_by`); none is written anywhere else.
+:func:`toolpak_parameters`, :func:`scalar_parameters`, :func:`elementwise`, :func:`defined_by`); none is written anywhere else.
 
 The facts, each absent when false:
 
@@ -19,6 +19,13 @@ The facts, each absent when false:
   range given there with its own row or column.
 - ``"toolpak"``: from the Analysis ToolPak: a reference to several cells where it takes one value is
   #VALUE!; ``"all"`` or the positions of the parameters that take one value.
+- ``"scalars"``: ``"all"`` or the positions (from 0) of the parameters that take one value (Excel's
+  value parameters: ``ABS(number)``, ``LEFT(text, [num_chars])``, ``CONCATENATE(text1, ...)``):
+  in a legacy formula of a workbook a spreadsheet saved, a range of several cells given there is
+  the cell of it in the formula's row or column, #VALUE! where there is none (``=SUM(ABS(A1:A9))``
+  in row 3 is ABS(A3)). A ToolPak function's parameters that take one value (its ``"toolpak"``) are
+  such parameters too, so it declares no ``"scalars"``; a function whose parameters are not all
+  known to take one value declares only those that are, or none (it keeps the ranges it is given).
 - ``"vector"``: computed over a whole filled-down column by the engine's numpy path itself.
 - ``"elementwise"``: its number of arguments; each row of a filled-down column computed from plain
   numbers by the engine's own code, once per distinct row.
@@ -35,7 +42,8 @@ from pathlib import Path
 
 # Declares what ``formulas`` computes (and the engine's corrections of it), not a category of its own
 BUILTINS = "builtins"
-FACTS = frozenset(("spills", "one_value", "arrays", "toolpak", "vector", "elementwise", "memoised", "pure"))
+FACTS = frozenset(("spills", "one_value", "arrays", "toolpak", "scalars", "vector", "elementwise", "memoised",
+                   "pure"))
 
 _FOLDER = Path(__file__).resolve().parent.parent / "functions"
 _START = "\nDECLARED: dict[str, dict[str, object]] = {\n"
@@ -73,6 +81,15 @@ def module_declarations(module: str, text: str) -> dict[str, dict[str, object]]:
         if name != name.upper() or unknown:
             raise DeclarationError(f"xlrating/engine/functions/{module}.py: {name}: "
                                    f"{'unknown facts ' + ', '.join(sorted(unknown)) if unknown else 'not upper case'}")
+        for fact in ("toolpak", "scalars"):
+            positions = facts.get(fact, "all")
+            if positions != "all" and not (isinstance(positions, tuple) and positions
+                                           and all(isinstance(i, int) and i >= 0 for i in positions)):
+                raise DeclarationError(f"xlrating/engine/functions/{module}.py: {name}: {fact} is {positions!r}, "
+                                       "expected \"all\" or a tuple of parameter positions (0, 1 ...)")
+        if "toolpak" in facts and "scalars" in facts:
+            raise DeclarationError(f"xlrating/engine/functions/{module}.py: {name}: declares both toolpak and scalars "
+                                   "(a ToolPak function's toolpak parameters are those that take one value)")
     return dict(declared)
 
 
@@ -110,6 +127,17 @@ def toolpak_parameters() -> dict[str, tuple[int, ...] | None]:
     return found
 
 
+def scalar_parameters() -> dict[str, tuple[int, ...] | None]:
+    """The functions with parameters that take one value -> their positions (None: all): those
+    declared ``"scalars"`` and the ToolPak's (:func:`toolpak_parameters`)."""
+    found = toolpak_parameters()
+    for name, (_, facts) in declarations().items():
+        if "scalars" in facts:
+            positions = facts["scalars"]
+            found[name] = None if positions == "all" else tuple(positions)  # type: ignore[call-overload]
+    return found
+
+
 def elementwise() -> dict[str, int]:
     """The functions computed row by row from plain numbers -> their number of arguments."""
     return {name: int(facts["elementwise"]) for name, (_, facts) in declarations().items()  # type: ignore[call-overload]
@@ -117,4 +145,4 @@ def elementwise() -> dict[str, int]:
 
 
 __all__ = ["BUILTINS", "FACTS", "MODULES", "DeclarationError", "declarations", "defined_by", "elementwise",
-           "having", "module_declarations", "toolpak_parameters"]
+           "having", "module_declarations", "scalar_parameters", "toolpak_parameters"]

@@ -352,16 +352,16 @@ FUNCTIONS: dict[str, Any] = {
 # read without importing this module (:mod:`xlrating.engine.formula.declared`, which says what each
 # fact means). A function with none is declared {}.
 DECLARED: dict[str, dict[str, object]] = {
-    "DATE": {"elementwise": 3},
-    "DATEDIF": {"pure": True},
-    "DATEVALUE": {"pure": True},
-    "DAY": {"elementwise": 1},
-    "MONTH": {"elementwise": 1},
+    "DATE": {"elementwise": 3, "scalars": "all"},
+    "DATEDIF": {"pure": True, "scalars": "all"},
+    "DATEVALUE": {"pure": True, "scalars": "all"},
+    "DAY": {"elementwise": 1, "scalars": "all"},
+    "MONTH": {"elementwise": 1, "scalars": "all"},
     "NOW": {},
-    "TIMEVALUE": {"pure": True},
+    "TIMEVALUE": {"pure": True, "scalars": "all"},
     "TODAY": {},
     "WORKDAY": {"toolpak": (0, 1)},
-    "WORKDAY.INTL": {},
-    "YEAR": {"elementwise": 1},
+    "WORKDAY.INTL": {"scalars": (0, 1, 2)},
+    "YEAR": {"elementwise": 1, "scalars": "all"},
     "YEARFRAC": {"toolpak": "all", "pure": True},
 }
