@@ -36,6 +36,7 @@ def _book(path: Path, macros: bool = False) -> Path:
     data["A16"] = "=Twice(A4)"  # a LAMBDA of the workbook
     data["A17"] = "=SUM(B1:B3)"  # B2 is a shared formula's follower reading A7 (NOW)
     data["A18"] = "=LET(x,A4,x+1)"
+    data["A19"] = '=_xlfn.RANDARRAY(2,1)+LEN(_xlfn.WEBSERVICE("https://example.org"))'  # stored with Excel's prefix
     data["B1"] = 5
     data["B2"] = "=A7+0"
     data["B3"] = "=A4+0"
@@ -71,6 +72,7 @@ def test_cells_needing_more_than_the_workbook_and_those_reading_them_are_found(t
     assert reasons[("DATA", "A9")] == "CUBEVALUE"
     assert reasons[("DATA", "A10")] == "INFO"
     assert reasons[("DATA", "A12")] == "_XLL.QUOTE (an add-in's)"
+    assert reasons[("DATA", "A19")] == "RANDARRAY"
     reproducible = ["A4", "A5", "A6", "A11", "A15", "A16", "A18", "B3"]
     assert [cell for cell in reproducible if ("DATA", cell) in reasons] == []
     assert ("OTHER", "B1") not in reasons
