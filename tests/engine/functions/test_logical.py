@@ -65,16 +65,20 @@ def _sheet_values(tmp_path: Path, rows: list[list[object]], formulas: list[str])
     return [f"error {v.code}" if isinstance(v, ExcelError) else v for v in values]
 
 
-def test_and_or_xor_read_typed_text_as_logical_values_or_refuse_it(tmp_path: Path) -> None:
-    # POI's FormulaEvalTestData, saved by Excel: AND("1",1) is #VALUE!, AND(E15,G13) over the text "1"
-    # and an empty cell #VALUE! (no logical value), AND(E15:E17,C13:C15,B9:B10) TRUE (text left out)
+def test_and_or_xor_read_typed_true_and_false_and_leave_other_text_out(tmp_path: Path) -> None:
+    # IronCalc's LOGICAL_AND_OR_XOR book, saved by Excel: AND("TRUE") TRUE, OR("FALSE") FALSE,
+    # AND("1") and AND("") #VALUE! (no logical value), OR("",TRUE) TRUE; formulas' test.xlsx:
+    # AND(TRUE,"0") TRUE, AND(TRUE,"0",#REF!) #REF!; POI's FormulaEvalTestData: AND(E15,G13) over the
+    # text "1" and an empty cell #VALUE!, AND(E15:E17,C13:C15,B9:B10) TRUE (text in references left out)
     rows: list[list[object]] = [["1", 2], ["TRUE", True], ["x", None], [False, 3]]
     assert _sheet_values(tmp_path, rows, [
-        '=AND("1",1)', '=AND("TRUE",1)', '=OR("false")', '=AND("true","FALSE")', "=AND(A1,B3)",
+        '=AND("1")', '=AND("TRUE",1)', '=OR("false")', '=AND("true","FALSE")', "=AND(A1,B3)",
         "=AND(A1:A3,B1:B2)", "=AND(A1:B4)", "=OR(A1:A3)", "=XOR(TRUE,1,A2)", "=XOR(B1:B2,1)",
-        '=OR(1/0,"x")', '=AND("x",1/0)', "=AND(A2&\"\")", "=AND(B2,)", "=AND({1,\"x\"})",
+        '=OR(1/0,"x")', '=AND(TRUE,"0",#REF!)', "=AND(A2&\"\")", "=AND(B2,)", "=AND({1,\"x\"})",
+        '=AND(TRUE,"0")', '=OR("",FALSE)', '=XOR("",TRUE)', '=AND("","")',
     ]) == [
         "error #VALUE!", True, False, False, "error #VALUE!",
         True, False, "error #VALUE!", False, True,
-        "error #DIV/0!", "error #VALUE!", True, False, True,
+        "error #DIV/0!", "error #REF!", True, False, True,
+        True, False, True, "error #VALUE!",
     ]

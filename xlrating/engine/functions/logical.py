@@ -9,8 +9,10 @@ itself an array still works element by element, by ``formulas``' own IF.
 AND, OR and XOR read their arguments as Microsoft's pages and Excel's saved values say: in a
 reference or an array only TRUE/FALSE and numbers count (text and empty cells are left out); a value
 given directly counts as a logical value, a number (0 is FALSE) or the text "TRUE" or "FALSE" (any
-case), and any other text given so is #VALUE! (``=AND("1",1)``; ``formulas`` left it out and
-answered TRUE). No logical value at all is #VALUE!; the first error, in argument order, is the result.
+case: ``=AND("FALSE")`` is FALSE, IronCalc's LOGICAL_AND_OR_XOR book saved by Excel; ``formulas``
+left such text out), and any other text given so is left out too (``=AND(TRUE,"0")`` is TRUE,
+``=OR("",FALSE)`` FALSE, ``=AND("1")`` #VALUE!, in that book and formulas' test.xlsx). No logical
+value at all is #VALUE!; the first error, in argument order, is the result.
 """
 
 from __future__ import annotations
@@ -144,10 +146,9 @@ def _logical_values(args: tuple[Any, ...]) -> list[bool] | XlError:
             return value
         if value is sh.EMPTY or isinstance(value, np.ndarray):
             continue
-        if isinstance(value, str):  # typed text: only "TRUE" and "FALSE" read as logical values
-            if value.upper() not in ("TRUE", "FALSE"):
-                return Error.errors["#VALUE!"]
-            found.append(value.upper() == "TRUE")
+        if isinstance(value, str):  # typed text: "TRUE" and "FALSE" are logical values, other text is left out
+            if value.upper() in ("TRUE", "FALSE"):
+                found.append(value.upper() == "TRUE")
             continue
         found.append(bool(value))
     return found
