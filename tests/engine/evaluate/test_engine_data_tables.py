@@ -16,6 +16,7 @@ import pytest
 
 from xlrating.engine import convert_file, evaluate_workbook
 from xlrating.engine.read.grid import NotComputed, Sheet
+from xlrating.excel_errors import ExcelError
 
 RATES, YEARS = [0.01, 0.02, 0.03], [1, 2, 3]
 TABLES = {  # first cell -> the attributes Excel writes
@@ -26,7 +27,7 @@ TABLES = {  # first cell -> the attributes Excel writes
 }
 
 
-def _book(path: Path) -> Path:
+def _book(path: Path, tables: dict[str, str] = TABLES) -> Path:
     book = openpyxl.Workbook()
     sheet = book.active
     sheet.title = "What if"
@@ -56,7 +57,7 @@ def _book(path: Path) -> Path:
             data = source.read(item.filename)
             if item.filename == "xl/worksheets/sheet1.xml":
                 xml = data.decode()
-                for cell, attributes in TABLES.items():
+                for cell, attributes in tables.items():
                     xml, count = re.subn(rf'<c r="{cell}"([^>]*)><v>0</v></c>',
                                          rf'<c r="{cell}"\1><f t="dataTable" {attributes}/><v>0</v></c>', xml)
                     assert count == 1
@@ -122,3 +123,15 @@ def test_the_output_keeps_the_table_and_stores_its_values(book: Path, tmp_path: 
     values = openpyxl.load_workbook(out, data_only=True)["What if"]
     assert values["E8"].value == pytest.approx(1000 * 1.06 ** 3)
     assert values["M11"].value == pytest.approx(3000.1)
+
+
+def test_a_table_whose_input_cell_was_deleted_is_ref_in_every_cell(tmp_path: Path) -> None:
+    # Excel marks the table del1="1" (del2="1": the second input of a two-variable table) and shows
+    # #REF! in each of its cells (ClosedXML's DataTableFormula-Excel-Input.xlsx, saved by Excel)
+    deleted = {**TABLES, "C6": 'ref="C6:E8" dt2D="1" dtr="1" del2="1" r1="A1" r2="A2"',
+               "G6": 'ref="G6:H8" dt2D="0" dtr="0" del1="1" r1="A1"'}
+    sheet = evaluate_workbook(str(_book(tmp_path / "deleted.xlsx", deleted))).grid.order[0]
+    cells = [(r, c) for r in range(6, 9) for c in range(3, 6)] + [(r, c) for r in range(6, 9) for c in (7, 8)]
+    assert {sheet.get(r, c) for r, c in cells} == {ExcelError("#REF!")}
+    assert [sheet.get(11, c) for c in range(11, 14)] == pytest.approx([1000 * y + 0.1 for y in YEARS])  # intact
+    assert sheet.get(1, 14) == ExcelError("#REF!")  # =SUM(C6:E8) reads the errors

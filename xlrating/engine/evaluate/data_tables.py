@@ -14,6 +14,9 @@ the table is a formula of the sheet recomputed with input cells holding other va
   the row above holds the values for the row input cell ``r1``, the column left of it those for
   the column input cell ``r2``.
 
+An input cell deleted after the table was made (``del1``, and ``del2`` in a table of two variables)
+leaves #REF! in every cell of the table, as Excel saves it.
+
 The table is computed when the schedule reaches it (its formulas and input cells first, on
 demand; what reads its cells after it). For each cell the input cells take their values, every formula cell between them and the
 table's formula is computed again (:func:`_chain`, from the areas each formula reads), the
@@ -28,6 +31,8 @@ from __future__ import annotations
 from typing import Any, Protocol
 
 import numpy as np
+
+from xlrating.excel_errors import ExcelError
 
 from ..formula.function_names import builtin_name
 from ..formula.tree import Call, Ref, walk
@@ -87,6 +92,12 @@ def _compute(ev: _Evaluator, block: Block, attributes: dict[str, str]) -> None:
     r2, c2 = _cell(bottom_right or top_left)
     if r1 < 2 or c1 < 2 or (r1, c1) != (block.first, block.col):
         raise _Unsure("a data table without room for its inputs")
+    if _true(attributes.get("del1")) or (_true(attributes.get("dt2D")) and _true(attributes.get("del2"))):
+        for row in range(r1, r2 + 1):  # an input cell was deleted: Excel shows #REF! in every cell
+            for col in range(c1, c2 + 1):
+                sheet.set(row, col, ExcelError("#REF!"))
+        ev.result.spills[(upper, r1, c1)] = (r2 - r1 + 1, c2 - c1 + 1)
+        return
     first_input = _cell(attributes.get("r1"))
     second = _cell(attributes.get("r2")) if _true(attributes.get("dt2D")) else first_input
     for r_a, c_a, r_b, c_b in ((r1 - 1, c1 - 1, r2, c1 - 1), (r1 - 1, c1 - 1, r1 - 1, c2), (*first_input, *first_input),
