@@ -60,9 +60,12 @@ other cells, on its sheet or another, in a range, through a defined name, or thr
 INDIRECT over an area holding one (their arguments are read as the areas they name), propagated
 to a fixed point. The references of each formula are found by the engine's own formula reader
 (``xlrating.engine.formula``; a shared formula's follower as Excel fills the anchor's to it; a
-formula it cannot parse by its text: A1 references, tables whole, defined names). The saver's
-locale (FORMULATEXT's separators) and stale values Excel kept are not told apart: they count as
-reproducible. ``--details`` gives each mismatch ``reproducible`` (and ``not_reproducible``: the
+formula it cannot parse by its text: A1 references, tables whole, defined names). A text of
+FORMULATEXT, TEXT, DOLLAR or FIXED that differs from ours only by another locale's separators
+(``;`` between arguments, a decimal comma, a space, a point or an apostrophe between thousands)
+was computed in the saver's locale, which the file does not record: it counts as not reproducible
+("the saver's locale"); a cell reading it is not followed. Stale values Excel kept are not told
+apart: they count as reproducible. ``--details`` gives each mismatch ``reproducible`` (and ``not_reproducible``: the
 function, or ``depends on SHEET!CELL: function``) and each corpus ``reproducible_total``,
 ``reproducible_equal`` and ``not_reproducible`` (cells per function).
 
@@ -439,9 +442,30 @@ def read_values(path: Path) -> Values:
 # time of day Excel calculated at, in the saver's time zone; TODAY: the day, which ``--clock saved``
 # gives ours from the save time), web services, the data model behind CUBE functions, and the
 # application itself (INFO: its version, the operating system, memory ...).
-OUTSIDE_FUNCTIONS = frozenset({"RAND", "RANDBETWEEN", "RANDARRAY", "NOW", "TODAY", "WEBSERVICE", "INFO",
+OUTSIDE_FUNCTIONS = frozenset({"RAND", "RANDBETWEEN", "RANDARRAY", "NOW", "TODAY", "WEBSERVICE", "INFO", "RTD",
                                "CUBEKPIMEMBER", "CUBEMEMBER", "CUBEMEMBERPROPERTY", "CUBERANKEDMEMBER",
                                "CUBESET", "CUBESETCOUNT", "CUBEVALUE"})
+# Functions whose text Excel writes in the saver's locale (Windows' regional settings, which the file
+# does not record): FORMULATEXT's list and decimal separators, the number separators of TEXT, DOLLAR
+# and FIXED. A text of one that differs from ours only by those separators (:func:`in_another_locale`)
+# was computed in another locale, which no engine can know from the workbook.
+LOCALE_FUNCTIONS = frozenset({"FORMULATEXT", "TEXT", "DOLLAR", "FIXED"})
+_LOCALES = (str.maketrans({",": ";"}), str.maketrans({",": ";", ".": ","}), str.maketrans({".": ",", ",": "."}),
+            str.maketrans({".": ",", ",": " "}), str.maketrans({".": ",", ",": "\xa0"}),
+            str.maketrans({".": ",", ",": "\u202f"}), str.maketrans({",": "'"}))
+
+
+def in_another_locale(formula: str, expected: Cached, got: Cached | None) -> bool:
+    """Whether Excel's text differs from ours only by the separators of another locale, in a cell
+    calling one of :data:`LOCALE_FUNCTIONS` (``=SUBTOTAL(9;$B2:$B4)`` against ``=SUBTOTAL(9,$B2:$B4)``,
+    ``349 578 723 238,40`` against ``349,578,723,238.40``)."""
+    if got is None or expected.kind != "text" or got.kind != "text" or got.value == expected.value:
+        return False
+    if not function_names(formula) & LOCALE_FUNCTIONS:
+        return False
+    return any(str(got.value).translate(table) == expected.value for table in _LOCALES)
+
+
 # Excel's own names that its function list leaves out: storage forms (the spill operator #, @, a data
 # table's {=TABLE()}), eta-reduced functions and LAMBDA parameters
 # (ARRAY: the formula reader's node for an array constant {1,2;3,4})
@@ -1128,6 +1152,8 @@ class EngineScore:
         for cell in oracle:
             got = values.get(cell.key)
             why = outside.get(cell.key)
+            if why is None and in_another_locale(cell.formula, cell.expected, got):
+                why = "the saver's locale"
             if why is None:
                 total_reproducible += 1
             else:

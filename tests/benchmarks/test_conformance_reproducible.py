@@ -112,3 +112,22 @@ def test_a_shared_string_index_past_the_table_is_no_value_not_a_failed_workbook(
                                         'r="A1" t="s"><v>3</v></c>')
     assert conformance.cached_value(cell, ["only"]) is None
     assert conformance.cached_value(cell, ["a", "b", "c", "d"]) == conformance.Cached("text", "d")
+
+
+def test_a_text_excel_wrote_in_another_locale_is_not_reproducible_and_other_misses_stay() -> None:
+    # EPPlus' workbooks were saved in a Swedish Excel: FORMULATEXT writes ';' between arguments and
+    # TEXT a space between thousands and a decimal comma; the file does not record the locale
+    conformance = load_conformance()
+    text = conformance.Cached
+    cells = [conformance.OracleCell("S", "A1", "_xlfn.FORMULATEXT(B1)", text("text", "=SUBTOTAL(9;$B2:$B4)")),
+             conformance.OracleCell("S", "A2", 'TEXT(B2,"# ##0,00")', text("text", "349 578 723 238,40")),
+             conformance.OracleCell("S", "A3", 'TEXT(B3,"0.00")', text("text", "1.50")),  # a real miss
+             conformance.OracleCell("S", "A4", 'B4&";"', text("text", "1;2"))]  # no function of the locale
+    values = {("S", "A1"): text("text", "=SUBTOTAL(9,$B2:$B4)"), ("S", "A2"): text("text", "349,578,723,238.40"),
+              ("S", "A3"): text("text", "1.5"), ("S", "A4"): text("text", "1,2")}
+    score = conformance.EngineScore("ours")
+    score.add("c/book.xlsx", cells, conformance.Outcome(values=values), {})
+    corpus = conformance.corpus_scores(score)[0]
+    assert (corpus.equal, corpus.total, corpus.reproducible_equal, corpus.reproducible_total) == (0, 4, 0, 2)
+    assert corpus.as_json(99.5)["not_reproducible"] == {"the saver's locale": 2}
+    assert [m.as_json("ours")["reproducible"] for m in score.mismatches] == [False, False, True, True]
