@@ -52,8 +52,9 @@ target is judged without them (the table gives both shares). A formula cell is n
 when its formula (or a defined name it uses) calls RAND, RANDBETWEEN or RANDARRAY (random numbers),
 NOW (the time of day Excel calculated at, in the saver's time zone), TODAY under ``--clock
 computer`` (under ``--clock saved`` ours takes the day from the save time), WEBSERVICE (and so
-FILTERXML over it), a CUBE function (the data model), INFO (the application and its computer), an
-add-in's function (``_xll.``) or, in a workbook holding a VBA project, a function neither Excel's
+FILTERXML over it), RTD (a real-time data server), a CUBE function (the data model), INFO (the
+application and its computer), an add-in's function (``_xll.``, or one called through an external
+link: ``[1]!HsGetValue(...)``) or, in a workbook holding a VBA project, a function neither Excel's
 nor a defined name or LAMBDA of the workbook (a VBA function; without a VBA project Excel itself
 shows #NAME? for it, which the workbook gives); or when it reads such a cell, directly or through
 other cells, on its sheet or another, in a range, through a defined name, or through OFFSET or
@@ -480,6 +481,9 @@ _CALLED = re.compile(r"(?<![\w.])([A-Za-z_\\][\w.]*)\s*\(")
 _BINDS = re.compile(r"(?<![\w.])(?:_xlfn\.)?(?:LET|LAMBDA)\s*\(", re.IGNORECASE)
 _STRUCTURED = re.compile(r"(?<![\w.\]])([A-Za-z_\\][\w.]*)\[")
 Area = tuple[str, int, int, int, int]  # SHEET (upper case), r1, c1, r2, c2
+# A function called from another workbook or an add-in through an external link (``[1]!LUCANET("Ist")``,
+# Essbase's ``[1]!HsGetValue(...)``): a macro of a workbook or add-in the file does not hold
+_LINKED_CALL = re.compile(r"\[\d+\]!'?([A-Za-z_][\w.]*)'?\s*\(")
 
 
 def outside_reason(name: str, clock: str, known: Callable[[str], bool], defined: set[str],
@@ -585,6 +589,9 @@ class Reproducibility:
         the A1 references it holds, the tables it names (whole), the defined names it mentions."""
         found = FormulaFacts()
         bare = _TEXT.sub('""', text)
+        linked = _LINKED_CALL.search(bare)
+        if linked:
+            found.outside = f"{linked.group(1).upper()} (a linked workbook's or add-in's)"
         binds = _BINDS.search(bare) is not None  # LET's and LAMBDA's names are called like functions
         for name in _CALLED.findall(bare.upper()):
             if name.startswith(BOUND_PREFIXES) or found.outside is not None:

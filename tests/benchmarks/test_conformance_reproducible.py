@@ -131,3 +131,19 @@ def test_a_text_excel_wrote_in_another_locale_is_not_reproducible_and_other_miss
     assert (corpus.equal, corpus.total, corpus.reproducible_equal, corpus.reproducible_total) == (0, 4, 0, 2)
     assert corpus.as_json(99.5)["not_reproducible"] == {"the saver's locale": 2}
     assert [m.as_json("ours")["reproducible"] for m in score.mismatches] == [False, False, True, True]
+
+
+def test_a_function_called_through_an_external_link_needs_that_workbook_or_add_in(tmp_path: Path) -> None:
+    book = openpyxl.Workbook()
+    sheet = book.active
+    sheet.title = "Data"
+    sheet["A1"] = '=[1]!LUCANET("Ist")'  # a macro of the linked workbook (an add-in's, as Essbase's HsGetValue)
+    sheet["A2"] = "=A1&\"!\""
+    sheet["A3"] = '=RTD("quotes.server",,"MSFT")'  # a real-time data server
+    sheet["A4"] = "=[1]Sheet1!B2*2"  # a cached cell of the linked workbook: the file holds it
+    book.save(tmp_path / "linked.xlsx")
+    reasons = _reasons(tmp_path / "linked.xlsx")
+    assert reasons[("DATA", "A1")] == "LUCANET (a linked workbook's or add-in's)"
+    assert reasons[("DATA", "A2")] == "depends on DATA!A1: LUCANET (a linked workbook's or add-in's)"
+    assert reasons[("DATA", "A3")] == "RTD"
+    assert ("DATA", "A4") not in reasons
