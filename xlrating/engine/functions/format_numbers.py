@@ -12,7 +12,9 @@ from .number_text import general_text, half_up, significant
 
 def _integer_text(digits: str, places: list[str], grouping: bool) -> list[str]:
     """Whole-number ``digits`` ("" for zero) spread over the integer placeholders ``places``: one
-    text per placeholder, the leftmost taking every digit left over, commas every three digits."""
+    text per placeholder, the leftmost taking every digit left over, with ``grouping`` a separator
+    every three digits, written as the place before it shows: a comma after a digit or a 0
+    placeholder, a space after a ? that shows a space, nothing after a # that shows nothing."""
     count = len(places)
     total = max(len(digits), count)
     chunks = []
@@ -22,8 +24,8 @@ def _integer_text(digits: str, places: list[str], grouping: bool) -> list[str]:
         else:
             kind = places[count - 1 - j]
             char = {"0": "0", "?": " ", "#": ""}[kind]
-        if grouping and j and j % 3 == 0 and char.strip() and (j - 1 < len(digits) or places[count - j] == "0"):
-            char += ","
+        if grouping and j and j % 3 == 0:  # the separator shows as the place before it does:
+            char += "," if char.strip() else char  # a comma after a digit, a space after a ? ("0,????": 0    1)
         chunks.append(char)
     if not count:
         return ["".join(reversed(chunks))]
@@ -46,32 +48,40 @@ def _decimal_text(digits: str, places: list[str]) -> list[str]:
 
 def _layout(section: list[tuple[str, Any]]) -> tuple[list[int], int, int, bool, int]:
     """Where the number goes: roles of the commas and the decimal point.
-    Returns (indices of dropped/handled tokens, point index or -1, scaling, grouping, percent count)."""
+    Returns (indices of dropped/handled tokens, point index or -1, scaling, grouping, percent count).
+
+    A run of commas right after a digit placeholder (or a digit written as a literal, "01,", or the
+    point after a placeholder, "0.,") is the number's: after the last placeholder, or just before the
+    point, each comma divides by 1000 ("0,": 1235; "0.,": 1235.; "01,": 12351); between integer
+    placeholders it groups thousands ("0,0", "0,,0"); elsewhere it is dropped ("0,x0": 123456x8,
+    "0.0,0": 1234567.89). Any other comma is written as it is, and a comma right after such a one
+    is dropped ("0 ,,": 1234568 ,). (numfmt's Excel-checked cases.)"""
     point = next((k for k, (kind, _) in enumerate(section) if kind == "point"), -1)
     digit_at = [k for k, (kind, _) in enumerate(section) if kind == "digit"]
     last_digit = digit_at[-1] if digit_at else -1
     handled, scaling, grouping = [], 0, False
-    for k, (kind, _) in enumerate(section):
-        if kind != "comma" or k == 0:
+    k = 0
+    while k < len(section):
+        if section[k][0] != "comma":
+            k += 1
             continue
-        previous = k - 1
-        while previous >= 0 and section[previous][0] == "comma" and previous not in handled:
-            previous -= 1
-        if (previous < 0 or section[previous][0] != "digit" and previous not in handled) and \
-                not (previous >= 0 and section[previous][0] == "comma"):
-            continue
-        if section[k - 1][0] not in ("digit", "comma") or (section[k - 1][0] == "comma" and k - 1 not in handled):
-            continue
-        following = k + 1
-        while following < len(section) and section[following][0] == "comma":
-            following += 1
-        at_end = k > last_digit or (following < len(section) and section[following][0] == "point"
-                                     and (point < 0 or following == point) and k < point)
-        handled.append(k)
-        if at_end:
-            scaling += 1
-        elif (point < 0 or k < point) and k + 1 < len(section) and section[k + 1][0] == "digit":
-            grouping = True
+        end = k
+        while end < len(section) and section[end][0] == "comma":
+            end += 1
+        before = section[k - 1] if k else ("", "")
+        anchored = before[0] == "digit" or before[0] == "lit" and before[1] in "123456789" and len(before[1]) == 1 \
+            or before[0] == "point" and k >= 2 and section[k - 2][0] == "digit"
+        run = list(range(k, end))
+        if not anchored:
+            handled.extend(run[1:])  # the first is written, the rest dropped
+        else:
+            handled.extend(run)
+            at_end = k > last_digit or (end < len(section) and section[end][0] == "point" and end == point)
+            if at_end:
+                scaling += len(run)
+            elif (point < 0 or k < point) and end < len(section) and section[end][0] == "digit":
+                grouping = True
+        k = end
     percent = sum(kind == "percent" for kind, _ in section)
     return handled, point, scaling, grouping, percent
 
@@ -92,7 +102,7 @@ def number_section(section: list[tuple[str, Any]], number: float) -> str:
     value = significant(number) * Decimal(100) ** percent / Decimal(1000) ** scaling
     int_places = [v for k, (kind, v) in enumerate(mantissa) if kind == "digit" and (point < 0 or k < point)]
     dec_places = [v for k, (kind, v) in enumerate(mantissa) if kind == "digit" and point >= 0 and k > point]
-    exponent_text = ""
+    exponent_sign = ""
     if exp_at >= 0:
         value, exponent = _scientific(value, int_places, len(dec_places))
         # the exponent's digit placeholders, as an integer's: a 0 is a digit always shown, a # none
@@ -100,8 +110,7 @@ def number_section(section: list[tuple[str, Any]], number: float) -> str:
         # ("0.00E+##" writes 1.22E+7, "0.00E+00" 1.22E+07, "0.00E+0x0" 1.23E+0x8)
         exp_places = [value for kind, value in section[exp_at + 1:] if kind == "digit"]
         exp_texts = _integer_text(str(abs(exponent)), exp_places, False)
-        sign = "-" if exponent < 0 else ("+" if section[exp_at][1] == "+" else "")
-        exponent_text = "E" + sign
+        exponent_sign = "-" if exponent < 0 else ("+" if section[exp_at][1] == "+" else "")
     rounded = half_up(value, len(dec_places))
     whole, _, fraction = f"{rounded:f}".partition(".")
     whole = whole.lstrip("0")
@@ -131,11 +140,15 @@ def number_section(section: list[tuple[str, Any]], number: float) -> str:
                 out.append(",")
         elif kind in ("lit", "percent", "slash"):
             out.append(str(value_))
-    if exp_at >= 0:
-        out.append(exponent_text)
+    if exp_at >= 0:  # the exponent's sign goes before its first digit, after spaces between ("0 E+ 0": 1 E +7)
+        out.append("E")
         places = iter(exp_texts)
-        out.extend(next(places) if kind == "digit" else str(v) for kind, v in section[exp_at + 1:]
-                   if kind in ("digit", "lit", "percent", "point", "comma", "slash"))
+        for kind, v in section[exp_at + 1:]:
+            if kind == "digit":
+                out.append(exponent_sign + next(places))
+                exponent_sign = ""
+            elif kind in ("lit", "percent", "point", "comma", "slash"):
+                out.append(str(v))
     return "".join(out)
 
 
@@ -210,9 +223,12 @@ def _fraction(section: list[tuple[str, Any]], number: float) -> str:
     fixed = zero_fraction and "0" in num_places + den_places and not literal_denominator
     blank = zero_fraction and not fixed
     spaced = "?" in num_places + den_places
-    ints = _integer_text(str(whole) if whole else "", [section[k][1] for k in whole_at], False)
+    # commas between the whole part's placeholders group its thousands ("0,0 0/0": 1,234,567 8/9)
+    handled, _, _, grouping, _ = _layout(section[:numerator_at[0]]) if whole_at else ([], -1, 0, False, 0)
+    dropped = {k for k in handled if whole_at[0] < k < whole_at[-1]} if grouping else set()
+    ints = _integer_text(str(whole) if whole else "", [section[k][1] for k in whole_at], grouping)
     if zero_fraction and whole == 0:
-        ints = _integer_text("0", [section[k][1] for k in whole_at], False)
+        ints = _integer_text("0", [section[k][1] for k in whole_at], grouping)
     if blank:
         num_text = [" " if p == "?" else "" for p in num_places]
         den_texts = [" " if p == "?" else "" for p in den_places]
@@ -243,7 +259,7 @@ def _fraction(section: list[tuple[str, Any]], number: float) -> str:
             out.append(den_texts[denominator_at.index(k)])
         elif k == slash:
             out.append("/" if not blank else " " if spaced else "")
-        elif blank and not spaced and k in between:
+        elif blank and not spaced and k in between or k in dropped:
             continue
         elif kind in ("lit", "percent", "point", "comma"):
             out.append(str(value_))

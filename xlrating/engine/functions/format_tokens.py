@@ -106,7 +106,10 @@ def check_section(section: list[tuple[str, Any]]) -> None:
         raise BadFormat("@ beside a number")
     if kinds & DATE_KINDS and kinds & {"exp", "general"}:
         raise BadFormat("a date beside a number")
-    for k, (kind, _) in enumerate(section):  # E+ and E- take the exponent's digit placeholders next
-        if kind == "exp" and (k + 1 == len(section) or section[k + 1][0] != "digit"):
+    for k, (kind, _) in enumerate(section):  # E+ and E- take the exponent's digit placeholders next,
+        following = k + 1                        # or after spaces ("0 E+ 0" writes 1 E +7)
+        while following < len(section) and section[following] == ("lit", " "):
+            following += 1
+        if kind == "exp" and (following == len(section) or section[following][0] != "digit"):
             raise BadFormat("an exponent without digits")  # formulas' test.xlsx: "0##e+8800##" is #VALUE!
 

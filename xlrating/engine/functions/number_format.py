@@ -9,8 +9,10 @@ Conditions ``[>100]`` pick sections by value (:func:`_conditional`: which sectio
 sign; no section taking the number is #VALUE!, where Excel's cell shows ####); colours and
 locale tags are ignored. Digit placeholders ``0 # ?``, the decimal point (a later point is
 written as it is), ``,`` between placeholders groups thousands, commas after the last placeholder
-divide by 1000 each, ``%`` multiplies by 100, ``E+``/``E-`` is scientific notation (with two or more integer
-placeholders the exponent a multiple of their count: ``##0.0E+0`` is engineering notation), ``?/?``
+divide by 1000 each (commas elsewhere: :mod:`.format_numbers`), ``%`` multiplies by 100,
+``E+``/``E-`` is scientific notation (spaces may stand between it and the exponent's digits; with
+two or more integer placeholders the exponent a multiple of their count: ``##0.0E+0`` is
+engineering notation), ``?/?``
 or ``?/8`` a fraction; ``"..."``, ``\x``, ``_x`` (a space), ``*x`` (nothing) and any other character
 are written as they are. Date and time codes (y m d h s AM/PM A/P, fractional seconds, elapsed
 [h] [m] [s]) read the number as a serial date of the workbook's date system (in the 1900 system
