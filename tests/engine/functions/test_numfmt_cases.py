@@ -5,13 +5,13 @@ digit placeholders, thousands and scaling commas, percent, scientific and engine
 writes 1 E +7), commas in odd places ("0.," and "01," scale, "0 ,," writes one comma, "0,???" a
 separator after the 0, "0,0 0/0" groups the whole part), fractions (a whole number under "0 0/0"
 is "1234 0/1", under "# #/#" "1234"), conditions and the minus sign they write, General in every
-section (the text one too), elapsed time ([hhh] pads to three digits), fill and spacing
+section (the text one too), elapsed time ([hhh] pads to three digits), fractional seconds
+after hours without seconds ("hh.000" writes 16.848), fill and spacing
 characters, colours, dates and times.
 
 Not followed yet (left out of the table): a number no section of a conditional format takes
 (Excel's cell shows ####; TEXT answers #VALUE!, which numfmt does not model); the Buddhist year b,
-the Hijri calendar B2, the era codes g and G; fractional seconds after hours without seconds
-("hh.000"); fraction denominators split by literals ("00 00/0z0"); General of a subnormal number."""
+the Hijri calendar B2, the era codes g and G; fraction denominators split by literals ("00 00/0z0"); General of a subnormal number."""
 
 from __future__ import annotations
 

@@ -21,12 +21,11 @@ def date_section(section: list[tuple[str, Any]], serial: float, negative: bool =
     which only elapsed codes can show)."""
     tokens: list[tuple[str, Any]] = []
     k = 0
-    seconds_seen = False
-    while k < len(section):  # fractional seconds: a point after a seconds code, then 0s
+    while k < len(section):  # fractional seconds: a point, then 0s, with or without a seconds code
+        # before it ("hh.000" writes 0.70707 as 16.848; rounded once to the most 0s of the section,
+        # "hh .00 .000" writes 16 .84 .848: numfmt's Excel-checked cases)
         kind, value = section[k]
-        if kind in ("date", "elapsed") and value[0] == "s":
-            seconds_seen = True
-        if kind == "point" and seconds_seen and k + 1 < len(section) and section[k + 1] == ("digit", "0"):
+        if kind == "point" and k + 1 < len(section) and section[k + 1] == ("digit", "0"):
             j = k + 1
             while j < len(section) and section[j] == ("digit", "0"):
                 j += 1

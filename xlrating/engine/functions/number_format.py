@@ -14,8 +14,8 @@ divide by 1000 each (commas elsewhere: :mod:`.format_numbers`), ``%`` multiplies
 two or more integer placeholders the exponent a multiple of their count: ``##0.0E+0`` is
 engineering notation), ``?/?``
 or ``?/8`` a fraction; ``"..."``, ``\x``, ``_x`` (a space), ``*x`` (nothing) and any other character
-are written as they are. Date and time codes (y m d h s AM/PM A/P, fractional seconds, elapsed
-[h] [m] [s]) read the number as a serial date of the workbook's date system (in the 1900 system
+are written as they are. Date and time codes (y m d h s AM/PM A/P, fractional seconds ``.00``
+with or without ``s`` before them, elapsed [h] [m] [s]) read the number as a serial date of the workbook's date system (in the 1900 system
 1900-02-29 is serial 60; in the 1904 system serial 0 is 1904-01-01: :mod:`..read.date_system`);
 outside 0 .. 9999-12-31 only elapsed codes may show it. Digits are rounded half away from zero
 from the number's 15 significant digits. A format Excel would refuse (dates mixed with digit
