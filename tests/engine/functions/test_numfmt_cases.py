@@ -4,14 +4,15 @@ digit placeholders, thousands and scaling commas, percent, scientific and engine
 ("##0.0E+0", "00.E+00"), exponent digits among literals and spaces between E+ and them ("0 E+ 0"
 writes 1 E +7), commas in odd places ("0.," and "01," scale, "0 ,," writes one comma, "0,???" a
 separator after the 0, "0,0 0/0" groups the whole part), fractions (a whole number under "0 0/0"
-is "1234 0/1", under "# #/#" "1234"), conditions and the minus sign they write, General in every
+is "1234 0/1", under "# #/#" "1234"; a denominator split by a literal has the digits before it,
+"00 00/0z0" writes 2/3z0), conditions and the minus sign they write, General in every
 section (the text one too), elapsed time ([hhh] pads to three digits), fractional seconds
 after hours without seconds ("hh.000" writes 16.848), fill and spacing
 characters, colours, dates and times.
 
 Not followed yet (left out of the table): a number no section of a conditional format takes
 (Excel's cell shows ####; TEXT answers #VALUE!, which numfmt does not model); the Buddhist year b,
-the Hijri calendar B2, the era codes g and G; fraction denominators split by literals ("00 00/0z0"); General of a subnormal number."""
+the Hijri calendar B2, the era codes g and G; General of a subnormal number."""
 
 from __future__ import annotations
 

@@ -261,6 +261,8 @@ def _fraction(section: list[tuple[str, Any]], number: float) -> str:
             out.append("/" if not blank else " " if spaced else "")
         elif blank and not spaced and k in between or k in dropped:
             continue
+        elif kind == "digit" and k > denominator_at[-1]:  # placeholders after a literal that ends the
+            out.append({"0": "0", "?": " ", "#": ""}[value_])  # denominator pad ("0/0z0": 2/3z0)
         elif kind in ("lit", "percent", "point", "comma"):
             out.append(str(value_))
     return "".join(out)
