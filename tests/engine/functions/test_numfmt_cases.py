@@ -7,12 +7,13 @@ separator after the 0, "0,0 0/0" groups the whole part), fractions (a whole numb
 is "1234 0/1", under "# #/#" "1234"; a denominator split by a literal has the digits before it,
 "00 00/0z0" writes 2/3z0), conditions and the minus sign they write, General in every
 section (the text one too), elapsed time ([hhh] pads to three digits), fractional seconds
-after hours without seconds ("hh.000" writes 16.848), fill and spacing
-characters, colours, dates and times.
+after hours without seconds ("hh.000" writes 16.848), fill and spacing characters, colours,
+dates and times, the calendar codes of an en-US Excel (the Buddhist year b, the era g writing
+nothing, e+ the year and a plus, the Hijri calendar B2).
 
 Not followed yet (left out of the table): a number no section of a conditional format takes
-(Excel's cell shows ####; TEXT answers #VALUE!, which numfmt does not model); the Buddhist year b,
-the Hijri calendar B2, the era codes g and G; General of a subnormal number."""
+(Excel's cell shows ####; TEXT answers #VALUE!, which numfmt does not model); General of a
+subnormal number."""
 
 from __future__ import annotations
 

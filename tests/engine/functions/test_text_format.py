@@ -176,3 +176,18 @@ def test_an_exponent_needs_its_digit_placeholders() -> None:
     """formulas' test.xlsx (Excel): a format whose E+ is followed by other characters is #VALUE!."""
     assert _text(1234578.555, "#,##00000,  ,00 , 0##e+8800######    .  # ,0.00.0,00") == VALUE
     assert _text(1234.5, "0.0E+0") == "1.2E+3"
+
+
+def test_buddhist_year_era_and_hijri_calendar_codes() -> None:
+    """The calendar codes of an en-US Excel: b and bb the Buddhist year (Gregorian + 543) in two
+    digits, bbb and bbbb in four (Excel corrects b to bb, bbb to bbbb); g, gg, ggg the era, which
+    writes nothing outside a Japanese or Taiwanese locale; B2 the Hijri calendar, in which Excel's
+    1900-02-29 (serial 60) does not exist; a B ending the format is #VALUE!."""
+    assert _text(45000, "bb/mm/dd") == "66/03/15"  # 2023-03-15
+    assert _text(45000, "d mmmm bbbb") == "15 March 2566"
+    assert _text(45000, "ggg e") == " 2023"
+    assert _text(45000, "B2yyyy-mm-dd") == "1444-08-23"  # 23 Sha'ban 1444
+    assert _text(45000, "B1yyyy-mm-dd") == "2023-03-15"  # B1, the Gregorian calendar
+    assert _text(60, "B2yyyy-mm-dd") == VALUE
+    assert _text(1, "0B") == VALUE
+    assert _text(1, "0 kg") == VALUE  # g is a date code: beside a digit placeholder, as "0 y"

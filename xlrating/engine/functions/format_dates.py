@@ -16,6 +16,29 @@ _MONTHS = ("January", "February", "March", "April", "May", "June", "July", "Augu
 _DAYS = ("Sunday", "Monday", "Tuesday", "Wednesday", "Thursday", "Friday", "Saturday")
 
 
+_HIJRI_EPOCH = 1948439  # the Julian day number of 1 Muharram 1 AH (16 July 622, Julian calendar)
+
+
+def _hijri_start(year: int, month: int) -> int:
+    """The Julian day number of the first day of ``month`` of the Hijri ``year`` (the tabular
+    calendar: months of 30 and 29 days by turns, the twelfth 30 days in the 11 leap years of each
+    30 (2, 5, 7, 10, 13, 16, 18, 21, 24, 26, 29))."""
+    return _HIJRI_EPOCH + (year - 1) * 354 + (3 + 11 * year) // 30 + (59 * (month - 1) + 1) // 2
+
+
+def hijri(serial: int) -> tuple[int, int, int]:
+    """(year, month, day) of the 1900-system serial date ``serial`` (not 0 nor 60) in the Hijri
+    calendar of format code B2, the tabular one (Excel-checked: serial 59 is 1317-10-28, 61
+    1317-10-29, 1000 1320-06-23, 10000 1345-11-17, numfmt's cases)."""
+    moment = datetime.date(1899, 12, 31 if serial < 60 else 30) + datetime.timedelta(days=serial)
+    jdn = moment.toordinal() + 1721425
+    year = (30 * (jdn - _HIJRI_EPOCH) + 10646) // 10631
+    month = 12
+    while month > 1 and _hijri_start(year, month) > jdn:
+        month -= 1
+    return year, month, jdn - _hijri_start(year, month) + 1
+
+
 def date_section(section: list[tuple[str, Any]], serial: float, negative: bool = False) -> str:
     """``serial`` written by a section with date or time codes (``negative``: it is minus ``serial``,
     which only elapsed codes can show)."""
@@ -56,6 +79,11 @@ def date_section(section: list[tuple[str, Any]], serial: float, negative: bool =
         moment = datetime.date(1899, 12, 31 if day_serial < 60 else 30) + datetime.timedelta(days=day_serial)
         year, month, day = moment.year, moment.month, moment.day
     weekday = (day_serial + 6) % 7
+    buddhist = year + 543  # the Thai Buddhist era's year (b, bb: two digits; bbb, bbbb: four)
+    if ("calendar", "2") in tokens and ordinary:
+        if day_serial == 60:
+            raise BadFormat("1900-02-29 has no Hijri date")
+        year, month, day = hijri(max(day_serial, 1))  # serial 0, "1900-01-00", is written as serial 1
     hour, minute, second = seconds // 3600, seconds // 60 % 60, seconds % 60
     twelve = any(kind in ("ampm", "ap") for kind, _ in tokens)
     codes = [k for k, (kind, _) in enumerate(tokens) if kind in ("date", "elapsed")]
@@ -71,6 +99,10 @@ def date_section(section: list[tuple[str, Any]], serial: float, negative: bool =
                     letter = "minute"
             if letter == "y":
                 out.append(str(year)[-2:] if width <= 2 else str(year))
+            elif letter == "b":
+                out.append(str(buddhist)[-2:] if width <= 2 else str(buddhist))
+            elif letter == "g":
+                pass  # the era (Japanese, Taiwanese): nothing outside those locales
             elif letter == "m":
                 out.append(str(month).zfill(width) if width <= 2 else _MONTHS[month - 1][:3] if width == 3
                            else _MONTHS[month - 1][0] if width == 5 else _MONTHS[month - 1])  # mmmm, 6+: name

@@ -68,8 +68,8 @@ def format_tokens(code: str) -> list[list[tuple[str, Any]]]:
         elif c in _MARKS:
             tokens.append((_MARKS[c], c))
             i += 1
-        elif c in "eE" and i + 1 < n and code[i + 1] in "+-":
-            tokens.append(("exp", code[i + 1]))
+        elif c in "eE" and i + 1 < n and code[i + 1] in "+-" and (c == "E" or code[i + 2:i + 3] in ("0", "#", "?")):
+            tokens.append(("exp", code[i + 1]))  # a lowercase e+ without a digit next is the year: "e+" 1900+
             i += 2
         elif low.startswith("general"):
             tokens.append(("general", ""))
@@ -80,7 +80,12 @@ def format_tokens(code: str) -> list[list[tuple[str, Any]]]:
         elif low.startswith("a/p"):
             tokens.append(("ap", (code[i], code[i + 2])))
             i += 3
-        elif c.lower() in "ymdhse":
+        elif c in "bB" and code[i + 1:i + 2] in ("1", "2"):
+            tokens.append(("calendar", code[i + 1]))  # B1 the Gregorian calendar, B2 the Hijri one
+            i += 2
+        elif c == "B" and i + 1 == n:
+            raise BadFormat("B at the end of the format")  # "B" is #VALUE!, "B;" and "B " are not
+        elif c.lower() in "ymdhsebg":
             j = i
             while j < n and code[j].lower() == c.lower():
                 j += 1

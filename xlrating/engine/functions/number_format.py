@@ -12,14 +12,16 @@ written as it is), ``,`` between placeholders groups thousands, commas after the
 divide by 1000 each (commas elsewhere: :mod:`.format_numbers`), ``%`` multiplies by 100,
 ``E+``/``E-`` is scientific notation (spaces may stand between it and the exponent's digits; with
 two or more integer placeholders the exponent a multiple of their count: ``##0.0E+0`` is
-engineering notation), ``?/?``
-or ``?/8`` a fraction; ``"..."``, ``\x``, ``_x`` (a space), ``*x`` (nothing) and any other character
-are written as they are. Date and time codes (y m d h s AM/PM A/P, fractional seconds ``.00``
-with or without ``s`` before them, elapsed [h] [m] [s]) read the number as a serial date of the workbook's date system (in the 1900 system
-1900-02-29 is serial 60; in the 1904 system serial 0 is 1904-01-01: :mod:`..read.date_system`);
-outside 0 .. 9999-12-31 only elapsed codes may show it. Digits are rounded half away from zero
-from the number's 15 significant digits. A format Excel would refuse (dates mixed with digit
-placeholders, ``@`` beside a number, a text section that is not the last) is #VALUE!.
+engineering notation), ``?/?`` or ``?/8`` a fraction; ``"..."``, ``\x``, ``_x`` (a space), ``*x``
+(nothing) and any other character are written as they are. Date and time codes (y m d h s AM/PM
+A/P, fractional seconds ``.00`` with or without ``s`` before them, elapsed [h] [m] [s], ``e`` the
+year, ``b`` the Buddhist year, ``g`` the era, writing nothing in en-US, ``B2`` the Hijri calendar,
+``B1`` the Gregorian) read the number as a serial date of the workbook's date system (in the 1900
+system 1900-02-29 is serial 60; in the 1904 system serial 0 is 1904-01-01:
+:mod:`..read.date_system`); outside 0 .. 9999-12-31 only elapsed codes may show it. Digits are
+rounded half away from zero from the number's 15 significant digits. A format Excel would refuse
+(dates mixed with digit placeholders, ``@`` beside a number, a text section that is not the last)
+is #VALUE!.
 
 """
 
