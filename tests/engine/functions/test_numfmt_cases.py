@@ -3,17 +3,20 @@ numfmt, a number-format library checked against Excel (``numfmt_excel_cases.tsv`
 digit placeholders, thousands and scaling commas, percent, scientific and engineering notation
 ("##0.0E+0", "00.E+00"), exponent digits among literals and spaces between E+ and them ("0 E+ 0"
 writes 1 E +7), commas in odd places ("0.," and "01," scale, "0 ,," writes one comma, "0,???" a
-separator after the 0, "0,0 0/0" groups the whole part), fractions (a whole number under "0 0/0"
-is "1234 0/1", under "# #/#" "1234"; a denominator split by a literal has the digits before it,
-"00 00/0z0" writes 2/3z0), conditions and the minus sign they write, General in every
-section (the text one too), elapsed time ([hhh] pads to three digits), fractional seconds
-after hours without seconds ("hh.000" writes 16.848), fill and spacing characters, colours,
-dates and times, the calendar codes of an en-US Excel (the Buddhist year b, the era g writing
-nothing, e+ the year and a plus, the Hijri calendar B2).
+separator after the 0, "0,0 0/0" groups the whole part), fractions (a whole number under "0 0/0" is
+"1234 0/1", under "# #/#" "1234"; a denominator split by a literal has the digits before it, "00
+00/0z0" writes 2/3z0), conditions and the minus sign they write, General in every section (the text
+one too), elapsed time ([hhh] pads to three digits), fractional seconds after hours without seconds
+("hh.000" writes 16.848), fill and spacing characters, colours, dates and times, the calendar codes
+of an en-US Excel (the Buddhist year b, the era g writing nothing, e+ the year and a plus, the Hijri
+calendar B2 or [$-060409], its months' en-US names).
 
-Not followed yet (left out of the table): a number no section of a conditional format takes
-(Excel's cell shows ####; TEXT answers #VALUE!, which numfmt does not model); General of a
-subnormal number."""
+Not followed yet (left out of the table): the month names of B2 without a locale (Excel writes them
+in Arabic, numfmt notes; we write the en-US ones); a number no section of a conditional format takes
+(Excel's cell shows ####; TEXT answers #VALUE!, which numfmt does not model); General of a subnormal
+number (numfmt: 2.33E-321, from a report to numfmt; the engine writes 0, as number_text writes any
+subnormal number); other locales' names and separators ([$-is]mmmm, Icelandic months;
+[$Fr.-807]#,##0.00, 12'345.67)."""
 
 from __future__ import annotations
 

@@ -13,6 +13,9 @@ from .number_text import half_up
 
 _MONTHS = ("January", "February", "March", "April", "May", "June", "July", "August", "September",
            "October", "November", "December")
+# the Hijri months as an en-US Excel names them ([$-060409]mmmm, numfmt's Excel-checked cases)
+_HIJRI_MONTHS = ("Muharram", "Safar", "Rabi\u02bb I", "Rabi\u02bb II", "Jumada I", "Jumada II", "Rajab",
+                 "Sha\u02bbban", "Ramadan", "Shawwal", "Dhu\u02bbl-Qi\u02bbdah", "Dhu\u02bbl-Hijjah")
 _DAYS = ("Sunday", "Monday", "Tuesday", "Wednesday", "Thursday", "Friday", "Saturday")
 
 
@@ -80,7 +83,9 @@ def date_section(section: list[tuple[str, Any]], serial: float, negative: bool =
         year, month, day = moment.year, moment.month, moment.day
     weekday = (day_serial + 6) % 7
     buddhist = year + 543  # the Thai Buddhist era's year (b, bb: two digits; bbb, bbbb: four)
+    months = _MONTHS
     if ("calendar", "2") in tokens and ordinary:
+        months = _HIJRI_MONTHS
         if day_serial == 60:
             raise BadFormat("1900-02-29 has no Hijri date")
         year, month, day = hijri(max(day_serial, 1))  # serial 0, "1900-01-00", is written as serial 1
@@ -104,8 +109,8 @@ def date_section(section: list[tuple[str, Any]], serial: float, negative: bool =
             elif letter == "g":
                 pass  # the era (Japanese, Taiwanese): nothing outside those locales
             elif letter == "m":
-                out.append(str(month).zfill(width) if width <= 2 else _MONTHS[month - 1][:3] if width == 3
-                           else _MONTHS[month - 1][0] if width == 5 else _MONTHS[month - 1])  # mmmm, 6+: name
+                out.append(str(month).zfill(width) if width <= 2 else months[month - 1][:3] if width == 3
+                           else months[month - 1][0] if width == 5 else months[month - 1])  # mmmm, 6+: name
             elif letter == "d":
                 out.append(str(day).zfill(width) if width <= 2 else _DAYS[weekday][:3] if width == 3
                            else _DAYS[weekday])

@@ -58,6 +58,9 @@ def format_tokens(code: str) -> list[list[tuple[str, Any]]]:
                 tokens.append(("cond", (match.group(1), float(match.group(2)))))
             elif inner.startswith("$"):
                 tokens.append(("lit", inner[1:].split("-")[0]))
+                tag = inner[1:].partition("-")[2]  # a locale id: hex xxyyzzzz, yy the calendar
+                if re.fullmatch(r"[0-9A-Fa-f]{1,8}", tag) and (int(tag, 16) >> 16) & 0xFF == 6:
+                    tokens.append(("calendar", "2"))  # 6: the Hijri calendar ([$-060409]), as B2
             elif elapsed in _COLOURS or elapsed.startswith("color"):
                 pass
             else:

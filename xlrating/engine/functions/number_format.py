@@ -5,23 +5,23 @@ split at zero (the second for negatives, written without a sign unless the secti
 three give zero its own; a section holding ``@`` is the text section and must be the last. A text
 value uses the text section or comes back as it is; a text that reads as a number (or a date or
 time) is formatted as that number; General in the text section writes the text as ``@`` does.
-Conditions ``[>100]`` pick sections by value (:func:`_conditional`: which section, which minus
-sign; no section taking the number is #VALUE!, where Excel's cell shows ####); colours and
-locale tags are ignored. Digit placeholders ``0 # ?``, the decimal point (a later point is
-written as it is), ``,`` between placeholders groups thousands, commas after the last placeholder
-divide by 1000 each (commas elsewhere: :mod:`.format_numbers`), ``%`` multiplies by 100,
-``E+``/``E-`` is scientific notation (spaces may stand between it and the exponent's digits; with
-two or more integer placeholders the exponent a multiple of their count: ``##0.0E+0`` is
-engineering notation), ``?/?`` or ``?/8`` a fraction; ``"..."``, ``\x``, ``_x`` (a space), ``*x``
-(nothing) and any other character are written as they are. Date and time codes (y m d h s AM/PM
-A/P, fractional seconds ``.00`` with or without ``s`` before them, elapsed [h] [m] [s], ``e`` the
-year, ``b`` the Buddhist year, ``g`` the era, writing nothing in en-US, ``B2`` the Hijri calendar,
-``B1`` the Gregorian) read the number as a serial date of the workbook's date system (in the 1900
-system 1900-02-29 is serial 60; in the 1904 system serial 0 is 1904-01-01:
-:mod:`..read.date_system`); outside 0 .. 9999-12-31 only elapsed codes may show it. Digits are
-rounded half away from zero from the number's 15 significant digits. A format Excel would refuse
-(dates mixed with digit placeholders, ``@`` beside a number, a text section that is not the last)
-is #VALUE!.
+Conditions ``[>100]`` pick sections by value (:func:`_conditional`: which section, which minus sign;
+no section taking the number is #VALUE!, where Excel's cell shows ####); colours and locale tags are
+ignored, but for a Hijri calendar's (``[$-060409]``, as ``B2``). Digit placeholders ``0 # ?``, the
+decimal point (a later point is written as it is), ``,`` between placeholders groups thousands,
+commas after the last placeholder divide by 1000 each (commas elsewhere: :mod:`.format_numbers`),
+``%`` multiplies by 100, ``E+``/``E-`` is scientific notation (spaces may stand between it and the
+exponent's digits; with two or more integer placeholders the exponent a multiple of their count:
+``##0.0E+0`` is engineering notation), ``?/?`` or ``?/8`` a fraction; ``"..."``, ``\x``, ``_x`` (a
+space), ``*x`` (nothing) and any other character are written as they are. Date and time codes (y m d
+h s AM/PM A/P, fractional seconds ``.00`` with or without ``s`` before them, elapsed [h] [m] [s],
+``e`` the year, ``b`` the Buddhist year, ``g`` the era, writing nothing in en-US, ``B2`` the Hijri
+calendar with its months' en-US names (Excel writes B2's in Arabic), ``B1`` the Gregorian) read the
+number as a serial date of the workbook's date system (in the 1900 system 1900-02-29 is serial 60;
+in the 1904 system serial 0 is 1904-01-01: :mod:`..read.date_system`); outside 0 .. 9999-12-31 only
+elapsed codes may show it. Digits are rounded half away from zero from the number's 15 significant
+digits. A format Excel would refuse (dates mixed with digit placeholders, ``@`` beside a number, a
+text section that is not the last) is #VALUE!.
 
 """
 
