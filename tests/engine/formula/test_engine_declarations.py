@@ -33,6 +33,7 @@ def test_the_engines_lists_are_the_declarations() -> None:
     from xlrating.engine.evaluate import (
         blocks,
         legacy_values,
+        number_arguments,
         registry,
         toolpak,
         vector_builtins,
@@ -50,6 +51,9 @@ def test_the_engines_lists_are_the_declarations() -> None:
     # a parameter taking a range or an array is none of them
     assert not {"SUM", "SUMPRODUCT", "INDEX", "MATCH", "COUNTIF", "ROWS", "COLUMNS", "ROW", "COLUMN", "OFFSET",
                 "INDIRECT", "SUBTOTAL", "AGGREGATE", "CONCAT", "TEXTJOIN"} & set(legacy_values.SCALAR_PARAMETERS)
+    # the number parameters whose text the engine reads before formulas computes the function
+    assert number_arguments.NUMBER_PARAMETERS == declared.number_parameters()
+    assert number_arguments.NUMBER_PARAMETERS["ABS"] is None and number_arguments.NUMBER_PARAMETERS["FIXED"] == (0, 1)
     assert registry.VECTOR_BUILTINS == declared.having("vector") and "IF" in registry.VECTOR_BUILTINS
     assert vector_compile.ELEMENTWISE["DATE"] == 3 and vector_compile.MEMOISED == declared.having("memoised")
     assert vector_compile.SCALAR == declared.having("pure") and "ROMAN" in vector_compile.SCALAR
@@ -75,6 +79,8 @@ def test_a_function_a_module_declares_is_one_excel_knows() -> None:
     ('DECLARED: dict[str, dict[str, object]] = {\n    "ROMAN": {"scalars": (0, -1)},\n}\n', "ROMAN: scalars is (0, -1)"),
     ('DECLARED: dict[str, dict[str, object]] = {\n    "EDATE": {"toolpak": "all", "scalars": "all"},\n}\n',
      "EDATE: declares both toolpak and scalars"),
+    ('DECLARED: dict[str, dict[str, object]] = {\n    "ROMAN": {"numbers": (0, -1)},\n}\n', "ROMAN: numbers is (0, -1)"),
+    ('DECLARED: dict[str, dict[str, object]] = {\n    "ROMAN": {"numbers": "all"},\n}\n', "ROMAN: declares numbers"),
 ])
 def test_a_wrong_declaration_is_refused_naming_the_module_and_the_function(block: str, said: str) -> None:
     with pytest.raises(declared.DeclarationError, match="xlrating/engine/functions/text.py: .*" + re.escape(said)):

@@ -179,12 +179,14 @@ def as_excel_computes(name: str, implementation: Any) -> Any:
     in Excel: dates in the workbook's date system (:mod:`.date_system`), a reference to several cells
     refused where the Analysis ToolPak's functions take one value (:mod:`.toolpak`), and intersected
     with the formula's row or column where a parameter takes one value in a legacy formula
-    (:func:`.legacy_values.parameters_intersected`)."""
+    (:func:`.legacy_values.parameters_intersected`), and a text given where it takes a number read as
+    Excel reads it (:func:`.number_arguments.numbers_read`)."""
     from .date_system import in_date_system
     from .legacy_values import parameters_intersected
+    from .number_arguments import numbers_read
     from .toolpak import references_refused
 
-    return parameters_intersected(name, references_refused(name, in_date_system(name, implementation)))
+    return parameters_intersected(name, references_refused(name, numbers_read(name, in_date_system(name, implementation))))
 
 
 # Built-ins the vectorised path implements itself; knowing them needs no import of formulas' library.

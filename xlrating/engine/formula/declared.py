@@ -8,7 +8,7 @@ second), and the engine needs the facts before it knows whether any function wil
 they are read here from the modules' text: the ``DECLARED`` block is a Python literal
 (tests/engine/formula/test_engine_declarations.py checks that what is read here is what each module holds).
 Every list the engine consults is derived from these declarations (:func:`having`,
-:func:`toolpak_parameters`, :func:`scalar_parameters`, :func:`elementwise`, :func:`defined_by`); none is written anywhere else.
+:func:`toolpak_parameters`, :func:`scalar_parameters`, :func:`number_parameters`, :func:`elementwise`, :func:`defined_by`); none is written anywhere else.
 
 The facts, each absent when false:
 
@@ -26,6 +26,12 @@ The facts, each absent when false:
   in row 3 is ABS(A3)). A ToolPak function's parameters that take one value (its ``"toolpak"``) are
   such parameters too, so it declares no ``"scalars"``; a function whose parameters are not all
   known to take one value declares only those that are, or none (it keeps the ranges it is given).
+- ``"numbers"``: ``"all"`` or the positions of the parameters that take a number, on a function
+  ``formulas`` computes (:mod:`~xlrating.engine.functions.builtins`): a text given there is read as
+  Excel reads text as a number (:mod:`xlrating.engine.maths.text_numbers`: ``ABS("-$2")`` is 2,
+  ``SQRT("12:00")`` the root of 0.5), #VALUE! where Excel reads none, before ``formulas`` sees it
+  (it read text with Python's ``float``). The engine's own functions read their numbers themselves
+  (:func:`xlrating.engine.functions.arguments.number`), so declare no ``"numbers"``.
 - ``"vector"``: computed over a whole filled-down column by the engine's numpy path itself.
 - ``"elementwise"``: its number of arguments; each row of a filled-down column computed from plain
   numbers by the engine's own code, once per distinct row.
@@ -42,8 +48,8 @@ from pathlib import Path
 
 # Declares what ``formulas`` computes (and the engine's corrections of it), not a category of its own
 BUILTINS = "builtins"
-FACTS = frozenset(("spills", "one_value", "arrays", "toolpak", "scalars", "vector", "elementwise", "memoised",
-                   "pure"))
+FACTS = frozenset(("spills", "one_value", "arrays", "toolpak", "scalars", "numbers", "vector", "elementwise",
+                   "memoised", "pure"))
 
 _FOLDER = Path(__file__).resolve().parent.parent / "functions"
 _START = "\nDECLARED: dict[str, dict[str, object]] = {\n"
@@ -81,12 +87,16 @@ def module_declarations(module: str, text: str) -> dict[str, dict[str, object]]:
         if name != name.upper() or unknown:
             raise DeclarationError(f"xlrating/engine/functions/{module}.py: {name}: "
                                    f"{'unknown facts ' + ', '.join(sorted(unknown)) if unknown else 'not upper case'}")
-        for fact in ("toolpak", "scalars"):
+        for fact in ("toolpak", "scalars", "numbers"):
             positions = facts.get(fact, "all")
             if positions != "all" and not (isinstance(positions, tuple) and positions
                                            and all(isinstance(i, int) and i >= 0 for i in positions)):
                 raise DeclarationError(f"xlrating/engine/functions/{module}.py: {name}: {fact} is {positions!r}, "
                                        "expected \"all\" or a tuple of parameter positions (0, 1 ...)")
+        if "numbers" in facts and module != BUILTINS:
+            raise DeclarationError(f"xlrating/engine/functions/{module}.py: {name}: declares numbers, which only "
+                                   "functions formulas computes declare (builtins.py); the engine's own read their "
+                                   "numbers with arguments.number")
         if "toolpak" in facts and "scalars" in facts:
             raise DeclarationError(f"xlrating/engine/functions/{module}.py: {name}: declares both toolpak and scalars "
                                    "(a ToolPak function's toolpak parameters are those that take one value)")
@@ -134,6 +144,16 @@ def scalar_parameters() -> dict[str, tuple[int, ...] | None]:
     for name, (_, facts) in declarations().items():
         if "scalars" in facts:
             positions = facts["scalars"]
+            found[name] = None if positions == "all" else tuple(positions)  # type: ignore[call-overload]
+    return found
+
+
+def number_parameters() -> dict[str, tuple[int, ...] | None]:
+    """The functions declared ``"numbers"`` -> the positions of their parameters that take a number (None: all)."""
+    found: dict[str, tuple[int, ...] | None] = {}
+    for name, (_, facts) in declarations().items():
+        if "numbers" in facts:
+            positions = facts["numbers"]
             found[name] = None if positions == "all" else tuple(positions)  # type: ignore[call-overload]
     return found
 

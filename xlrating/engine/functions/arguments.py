@@ -18,9 +18,12 @@ from typing import Any
 
 import numpy as np
 import schedula as sh
-from formulas.functions import _text2num, get_error, wrap_ufunc
+from formulas.functions import get_error, wrap_ufunc
 from formulas.ranges import Ranges
 from formulas.tokens.operand import Error, XlError
+
+from ..evaluate.number_arguments import this_year
+from ..maths.text_numbers import read_number
 
 NUM = Error.errors["#NUM!"]
 VALUE = Error.errors["#VALUE!"]
@@ -56,12 +59,10 @@ def scalar(value: Any) -> Any:
 
 
 def text_number(text: str) -> float | None:
-    """Text that reads as a number or a date, as that number (``formulas``' reading); else None."""
-    number = _text2num(text)
-    if isinstance(number, str):
-        return None
-    number = float(number)
-    return number if math.isfinite(number) else None  # "inf" and "nan" are no numbers to Excel
+    """Text that reads as a number, a time or a date, as Excel reads it wherever a number is needed
+    (:func:`..maths.text_numbers.read_number`: "$1,000", "10%", "(5)", "1 1/2", "12:00", "1/15/2024"),
+    as that number; None for text Excel reads no number in ("1_000", "inf", "")."""
+    return read_number(text, this_year)
 
 
 def average(values: list[float]) -> Any:

@@ -30,7 +30,7 @@ from formulas.tokens.operand import Error, XlError
 from ..formula.values import is_omitted
 from ..maths import plain_numbers
 from ..read import clock
-from .arguments import scalar
+from .arguments import scalar, text_number
 
 FIRST_YEAR, LAST_YEAR = 1900, 9999
 
@@ -329,13 +329,24 @@ def _workday_function(intl: bool) -> Any:
                       excluded={holidays_at})
 
 
+def _date_number(value: Any) -> float:
+    """An argument of DATE as a number: text as Excel reads it (:func:`.arguments.text_number`;
+    ValueError, the function's #VALUE!, for text that is none: "1_000"), anything else as ``float``."""
+    if isinstance(value, str):
+        number = text_number(value)
+        if number is None:
+            raise ValueError(f"{value!r} is no number")
+        return number
+    return float(value)
+
+
 FUNCTIONS: dict[str, Any] = {
     "TODAY": _volatile(today),
     "NOW": _volatile(now),
     # the arguments read as formulas' DATEDIF reads them (text that is a number or a date as its serial)
     "DATEDIF": wrap_ufunc(datedif, input_parser=lambda *a: text2num(a)),
-    # arguments read as formulas' DATE reads them (text that is a number, TRUE as 1), then Excel's rules
-    "DATE": wrap_ufunc(_date, input_parser=lambda *a: (math.floor(float(v)) for v in a)),
+    # arguments read as numbers (text as Excel reads it: "2024", "$2,024"; TRUE as 1), then Excel's rules
+    "DATE": wrap_ufunc(_date, input_parser=lambda *a: (math.floor(_date_number(v)) for v in a)),
     "DAY": wrap_ufunc(functools.partial(day_part, part=2), input_parser=lambda *a: a),
     "MONTH": wrap_ufunc(functools.partial(day_part, part=1), input_parser=lambda *a: a),
     "YEAR": wrap_ufunc(functools.partial(day_part, part=0), input_parser=lambda *a: a),

@@ -36,12 +36,13 @@ from typing import Any
 import numpy as np
 import schedula as sh
 from formulas.errors import FoundError
-from formulas.functions import COMPILING, Array, _text2num, wrap_func, wrap_impure_func
+from formulas.functions import COMPILING, Array, wrap_func, wrap_impure_func
 from formulas.tokens.operand import Error, XlError
 
 from ..formula.limits import EXCEL_MAX_VALUES, MAX_CELLS, MAX_COLUMNS, MAX_ROWS, check_size
 from ..formula.values import is_omitted as left_out
 from ..formula.values import not_computed
+from .arguments import text_number
 
 CALC = XlError("#CALC!")
 NA = Error.errors["#N/A"]
@@ -100,7 +101,7 @@ def number(value: Any, default: float) -> float:
     if isinstance(value, (bool, np.bool_)):
         return float(value)
     if is_text(value):
-        value = _text2num(value)
+        value = text_number(value)
     if not is_number(value):
         raise fail("#VALUE!")
     return float(value)

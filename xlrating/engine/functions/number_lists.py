@@ -26,11 +26,11 @@ from typing import Any
 
 import numpy as np
 import schedula as sh
-from formulas.functions import Array, _text2num
+from formulas.functions import Array
 from formulas.tokens.operand import Error, XlError
 
 from ..formula.values import is_omitted
-from .arguments import scalar
+from .arguments import scalar, text_number
 
 VALUE: XlError = Error.errors["#VALUE!"]
 
@@ -72,9 +72,9 @@ def _typed(value: Any, typed_text: str, omitted: XlError | None) -> float | None
         return 0.0
     if isinstance(value, (bool, np.bool_)) or _is_number(value):
         return float(value)
-    number = _text2num(value) if isinstance(value, str) else value
-    if _is_number(number):
-        return float(number)
+    number = text_number(value) if isinstance(value, str) else None
+    if number is not None:
+        return number
     if typed_text == "skip":
         return None
     raise Rejected(VALUE)

@@ -364,46 +364,16 @@ def _limited_text_functions() -> dict[str, Any]:
 
 # --- VALUE ---------------------------------------------------------------------------------------
 
-# A number as Excel (en-US) reads it in text: a sign, a dollar sign before or after it, digits with
-# commas between groups of three, a decimal point, an exponent, a percent sign; spaces around
-_WRITTEN_NUMBER = re.compile(r"(?P<sign>[-+]?)(?P<dollar>\$?)(?P<sign2>[-+]?)(?P<whole>\d{1,3}(?:,\d{3})+|\d*)"
-                             r"(?P<fraction>\.\d*)?(?P<exponent>[eE][-+]?\d+)?(?P<percent>%?)")
-
-
-def written_number(text: str) -> float | None:
-    """Text written as a number the way Excel's VALUE reads it (Microsoft's VALUE page: "any of the
-    constant number, date, or time formats recognized by Microsoft Excel"): "$1,000" is 1000 (POI's
-    FormulaEvalTestData, saved by Excel), "1,000" 1000, "10%" 0.1, "(100)" -100, "-$5" -5,
-    "1.5E3" 1500; None for text written otherwise (a date or a time, or no number at all)."""
-    written = text.strip()
-    negative = written.startswith("(") and written.endswith(")")
-    if negative:
-        written = written[1:-1].strip()
-    match = _WRITTEN_NUMBER.fullmatch(written)
-    if match is None or not any(c.isdigit() for c in match["whole"] + (match["fraction"] or "")):
-        return None
-    if (match["sign"] and match["sign2"]) or (negative and (match["sign"] or match["sign2"])):
-        return None
-    number = float(match["whole"].replace(",", "") + (match["fraction"] or "") + (match["exponent"] or ""))
-    if not math.isfinite(number):
-        return None
-    if match["percent"]:
-        number /= 100
-    return -number if negative or "-" in (match["sign"], match["sign2"]) else number
-
-
 def _value(text: Any) -> Any:
-    """VALUE(text): a number written as text (:func:`written_number`), else a date or a time written
-    as text, as ``formulas`` reads them; other text, TRUE and FALSE are #VALUE!."""
-    if isinstance(text, str) and not isinstance(text, XlError):
-        number = written_number(text)
-        if number is not None:
-            return number
-        try:
-            float(text)  # Python's own numbers that Excel's are not: "1_000", "inf", "nan"
-        except ValueError:
-            return formulas_text.xvalue(text)
-        return _VALUE
+    """VALUE(text): the number, time or date Excel reads in a text (Microsoft's VALUE page: "any of
+    the constant number, date, or time formats recognized by Microsoft Excel"), the same reading as
+    the operators' and the number arguments' (:func:`.arguments.text_number`): "$1,000" is 1000
+    (POI's FormulaEvalTestData, saved by Excel), "(100)" -100, "10%" 0.1, "12:00" 0.5, "6:30 PM"
+    0.7708..., "1/15/2024" 45306; other text ("1_000", "inf", "") is #VALUE!; a number is itself,
+    TRUE and FALSE #VALUE!."""
+    if isinstance(text, str) and not isinstance(text, sh.Token):  # a text, not an error or an empty cell
+        number = text_number(text)
+        return _VALUE if number is None else number
     return formulas_text.xvalue(text)
 
 

@@ -25,6 +25,11 @@ a cell, en-US, and so reads here:
   clock, never read unless such a date is); a date Excel cannot hold (before 1 January 1900, or 1904
   in that system, after 31 December 9999, 30 February) is no date; 29 February 1900 is the serial 60
   Excel counts in the 1900 system;
+- a date whose first number cannot be a month but can be a day, the day first ("26/08/1987",
+  "29/02/1900"): the workbooks Excel saved in a day-first locale hold such texts, computed as dates
+  (``formulas``' test workbook: XIRR's guess "26/08/1987", FORECAST.ETS("29/02/1900", ...)); the
+  locale is not recorded in the file, and a text that reads either way ("01/02/2024") is read month
+  first, as en-US Excel reads it;
 - a date and a time after it, separated by a space: "1/15/2024 6:30 PM";
 - spaces before and after any of these.
 
@@ -195,6 +200,8 @@ def _date(written: str) -> tuple[int | None, int, int] | None:
         if match is None:
             continue
         fields = match.groupdict()
+        if pattern is _DATES[1] and int(fields["month"]) > 12 >= int(fields["day"]):  # "26/08/1987"
+            fields["month"], fields["day"] = fields["day"], fields["month"]
         month = _month_number(fields["month_name"]) if fields.get("month_name") else int(fields["month"])
         if month is None or not 1 <= month <= 12:
             return None
