@@ -22,7 +22,7 @@ from formulas.functions import get_error, wrap_ufunc
 from formulas.ranges import Ranges
 from formulas.tokens.operand import Error, XlError
 
-from ..evaluate.number_arguments import this_year
+from ..formula.text_operands import this_year
 from ..maths.text_numbers import read_number
 
 NUM = Error.errors["#NUM!"]
