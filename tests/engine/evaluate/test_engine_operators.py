@@ -1,6 +1,7 @@
 """The engine's own operators: ``&`` writes numbers as Excel turns them into text, ``^`` gives
-Excel's errors for 0^0, 0^-1, a negative base to a fraction and an overflow; every other operator
-compiles to ``formulas``' implementation, unchanged."""
+Excel's errors for 0^0, 0^-1, a negative base to a fraction and an overflow; ``+ - * / %`` and the
+unary minus compute as ``formulas``' own after reading text operands as Excel does; every other
+operator compiles to ``formulas``' implementation, unchanged."""
 
 from __future__ import annotations
 
@@ -39,12 +40,17 @@ def test_the_parser_compiles_ampersand_against_the_engine() -> None:
 
 
 @pytest.mark.parametrize(("formula", "name"), [
-    ("=A1+B1", "+"), ("=A1-B1", "-"), ("=A1*B1", "*"), ("=A1/B1", "/"),
-    ("=-A1", "U-"), ("=+A1", "U+"), ("=A1%", "%"),
+    ("=A1+B1", "+"), ("=A1-B1", "-"), ("=A1*B1", "*"), ("=A1/B1", "/"), ("=-A1", "U-"), ("=A1%", "%"),
 ])
-def test_every_other_operator_compiles_as_formulas_does(formula: str, name: str) -> None:
+def test_arithmetic_operators_compute_as_formulas_does_after_reading_text(formula: str, name: str) -> None:
     (operator,) = _operators(formula)
-    assert operator.compile().__wrapped__ is FORMULAS_OPERATORS[name]
+    assert operator.compile().__wrapped__ is OPERATORS[name]
+    assert OPERATORS[name].__wrapped__ is FORMULAS_OPERATORS[name]  # the arithmetic itself is formulas'
+
+
+def test_unary_plus_compiles_as_formulas_does() -> None:
+    (operator,) = _operators("=+A1")
+    assert operator.compile().__wrapped__ is FORMULAS_OPERATORS["U+"]
 
 
 def test_an_empty_cell_compares_as_the_other_operands_kind(tmp_path: Path) -> None:

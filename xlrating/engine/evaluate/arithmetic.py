@@ -14,7 +14,8 @@ what Excel shows):
   odd roots through ``^``), a whole power of a negative base is computed (``(-2)^3`` is -8);
 - a result past the largest double is #NUM!;
 - an operand's error is the result (the base's first), text that reads as a number is that number,
-  other text #VALUE!, an empty cell 0, TRUE 1.
+  other text #VALUE!, an empty cell 0, TRUE 1 (text as :func:`..maths.text_numbers.read_number`
+  reads it, as for every operator: "$1,000", "10%", "12:00", "1/15/2024").
 
 The power itself is :func:`xlrating.core.powers.power`, the one the vectorised path
 (:mod:`.vector`) takes for every row, so a formula gives the same double whichever path computes it.
@@ -42,13 +43,15 @@ import math
 from typing import Any
 
 import numpy as np
-from formulas.functions import _text2num, replace_empty, wrap_ufunc
+from formulas.functions import replace_empty, wrap_ufunc
 from formulas.ranges import Ranges
 from formulas.tokens.operand import Error, XlError
 
 from xlrating.core.powers import power
 
 from ..formula.limits import MAX_CELLS, MAX_COLUMNS, MAX_ROWS, check_size
+from ..formula.text_operands import this_year
+from ..maths.text_numbers import read_number
 
 
 def _operand(value: Any) -> float:
@@ -57,10 +60,10 @@ def _operand(value: Any) -> float:
     if isinstance(value, bool):
         return float(value)
     if isinstance(value, str):
-        number = _text2num(value)
-        if isinstance(number, str):
+        number = read_number(value, this_year)  # Excel's one reading of text as a number
+        if number is None:
             raise TypeError(f"{value!r} is no number")  # formulas' wrapper: #VALUE!
-        return float(number)
+        return number
     return float(value)
 
 

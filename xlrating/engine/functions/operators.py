@@ -16,20 +16,30 @@ and takes ``formulas``' for every operator not here, so they compute exactly as 
   a text, FALSE beside a boolean (Excel: ``=FALSE=A1`` is TRUE and ``=TRUE>A1`` TRUE for an empty
   A1), 0 otherwise; ``formulas`` made it 0 beside a boolean, so ``=FALSE=A1`` was FALSE.
 
+- ``+``, ``-``, ``*``, ``/``, the unary ``-`` and ``%`` compute as ``formulas``' own, but read a
+  text operand as Excel does (:func:`..formula.text_operands.texts_read`: ``="$1,000"*1`` is 1000,
+  ``="12:00"*1`` 0.5, ``="(5)"+0`` -5, ``="1 1/2"+0`` 1.5), text Excel reads no number in
+  (``="1_000"*1``, ``="inf"+0``, ``=""+1``) #VALUE!, after an error among the operands
+  (``="a"+NA()`` is #N/A, as ``formulas`` and LibreOffice have it); ``formulas`` read text with
+  Python's ``float``, which took "1_000" and "inf" and refused "$1,000" and "12:00".
+
 (``:`` between references needs the workbook: the registry takes it from
 :mod:`..evaluate.references`.)
 """
 
 from __future__ import annotations
 
+import functools
 from typing import Any
 
 import numpy as np
 import schedula as sh
 from formulas.functions import replace_empty, wrap_ufunc
 from formulas.functions.operators import LOGIC_OPERATORS, logic_input_parser
+from formulas.functions.operators import OPERATORS as FORMULAS_OPERATORS
 
 from ..formula.limits import MAX_TEXT_CHARACTERS as MAX_TEXT
+from ..formula.text_operands import texts_read
 from .arguments import VALUE
 from .text import value_text
 
@@ -55,7 +65,16 @@ def _compared(left: Any, right: Any) -> Any:
     return logic_input_parser(_as_other(left, right), _as_other(right, left))
 
 
+def _reading_text(operator: Any) -> Any:
+    """``formulas``' arithmetic ``operator`` with its text operands read as Excel reads them."""
+    @functools.wraps(operator)
+    def computed(*operands: Any) -> Any:
+        return operator(*map(texts_read, operands))
+    return computed
+
+
 OPERATORS: dict[str, Any] = {
+    **{op: _reading_text(FORMULAS_OPERATORS[op]) for op in ("+", "-", "*", "/", "U-", "%")},
     "&": wrap_ufunc(_join, input_parser=lambda *operands: map(value_text, operands),
                     args_parser=lambda *operands: (replace_empty(v, "") for v in operands)),
     **{op: wrap_ufunc(compare, input_parser=_compared, args_parser=lambda *operands: operands)

@@ -1,0 +1,135 @@
+"""Text read as a number the same way wherever Excel needs one: VALUE, the arithmetic operators
+(``+ - * / ^ %``, the unary minus, ``--``) and a function's number arguments (the engine's own,
+ABS and ``formulas``' other functions declared ``"numbers"``, SUM's typed arguments, DATE's), as
+Excel documents it for VALUE and for text in formulas ("$1,000", "10%", "(5)", "1 1/2", "12:00",
+"6:30 PM", "1/15/2024"); text Excel reads no number in ("1_000", "inf", "0x10", "") is #VALUE!. A
+time alone is a fraction of a day, never today's date plus it; a date is a serial of the workbook's
+date system; a date typed without its year takes the year of the conversion's clock. Each workbook
+is built here and recalculated as ``xlrating convert`` does; real LibreOffice recalculates the same
+formulas (its conversion of text depends on its settings: the defaults convert "unambiguous" text).
+Where LibreOffice differs from Excel: ``SUM("3",1)`` is #VALUE! there (Excel counts a number typed
+as text among SUM's arguments: 4), so that cell is not compared."""
+
+from __future__ import annotations
+
+import datetime as dt
+import shutil
+from pathlib import Path
+
+import openpyxl
+import pytest
+from openpyxl.utils.datetime import CALENDAR_MAC_1904
+
+from xlrating.engine import evaluate_workbook
+from xlrating.engine.libreoffice import convert as lo_convert
+from xlrating.engine.libreoffice import make_profile
+from xlrating.functions import ExcelError
+
+VALUE = ExcelError("#VALUE!")
+TEXTS = ["$1,000", "12:00", "(5)", "1_000"]  # A1:A4, typed as text
+
+# formula -> Excel's value (Microsoft's VALUE page and "Calculation operators and precedence")
+CASES: dict[str, object] = {
+    '=VALUE("12:00")': 0.5,
+    '=VALUE("6:30 PM")': 18.5 / 24,
+    '=VALUE("$1,000")': 1000.0,
+    '=VALUE("1 1/2")': 1.5,
+    '=VALUE("2024-01-15")': 45306.0,
+    '=VALUE("1_000")': VALUE,
+    '=VALUE("inf")': VALUE,
+    '="12:00"*1': 0.5,
+    '="$1,000"*1': 1000.0,
+    '="(5)"+0': -5.0,
+    '="10%"*2': 0.2,
+    '="1 1/2"+0': 1.5,
+    '="1/15/2024"-"1/1/2024"': 14.0,
+    '=-"$5"': -5.0,
+    '="12:00"^1': 0.5,
+    '=--"10%"': 0.1,
+    '="5$"/2': 2.5,
+    '="  7 "+0': 7.0,
+    '="1e3"+0': 1000.0,
+    '="15-Jan-2024"+0': 45306.0,
+    '="January 15, 2024"+0': 45306.0,
+    '="1/15/2024 6:30 PM"+0': 45306 + 18.5 / 24,
+    '="12:00:30.5"+0': (43200 + 30.5) / 86400,
+    "=A1*1": 1000.0,
+    "=A2+A3": -4.5,
+    "=A4+0": VALUE,
+    '=""+1': VALUE,
+    '="0x10"+0': VALUE,
+    '="1,00"+0': VALUE,
+    '="inf"%': VALUE,
+    '=ABS("-$2")': 2.0,
+    "=ABS(A3)": 5.0,
+    '=SQRT("$4")': 2.0,
+    '=ROUND("$1,234.567",1)': 1234.6,
+    '=DATE("2024",1,1)': 45292.0,
+    '=DATE("1_000",1,1)': VALUE,
+    '=DOLLAR("$1.00")': "$1.00",
+    '="a"+NA()': ExcelError("#N/A"),
+    '=SUM("3",1)': 4.0,
+}
+LIBREOFFICE_DIFFERS = {'=SUM("3",1)'}  # LibreOffice: #VALUE!
+
+
+def _book(path: Path, formulas: list[str], mac: bool = False) -> Path:
+    wb = openpyxl.Workbook()
+    if mac:
+        wb.epoch = CALENDAR_MAC_1904  # <workbookPr date1904="1"/>
+    sheet = wb.active
+    for row, text in enumerate(TEXTS, start=1):
+        sheet.cell(row, 1, text)
+    for row, formula in enumerate(formulas, start=1):
+        sheet.cell(row, 3, formula)
+    wb.save(path)
+    return path
+
+
+def _ours(path: Path, count: int, now: dt.datetime | None = None) -> list[object]:
+    sheet = evaluate_workbook(str(path), now=now).grid.sheet("Sheet")
+    assert sheet is not None
+    return [sheet.get(row, 3) for row in range(1, count + 1)]
+
+
+def _same(got: object, expected: object) -> bool:
+    if isinstance(expected, float) and isinstance(got, (int, float)):
+        return got == pytest.approx(expected, rel=1e-14)
+    return got == expected
+
+
+def test_values_operators_and_number_arguments_read_text_as_excel_does(tmp_path: Path) -> None:
+    formulas = list(CASES)
+    got = _ours(_book(tmp_path / "book.xlsx", formulas), len(formulas))
+    wrong = {f: (g, CASES[f]) for f, g in zip(formulas, got, strict=True) if not _same(g, CASES[f])}
+    assert wrong == {}
+
+
+def test_a_date_typed_as_text_is_a_serial_of_the_workbooks_date_system(tmp_path: Path) -> None:
+    formulas = ['="2024-01-15"+0', '=VALUE("1/15/2024 12:00")', '="12:00"*1', '=ABS("1/1/1904")', '=VALUE("12/31/1903")']
+    got = _ours(_book(tmp_path / "mac.xlsx", formulas, mac=True), len(formulas))
+    assert got == [45306.0 - 1462, 45306.5 - 1462, 0.5, 0.0, VALUE]
+
+
+def test_a_date_typed_without_its_year_takes_the_year_of_the_conversions_clock(tmp_path: Path) -> None:
+    formulas = ['="1/15"+0', '=VALUE("Jan 15")', '="12:00"+0']
+    got = _ours(_book(tmp_path / "book.xlsx", formulas), len(formulas), now=dt.datetime(2030, 6, 1, 9, 0))
+    assert got == [47498.0, 47498.0, 0.5]  # 15 January 2030; a time alone is no date at all
+
+
+@pytest.mark.libreoffice
+@pytest.mark.skipif(shutil.which("soffice") is None, reason="LibreOffice (soffice) is not installed")
+def test_libreoffice_reads_the_same_texts_as_numbers(tmp_path: Path) -> None:
+    formulas = [f for f in CASES if f not in LIBREOFFICE_DIFFERS]
+    book = _book(tmp_path / "book.xlsx", formulas)
+    recalculated = lo_convert(book, tmp_path / "lo", make_profile(tmp_path / "profile"))
+    sheet = openpyxl.load_workbook(recalculated, data_only=True)["Sheet"]
+    theirs: dict[str, object] = {}
+    for row, formula in enumerate(formulas, start=1):
+        value = sheet.cell(row, 3).value
+        if isinstance(value, dt.datetime):  # LibreOffice formats DATE's result as a date
+            value = float((value - dt.datetime(1899, 12, 30)).days)
+        theirs[formula] = ExcelError(value) if isinstance(value, str) and value.startswith("#") else value
+    ours = dict(zip(formulas, _ours(book, len(formulas)), strict=True))
+    differing = {f: (ours[f], theirs[f]) for f in formulas if not _same(theirs[f], ours[f])}
+    assert differing == {}
