@@ -322,3 +322,43 @@ def test_mround_int_and_trunc_read_arguments_as_excel_saved_them(tmp_path: Path)
     assert [[sheet.get(row, col) for col in (3, 4, 5)] for row in range(1, 6)] == [
         [45304.0, 45301.0, 45301.0], [value, value, value], [0.0, na, na], [value, value, 1.0],
         [value, 8.0, -7.0]]
+
+
+def test_roman_writes_microsofts_forms() -> None:
+    # Microsoft's ROMAN page: 499 in the forms 0 to 4, TRUE classic, FALSE simplified
+    assert [_call("ROMAN", 499.0, form) for form in (0.0, 1.0, 2.0, 3.0, 4.0)] == [
+        "CDXCIX", "LDVLIV", "XDIX", "VDIV", "ID"]
+    assert _call("ROMAN", 499.0, True) == "CDXCIX"
+    assert _call("ROMAN", 499.0, False) == "ID"  # formulas: CDXCIX
+    assert _call("ROMAN", 499.0) == "CDXCIX"
+    assert _call("ROMAN", 2013.0, 0.0) == "MMXIII"
+
+
+def test_roman_as_excel_saved_it(tmp_path: Path) -> None:
+    # IronCalc's ARABIC_ROMAN book, saved by Excel: the forms 1 to 4, FALSE and the text "2" as form,
+    # a fraction truncated, 0 and an empty cell "", 4000, a negative number, form 5 and "hello" #VALUE!
+    wb = openpyxl.Workbook()
+    ws = wb.active
+    ws.append([None, 1, 2, 3, 4, False, "2", True, 5, "hello"])
+    numbers = [99, 469, 499, 2596, 3999, 3999.9999999, 5.99999, 0.3, 0, None, 4000, -13]
+    for row, value in enumerate(numbers, start=2):
+        ws.cell(row, 1, value)
+        for col in range(2, 11):
+            ws.cell(row, col, f"=ROMAN($A{row},{ws.cell(1, col).coordinate.replace('1', '$1')})")
+    wb.save(tmp_path / "roman.xlsx")
+    sheet = evaluate_workbook(str(tmp_path / "roman.xlsx")).grid.sheet("Sheet")
+    got = [[sheet.get(row, col) for col in range(2, 11)] for row in range(2, 2 + len(numbers))]
+    assert got == [
+        ["VCIV", "IC", "IC", "IC", "IC", "IC", "XCIX", VALUE, VALUE],
+        ["LDXIX", "LDXIX", "LDXIX", "LDXIX", "LDXIX", "LDXIX", "CDLXIX", VALUE, VALUE],
+        ["LDVLIV", "XDIX", "VDIV", "ID", "ID", "XDIX", "CDXCIX", VALUE, VALUE],
+        ["MMDVCI", "MMDVCI", "MMDVCI", "MMDVCI", "MMDVCI", "MMDVCI", "MMDXCVI", VALUE, VALUE],
+        ["MMMLMVLIV", "MMMXMIX", "MMMVMIV", "MMMIM", "MMMIM", "MMMXMIX", "MMMCMXCIX", VALUE, VALUE],
+        ["MMMLMVLIV", "MMMXMIX", "MMMVMIV", "MMMIM", "MMMIM", "MMMXMIX", "MMMCMXCIX", VALUE, VALUE],
+        ["V", "V", "V", "V", "V", "V", "V", VALUE, VALUE],
+        ["", "", "", "", "", "", "", VALUE, VALUE],
+        ["", "", "", "", "", "", "", VALUE, VALUE],
+        ["", "", "", "", "", "", "", VALUE, VALUE],
+        [VALUE] * 9,
+        [VALUE] * 9,
+    ]

@@ -331,7 +331,6 @@ DECLARED: dict[str, dict[str, object]] = {
     "RANK.AVG": {"one_value": True, "arrays": True},
     "RANK.EQ": {"one_value": True, "arrays": True, "vector": True},
     "RECEIVED": {"toolpak": "all"},
-    "ROMAN": {"pure": True, "scalars": "all"},
     "ROUND": {"vector": True, "scalars": "all", "numbers": "all"},
     "ROUNDDOWN": {"vector": True, "scalars": "all", "numbers": "all"},
     "ROUNDUP": {"vector": True, "scalars": "all", "numbers": "all"},

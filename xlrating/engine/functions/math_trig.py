@@ -27,6 +27,7 @@ What ``formulas`` 1.3 gets wrong here, and the rule followed instead (Microsoft'
 - PRODUCT and SUMSQ count what Excel counts (:mod:`.number_lists`): ``formulas`` multiplied the
   text "8" and TRUE of a cell, and PRODUCT of no numbers was 1 (Excel: 0). ATAN2 of arrays of
   different sizes could not be computed; Excel's result has #N/A past the shorter one.
+- ROMAN took FALSE as the classic form (Excel: the most concise, form 4): ROMAN(499, FALSE) is ID.
 - SUMIF, SUMIFS: Excel's criteria (:mod:`.criteria`); ``formulas`` matched "*a" anywhere in a text,
   took TRUE as 1 for ">0", and its SUMIFS answered ranges of different shapes.
 """
@@ -582,6 +583,50 @@ def _seriessum(x: Any, n: Any, m: Any, coefficients: Any) -> Any:
     return total if math.isfinite(total) else _NUM
 
 
+# --- ROMAN -------------------------------------------------------------------------------------------
+# ROMAN(number, [form]) (Microsoft, "ROMAN function"): form 0 is classic, 1 to 4 ever more concise
+# ("Simplified"), TRUE is 0 and FALSE is 4; ROMAN(499, 0..4) is CDXCIX, LDVLIV, XDIX, VDIV, ID. The
+# rule of the forms: a numeral may be preceded by a smaller one it is written less (CM is 900); in
+# the classic form only by the nearest smaller numeral whose difference is no numeral itself (CM, CD,
+# XC, XL, IX, IV: D before M would be 500); form k allows k more of the smaller numerals, the nearest
+# first (form 1 adds LM, LD, VC, VL: 499 is LD VL IV); the number is written greedily, the largest
+# value that fits first. IronCalc's ARABIC_ROMAN book, which Excel saved, holds all of 1 to 3999 in
+# the five forms and the logical ones; this rule gives every cell of it (``formulas`` took FALSE as
+# form 0: ROMAN(499, FALSE) was CDXCIX). The number is truncated, 0 to 3999 (0 is ""); the form
+# truncated, 0 to 4; outside them, or text that is no number, #VALUE!.
+
+_NUMERALS = ((1000, "M"), (500, "D"), (100, "C"), (50, "L"), (10, "X"), (5, "V"), (1, "I"))
+_NUMERAL_VALUES = frozenset(value for value, _ in _NUMERALS)
+
+
+@functools.lru_cache(maxsize=None)
+def _roman_values(form: int) -> tuple[tuple[int, str], ...]:
+    """The values form ``form`` writes with one numeral or one subtractive pair, largest first."""
+    values = list(_NUMERALS)
+    for i, (value, letter) in enumerate(_NUMERALS):
+        pairs = [(value - smaller, before + letter) for smaller, before in _NUMERALS[i + 1:]
+                 if value - smaller not in _NUMERAL_VALUES]
+        values.extend(pairs[:form + 1])
+    return tuple(sorted(values, key=lambda pair: -pair[0]))
+
+
+def _roman(number_value: Any, form: Any = None) -> Any:
+    read_number = number(number_value)
+    if is_omitted(form) or scalar(form) is sh.EMPTY:
+        read_form: float | None = 0.0
+    elif isinstance(scalar(form), (bool, np.bool_)):
+        read_form = 0.0 if scalar(form) else 4.0
+    else:
+        read_form = number(form)
+    if read_number is None or read_form is None or not (0 <= read_number < 4000 and 0 <= read_form < 5):
+        return _VALUE
+    rest, written = int(read_number), []
+    for value, letters in _roman_values(int(read_form)):
+        count, rest = divmod(rest, value)
+        written.append(letters * count)
+    return "".join(written)
+
+
 FUNCTIONS: dict[str, Any] = {
     "MMULT": wrap_func(_mmult),
     "MUNIT": wrap_func(_munit),
@@ -612,6 +657,7 @@ FUNCTIONS: dict[str, Any] = {
     "QUOTIENT": _in_order(_quotient, logical=False),
     "DECIMAL": elementwise(_decimal, numbers=False),
     "RANDBETWEEN": elementwise(_randbetween),
+    "ROMAN": elementwise(_roman, numbers=False),
     **{name: _checked(name) for name in ("SUMX2MY2", "SUMX2PY2", "SUMXMY2")},
     "SERIESSUM": wrap_func(_seriessum),
     "SUMIF": wrap_func(criteria.sumif),
@@ -649,6 +695,7 @@ DECLARED: dict[str, dict[str, object]] = {
     "PRODUCT": {"one_value": True},
     "QUOTIENT": {"toolpak": "all", "pure": True},
     "RANDBETWEEN": {"toolpak": "all"},
+    "ROMAN": {"pure": True, "scalars": "all"},
     "SERIESSUM": {"toolpak": (0, 1, 2)},
     "SUMIF": {"one_value": True, "arrays": True, "memoised": True},
     "SUMIFS": {"one_value": True, "arrays": True, "memoised": True},
