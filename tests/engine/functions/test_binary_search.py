@@ -1,7 +1,8 @@
 """MATCH (1), VLOOKUP/HLOOKUP (TRUE) and LOOKUP search by halving, as Excel does: on sorted data
 the largest value not above the lookup value (the last of equal ones), on unsorted data where the
 halving lands; values of another type than the lookup value, errors and empty cells are never the
-answer. MATCH(..., -1) walks from the first value. The cases marked "Excel" are values Excel saved
+answer. MATCH(..., -1) walks from the first value. XMATCH and XLOOKUP with search_mode 2 or -2 halve as
+well, to the first of equal values (the last with -2). The cases marked "Excel" are values Excel saved
 in public workbooks (formulas' test.xlsx, pycel's lookup.xlsx, IronCalc's MATCH book)."""
 
 from __future__ import annotations
@@ -58,5 +59,52 @@ def test_halving(tmp_path: Path, formula: str, expected: Any) -> None:
     ("=LOOKUP(\"b\",{TRUE,4.1,FALSE,\"b\"})", "b"), ("=LOOKUP(\"b\",{TRUE,FALSE,\"a\",\"b\"})", "b"),
 ])
 def test_halving_to_a_text(tmp_path: Path, formula: str, expected: str) -> None:
+    sheet = recalculated(tmp_path, ROWS, {"H1": formula})
+    assert sheet.get(1, 8) == expected
+
+
+# IronCalc's XLOOKUP book, saved by Excel: 1,2,3,4,5,5,5,6,7,7,7,8,9 beside the letters aa, a, b ... l,
+# searched with search_mode 2 (whole columns), and the same values descending with -2
+ASCENDING = [1, 2, 3, 4, 5, 5, 5, 6, 7, 7, 7, 8, 9]
+LETTERS = ["aa", "a", "b", "c", "d", "e", "f", "g", "h", "i", "j", "k", "l"]
+
+
+@pytest.mark.parametrize(("value", "smaller", "larger"), [
+    (2, "a", "a"), (1.8, "aa", "a"), (5, "d", "d"), (7, "h", "h"),  # the first of equal values
+    (7.1, "j", "k"), (6.8, "g", "h"), (4.8, "c", "d"), (8, "k", "k"),
+])
+def test_xlookup_binary_search_ascending(tmp_path: Path, value: float, smaller: str, larger: str) -> None:
+    rows = [[v, letter] for v, letter in zip(ASCENDING, LETTERS)]
+    sheet = recalculated(tmp_path, rows, {"D1": value, "E1": "=_xlfn.XLOOKUP(D1,A:A,B:B,,-1,2)",
+                                          "F1": "=_xlfn.XLOOKUP(D1,A:A,B:B,,1,2)",
+                                          "G1": "=_xlfn.XMATCH(D1,A1:A13,1,2)"})
+    assert (sheet.get(1, 5), sheet.get(1, 6)) == (smaller, larger)
+    assert sheet.get(1, 7) == LETTERS.index(larger) + 1
+
+
+@pytest.mark.parametrize(("value", "smaller", "larger"), [
+    (2, "k", "k"), (1.8, "l", "k"), (5, "h", "h"), (7, "d", "d"),  # the last of equal values
+    (7.1, "b", "a"), (6.8, "e", "d"), (4.8, "i", "h"), (8, "a", "a"),
+])
+def test_xlookup_binary_search_descending(tmp_path: Path, value: float, smaller: str, larger: str) -> None:
+    rows = [[v, letter] for v, letter in zip(reversed(ASCENDING), LETTERS)]
+    sheet = recalculated(tmp_path, rows, {"D1": value, "E1": "=_xlfn.XLOOKUP(D1,$A$1:$A$13,$B$1:$B$13,,-1,-2)",
+                                          "F1": "=_xlfn.XLOOKUP(D1,$A$1:$A$13,$B$1:$B$13,,1,-2)",
+                                          "G1": "=_xlfn.XMATCH(D1,A1:A13,-1,-2)"})
+    assert (sheet.get(1, 5), sheet.get(1, 6)) == (smaller, larger)
+    assert sheet.get(1, 7) == LETTERS.index(smaller) + 1
+
+
+@pytest.mark.parametrize(("formula", "expected"), [
+    # Microsoft's XMATCH page and IronCalc's XMATCH_arrays book
+    ("=_xlfn.XMATCH(25,{10,20,30,40,50},1,2)", 3.0), ("=_xlfn.XMATCH(25,{50,40,30,20,10},-1,-2)", 4.0),
+    # formulas' test.xlsx, saved by Excel: unsorted arrays of several types, where the halving lands
+    ("=_xlfn.XMATCH(4.1,{\"c bau c\",4.1,\"a\",1.1},0,2)", 2.0),
+    ("=_xlfn.XLOOKUP(2,{4.1,2.1,3.1,1.1},{\"L\",\"ML\",\"MR\",\"R\"},2,2)", 2.0),
+    ("=_xlfn.XLOOKUP(4.1,{TRUE,4.1,FALSE,1.1},{\"L\",\"ML\",\"MR\",\"R\"},1,1,2)", "ML"),
+    # an empty lookup value left out finds the first empty cell (IronCalc's XLOOKUP book, Errors!N1)
+    ("=_xlfn.XLOOKUP(,B1:B7,C1:C7,,1,2)", 50.0),
+])
+def test_xmatch_and_xlookup_binary_search(tmp_path: Path, formula: str, expected: Any) -> None:
     sheet = recalculated(tmp_path, ROWS, {"H1": formula})
     assert sheet.get(1, 8) == expected

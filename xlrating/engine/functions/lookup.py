@@ -27,10 +27,15 @@ values show it does.
 An if_not_found left out between commas (``XLOOKUP(x, a, b, , 1)``) is #N/A when nothing matches,
 as in Excel; a typed 0 is 0.
 
-An empty cell as XLOOKUP's lookup_value finds the first empty cell of ``lookup_array`` (the last,
-searching from the end), as a workbook Excel saved shows (IronCalc's LOOKUP_AND_REFERENCE_XLOOKUP.xlsx:
-``XLOOKUP(T12, R:R, S:S, "Not found :/")`` with T12 empty is 0, from an empty S cell); ``formulas``
-found nothing.
+An empty cell as XLOOKUP's lookup_value, or one left out, finds the first empty cell of
+``lookup_array`` (the last, searching from the end), as a workbook Excel saved shows (IronCalc's
+LOOKUP_AND_REFERENCE_XLOOKUP.xlsx: ``XLOOKUP(T12, R:R, S:S, "Not found :/")`` with T12 empty is 0,
+from an empty S cell; ``XLOOKUP(, L:L, M:M, , 1, 2)`` over L1:L5 texts is M6, next to the first empty
+L cell); ``formulas`` found nothing, or the first text.
+
+XMATCH's and XLOOKUP's binary search (search_mode 2 and -2) is Excel's halving
+(:func:`halving_position`): the first of equal values on ascending data, the last on descending
+data, where the halving lands on unsorted data (``formulas`` stopped at the first equal value it met).
 """
 
 from __future__ import annotations
@@ -43,7 +48,10 @@ import schedula as sh
 from formulas.cell import CELL
 from formulas.errors import FoundError
 from formulas.functions import COMPILING, Array, get_error, wrap_func, wrap_impure_func, wrap_ufunc
-from formulas.functions.look import args_parser_hlookup, args_parser_match_array, xcolumn, xmatch, xrow
+from formulas.functions.look import (args_parser_hlookup, args_parser_match_array, args_parser_xlookup_array,
+                                     args_parser_xmatch_array, input_parser_xlookup, input_parser_xmatch, xcolumn,
+                                     xmatch, xrow)
+from formulas.functions.look import xxmatch as walking_xmatch
 from formulas.ranges import Ranges
 from formulas.tokens.operand import Error, XlError
 
@@ -64,9 +72,85 @@ def _vector(lookup_array: Any) -> np.ndarray:
     return table
 
 
+def halving_position(value_type: Any, value: Any, index: np.ndarray, types: np.ndarray, values: np.ndarray,
+                     match_mode: int, ascending: bool) -> Any:
+    """The 1-based position XMATCH's (and XLOOKUP's) binary search finds, search_mode 2 (``ascending``)
+    or -2 (``formulas``' parsed arguments: type ids, texts case-folded; the types ordered numbers,
+    texts, logical values, errors, empty cells, as ``formulas`` orders them).
+
+    Excel halves the whole lookup_array: the middle of the part left is compared with the lookup
+    value (its type first); an equal value is kept and the search goes on towards the first of equal
+    values (the last, searching descending data with -2); a smaller value is kept as the value below
+    and the search goes on towards the larger values, a larger value kept as the value above and the
+    search goes on towards the smaller ones. The answer is the equal value kept last, else for
+    match_mode -1 the value below kept last, for 1 the value above kept last, else #N/A. On sorted
+    data that is the first of equal values (the last with -2), the next smaller or the next larger
+    value; on unsorted data, where the halving lands. Excel's saved values (IronCalc's XLOOKUP book):
+    XLOOKUP(5, A1:A13, B1:B13, , -1, 2) over 1,2,3,4,5,5,5,6,7,7,7,8,9 is the first 5's (row 5),
+    XLOOKUP(7.1, ..., -1, 2) the last 7's (row 11); over the same values descending with -2 the last
+    5's and the first 7's; ``formulas`` stopped at the first equal value met and kept the nearest
+    value rather than the last one met (rows 7, 10). The unsorted mixed arrays of formulas' test.xlsx
+    give the same as before.
+    """
+    key = (value_type, value)
+    keys = list(zip(types.tolist(), values.tolist()))
+    equal: Any = None
+    below: Any = None
+    above: Any = None
+    left, right = 0, len(keys) - 1
+    while left <= right:
+        middle = (left + right) // 2
+        probe = keys[middle]
+        if probe == key:
+            equal = index[middle]
+            go_right = not ascending
+        elif probe < key:
+            below = index[middle]
+            go_right = ascending
+        else:
+            above = index[middle]
+            go_right = not ascending
+        if go_right:
+            left = middle + 1
+        else:
+            right = middle - 1
+    found = equal
+    if found is None:
+        found = below if match_mode == -1 else above if match_mode == 1 else None
+    return NA if found is None else found
+
+
+def _xmatch_parsed(value_type: Any, value: Any, value_raw: Any, index: np.ndarray, types: np.ndarray,
+                   values: np.ndarray, raw: np.ndarray, match_mode: Any = 0, search_mode: Any = 1) -> Any:
+    """XMATCH of ``formulas``' parsed arguments: a binary search (search_mode 2 or -2) as
+    :func:`halving_position` says, a search from the first or the last value as ``formulas`` does it."""
+    if abs(search_mode) != 2:
+        return walking_xmatch(value_type, value, value_raw, index, types, values, raw, match_mode, search_mode)
+    if value is None:  # an empty lookup value: a type no value of the array has
+        value_type, value = 3, -1
+    return halving_position(value_type, value, index, types, values, int(match_mode), search_mode > 0)
+
+
+def _xlookup_parsed(value_type: Any, value: Any, value_raw: Any, index: np.ndarray, types: np.ndarray,
+                    values: np.ndarray, raw: np.ndarray, match_mode: Any = 0, search_mode: Any = 1,
+                    if_not_found: Any = NA, return_array: Any = None) -> Any:
+    """XLOOKUP of one lookup value (``formulas``' parsed arguments): the value of ``return_array`` at
+    the position :func:`_xmatch_parsed` finds, else ``if_not_found``."""
+    found = _xmatch_parsed(value_type, value, value_raw, index, types, values, raw, match_mode, search_mode)
+    if isinstance(found, XlError):
+        return if_not_found
+    return np.asarray(return_array[found - 1], dtype=object).ravel()[0]
+
+
+_XMATCH = wrap_ufunc(_xmatch_parsed, check_error=lambda *a: get_error(a[1]), excluded={3, 4, 5, 6},
+                     args_parser=args_parser_xmatch_array, input_parser=input_parser_xmatch)
+_XLOOKUP = wrap_ufunc(_xlookup_parsed, check_error=lambda *a: get_error(a[1]), excluded={3, 4, 5, 6, 10},
+                      args_parser=args_parser_xlookup_array, input_parser=input_parser_xlookup)
+
+
 def _position(lookup_value: Any, lookup_array: Any, modes: tuple[Any, ...]) -> Any:
-    """``formulas``' XMATCH of one value: the 1-based position or an error value."""
-    found = formulas_function("XMATCH")(lookup_value, lookup_array, *modes)
+    """XMATCH of one value: the 1-based position or an error value."""
+    found = _XMATCH(lookup_value, lookup_array, *modes)
     return np.ravel(found)[0]
 
 
@@ -74,7 +158,7 @@ def xxmatch(lookup_value: Any, lookup_array: Any, *modes: Any) -> Any:
     """XMATCH(lookup_value, lookup_array, [match_mode], [search_mode]): the position of ``lookup_value``
     in the single row or column ``lookup_array``. Microsoft Support, "XMATCH function"."""
     _vector(lookup_array)
-    return formulas_function("XMATCH")(lookup_value, lookup_array, *modes)
+    return _XMATCH(lookup_value, lookup_array, *modes)
 
 
 def _slices(lookup: np.ndarray, returned: np.ndarray) -> bool:
@@ -103,11 +187,11 @@ def xxlookup(lookup_value: Any, lookup_array: Any, return_array: Any, if_not_fou
         fallback = () if if_not_found is _MISSING or is_omitted(if_not_found) else (if_not_found,)
         if modes and not fallback:
             fallback = (NA,)
-        return formulas_function("XLOOKUP")(lookup_value, lookup_array, return_array, *fallback, *modes)
+        return _XLOOKUP(lookup_value, lookup_array, return_array, *fallback, *modes)
     value = grid(lookup_value)[0, 0]
     if isinstance(value, XlError):
         return spilled(grid(value))
-    position = _empty_position(lookup, modes) if value is sh.EMPTY or value is None else None
+    position = _empty_position(lookup, modes) if value is sh.EMPTY or is_omitted(value) else None
     if position is None:
         position = _position(lookup_value, lookup_array, modes)
     if isinstance(position, XlError):
