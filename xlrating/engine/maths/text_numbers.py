@@ -9,9 +9,10 @@ would be accepted for a value" ("Calculation operators and precedence": ``="1"+"
 a cell, en-US, and so reads here:
 
 - a number: digits with an optional decimal point and fraction, commas between groups of three
-  ("1,000,000.5"), an exponent ("1.5E3"), a sign, a dollar sign before or after the sign or after the
-  number ("-$5", "$-5", "5$"), a percent sign after it ("10%" is 0.1), parentheses for a negative
-  number ("(100)", "($100)");
+  ("1,000,000.5"), an exponent ("1.5E3"), a sign, a currency sign, $ or the euro's, before or after
+  the sign or after the number ("-$5", "$-5", "5$", "€100", "100€": IronCalc's Excel-saved
+  EXP_SIGN and VALUE workbooks have SIGN("€100") 1 and VALUE("23€") 23), a percent sign after it
+  ("10%" is 0.1), parentheses for a negative number ("(100)", "($100)");
 - a fraction after a whole number and a space: "1 1/2" is 1.5, "-0 3/4" -0.75 (a lone "1/2" is the
   date 2 January, as Excel reads it);
 - a time, the fraction of a day: "12:00" 0.5, "6:30 PM" 0.7708..., "6 PM", "12:00:30.5", "30:15.5"
@@ -31,7 +32,10 @@ a cell, en-US, and so reads here:
   locale is not recorded in the file, and a text that reads either way ("01/02/2024") is read month
   first, as en-US Excel reads it;
 - a date and a time after it, separated by a space: "1/15/2024 6:30 PM";
-- spaces before and after any of these.
+- spaces before and after a number or a fraction (" 7 ", " €100 "), but not around a date or a time:
+  IronCalc's Excel-saved EXP_SIGN and trigonometry workbooks have SIGN(" 2024-01-10 ") #VALUE!
+  where SIGN("2024-01-10") is 1 and SIGN(" €100 ") 1 (a time is read as a date is: the same part of
+  Excel reads both).
 
 Anything else is no number (the caller's #VALUE!): an empty text, words, Python's own spellings
 that Excel's are not ("1_000", "inf", "nan", "0x10", "1j"), commas in other places ("1,00"), two signs,
@@ -52,9 +56,9 @@ from xlrating.core.dates import DATE_SYSTEM, OFFSET_1904
 
 from .plain_numbers import date as serial_of
 
-_NUMBER = re.compile(r"(?P<sign>[-+]?)(?P<dollar>\$?)(?P<sign2>[-+]?)"
+_NUMBER = re.compile(r"(?P<sign>[-+]?)(?P<dollar>[$\u20ac]?)(?P<sign2>[-+]?)"
                      r"(?P<digits>(?:\d{1,3}(?:,\d{3})+|\d*)(?:\.\d*)?)(?P<exponent>[eE][-+]?\d+)?"
-                     r"(?P<dollar2>\$?)(?P<percent>%?)")
+                     r"(?P<dollar2>[$\u20ac]?)(?P<percent>%?)")
 _FRACTION = re.compile(r"(?P<sign>[-+]?)(?P<whole>\d+) +(?P<numerator>\d+)/(?P<denominator>\d+)")
 _MERIDIEM = r"(?: *(?P<meridiem>[aApP][mM]?))"
 _TIME = re.compile(r"(?P<hours>\d{1,4}):(?P<minutes>\d{1,2})(?::(?P<seconds>\d{1,2}(?:\.\d*)?))?" + _MERIDIEM + "?"
@@ -108,8 +112,11 @@ def _parsed(text: str) -> Parse:
     number = _number(written)
     if number is None:
         number = _fraction(written)
-    if number is None:
-        number = _time(written, 10000)
+    if number is not None:
+        return number
+    if written != text:  # a date or a time with spaces around it is text to Excel
+        return None
+    number = _time(written, 10000)
     if number is not None:
         return number
     date = _date(written)
