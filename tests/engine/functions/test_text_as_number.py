@@ -133,3 +133,25 @@ def test_libreoffice_reads_the_same_texts_as_numbers(tmp_path: Path) -> None:
     ours = dict(zip(formulas, _ours(book, len(formulas)), strict=True))
     differing = {f: (ours[f], theirs[f]) for f in formulas if not _same(theirs[f], ours[f])}
     assert differing == {}
+
+
+def test_a_filled_down_column_reads_its_text_cells_as_the_operators_and_functions_do(tmp_path: Path) -> None:
+    # the vectorised path computes the rows of numbers, the rows of text go cell by cell: the same reading
+    column = [1, "$2", " 4 ", "12:00", "x", None, "1,000", -5, "(6)", "1_000"] * 4
+    wb = openpyxl.Workbook()
+    sheet = wb.active
+    for row, value in enumerate(column, start=1):
+        sheet.cell(row, 1, value)
+        sheet.cell(row, 2, f"=ABS(A{row})")
+        sheet.cell(row, 3, f"=A{row}*2")
+        sheet.cell(row, 4, f"=VALUE(A{row})")
+    wb.save(tmp_path / "column.xlsx")
+    grid = evaluate_workbook(str(tmp_path / "column.xlsx")).grid.sheet("Sheet")
+    assert grid is not None
+    read = {1: 1.0, "$2": 2.0, " 4 ": 4.0, "12:00": 0.5, None: 0.0, "1,000": 1000.0, -5: -5.0, "(6)": -6.0}
+    for row, value in enumerate(column, start=1):
+        number = read.get(value)
+        if number is None:  # "x", "1_000": no number
+            assert [grid.get(row, col) for col in (2, 3, 4)] == [VALUE] * 3
+        else:
+            assert [grid.get(row, col) for col in (2, 3, 4)] == [abs(number), number * 2, number], value
