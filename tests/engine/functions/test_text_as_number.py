@@ -155,3 +155,30 @@ def test_a_filled_down_column_reads_its_text_cells_as_the_operators_and_function
             assert [grid.get(row, col) for col in (2, 3, 4)] == [VALUE] * 3
         else:
             assert [grid.get(row, col) for col in (2, 3, 4)] == [abs(number), number * 2, number], value
+
+
+@pytest.mark.parametrize("systems", [(False, True), (True, False)])
+def test_dates_typed_in_datedif_and_in_criteria_are_days_of_each_workbooks_date_system(
+        tmp_path: Path, systems: tuple[bool, bool]) -> None:
+    # one workbook after the other in the same process: a criterion's date is not remembered across systems
+    for index, mac in enumerate(systems):
+        wb = openpyxl.Workbook()
+        if mac:
+            wb.epoch = CALENDAR_MAC_1904
+        sheet = wb.active
+        sheet["B1"] = 45306 - (1462 if mac else 0)  # 15 January 2024 as a number
+        sheet["B2"] = "2024-01-15"  # and typed as text
+        sheet["A1"] = '=DATEDIF("2024-01-15","3/1/2024","d")'
+        sheet["A2"] = '=DATEDIF(B1,"3/1/2024","D")'
+        sheet["A3"] = '=COUNTIF(B1:B2,">=1/15/2024")'  # the number only: a text is no date to >=
+        sheet["A4"] = '=COUNTIF(B1:B2,"1/15/2024")'  # the number and the text that reads as that date
+        sheet["A5"] = '=DATEDIF("1_000",1,"d")'
+        path = tmp_path / f"book{index}.xlsx"
+        wb.save(path)
+        assert _ours_column(path, 1, 5) == [46.0, 46.0, 1.0, 2.0, VALUE], mac
+
+
+def _ours_column(path: Path, column: int, count: int) -> list[object]:
+    sheet = evaluate_workbook(str(path)).grid.sheet("Sheet")
+    assert sheet is not None
+    return [sheet.get(row, column) for row in range(1, count + 1)]

@@ -49,11 +49,13 @@ from typing import Any, NamedTuple
 import numpy as np
 import schedula as sh
 from formulas.errors import FoundError
-from formulas.functions import Array, _text2num
+from formulas.functions import Array
 from formulas.tokens.operand import XlError
 
+from xlrating.core.dates import DATE_SYSTEM
+
 from ..formula.values import is_omitted
-from .arguments import average
+from .arguments import average, text_number
 from .database import _DATE, _fail, _operand, _wildcard
 from .dynamic_arrays import grid
 
@@ -73,8 +75,8 @@ def _text_number(text: str) -> float:
     except ValueError:
         if not _DATE.fullmatch(text.strip()):
             return math.nan
-        read = _text2num(text.strip())
-        number = float(read) if isinstance(read, (int, float)) else math.nan
+        read = text_number(text.strip())  # a serial of the workbook's date system, as its cells hold
+        number = math.nan if read is None else read
     return number if math.isfinite(number) else math.nan
 
 
@@ -178,8 +180,13 @@ class Criterion(NamedTuple):
     operand: Any
 
 
-@lru_cache(maxsize=4096)
 def _parse_text(text: str) -> Criterion:
+    """A criterion typed as text; remembered per date system, in which a date in it is a serial."""
+    return _parse_in_system(text, DATE_SYSTEM.get())
+
+
+@lru_cache(maxsize=4096)
+def _parse_in_system(text: str, system: int) -> Criterion:
     op = "="
     for candidate in _OPERATORS:
         if text.startswith(candidate):

@@ -43,11 +43,11 @@ from typing import Any
 import numpy as np
 import schedula as sh
 from formulas.errors import FoundError
-from formulas.functions import Array, _text2num, wrap_func
+from formulas.functions import Array, wrap_func
 from formulas.tokens.operand import Error, XlError
 
 from ..formula.values import is_omitted
-from .arguments import wildcard_source
+from .arguments import text_number, wildcard_source
 
 _OPERATORS = ("<=", ">=", "<>", "<", ">", "=")
 # A date written in a condition (">12/19/2017"): compared as its serial number.
@@ -151,8 +151,8 @@ def _operand(text: str) -> Any:
     except ValueError:
         pass
     if _DATE.fullmatch(text.strip()):
-        number = _text2num(text.strip())
-        return float(number) if _is_number(number) else text
+        number = text_number(text.strip())  # a serial of the workbook's date system, as its cells hold
+        return text if number is None else number
     return text
 
 

@@ -23,13 +23,14 @@ from typing import Any
 
 import numpy as np
 import schedula as sh
-from formulas.functions import COMPILING, text2num, wrap_func, wrap_impure_func, wrap_ufunc
+from formulas.functions import COMPILING, wrap_func, wrap_impure_func, wrap_ufunc
 from formulas.functions.date import _int2date, _text2datetime, xdate, xdatedif, xdatevalue, xday, xtimevalue
 from formulas.tokens.operand import Error, XlError
 
 from ..formula.values import is_omitted
 from ..maths import plain_numbers
 from ..read import clock
+from ..read.date_system import offset
 from .arguments import scalar, text_number
 
 FIRST_YEAR, LAST_YEAR = 1900, 9999
@@ -329,6 +330,20 @@ def _workday_function(intl: bool) -> Any:
                       excluded={holidays_at})
 
 
+def _date_text(value: Any) -> Any:
+    """A date argument typed as text as its serial in the 1900 date system the date functions compute
+    in (:mod:`..evaluate.date_system` moves only numbers): a text Excel reads as a number (a date,
+    "2024-01-15"), the days of a 1904 workbook added; ValueError (the function's #VALUE!) for a
+    text Excel reads no number in ("1_000", which ``formulas`` would read as 1000); any other value
+    as it is."""
+    if isinstance(value, str) and not isinstance(value, sh.Token):
+        number = text_number(value)
+        if number is None:
+            raise ValueError(f"{value!r} is no date")
+        return number + offset()
+    return value
+
+
 def _date_number(value: Any) -> float:
     """An argument of DATE as a number: text as Excel reads it (:func:`.arguments.text_number`;
     ValueError, the function's #VALUE!, for text that is none: "1_000"), anything else as ``float``."""
@@ -343,8 +358,8 @@ def _date_number(value: Any) -> float:
 FUNCTIONS: dict[str, Any] = {
     "TODAY": _volatile(today),
     "NOW": _volatile(now),
-    # the arguments read as formulas' DATEDIF reads them (text that is a number or a date as its serial)
-    "DATEDIF": wrap_ufunc(datedif, input_parser=lambda *a: text2num(a)),
+    # text dates read as Excel reads them, in the 1900 system the function computes in
+    "DATEDIF": wrap_ufunc(datedif, input_parser=lambda *a: (_date_text(a[0]), _date_text(a[1]), a[2])),
     # arguments read as numbers (text as Excel reads it: "2024", "$2,024"; TRUE as 1), then Excel's rules
     "DATE": wrap_ufunc(_date, input_parser=lambda *a: (math.floor(_date_number(v)) for v in a)),
     "DAY": wrap_ufunc(functools.partial(day_part, part=2), input_parser=lambda *a: a),
