@@ -52,9 +52,8 @@ from formulas.errors import FoundError
 from formulas.functions import Array
 from formulas.tokens.operand import XlError
 
-from xlrating.core.dates import DATE_SYSTEM
-
 from ..formula.values import is_omitted
+from ..read.date_system import offset
 from .arguments import average, text_number
 from .database import _DATE, _fail, _operand, _wildcard
 from .dynamic_arrays import grid
@@ -182,11 +181,12 @@ class Criterion(NamedTuple):
 
 def _parse_text(text: str) -> Criterion:
     """A criterion typed as text; remembered per date system, in which a date in it is a serial."""
-    return _parse_in_system(text, DATE_SYSTEM.get())
+    return _parse_in_system(text, offset())
 
 
 @lru_cache(maxsize=4096)
-def _parse_in_system(text: str, system: int) -> Criterion:
+def _parse_in_system(text: str, days: int) -> Criterion:
+    """:func:`_parse_text` in the date system whose serials are ``days`` fewer than the 1900 system's."""
     op = "="
     for candidate in _OPERATORS:
         if text.startswith(candidate):
