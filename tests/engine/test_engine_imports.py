@@ -4,6 +4,7 @@ conversion does not load openpyxl."""
 
 from __future__ import annotations
 
+import inspect
 import json
 import subprocess
 import sys
@@ -187,8 +188,11 @@ def test_a_name_resolves_to_what_the_whole_registry_holds() -> None:
         assert (name in whole) == (REGISTRY.lookup(name) is not None), name
     assert REGISTRY.lookup("ROUND") is not library.function("ROUND")  # ours, Excel's rounding
     assert REGISTRY.lookup("PI") is library.function("PI")  # formulas' own
-    # formulas' own too, its parameter taking one value intersected in a legacy formula (.legacy_values)
-    assert REGISTRY.lookup("EXP").__wrapped__ is library.function("EXP")
+    # formulas' own too, wrapped: its text argument read as Excel reads it (.number_arguments), its
+    # parameter taking one value intersected in a legacy formula (.legacy_values)
+    exp = library.function("EXP")
+    assert REGISTRY.lookup("EXP") is not exp
+    assert inspect.unwrap(REGISTRY.lookup("EXP"), stop=lambda function: function is exp) is exp
     assert all(prefix + "ROUND" not in whole for prefix in BUILTIN_PREFIXES)  # formulas has no _xlfn.ROUND
 
 
