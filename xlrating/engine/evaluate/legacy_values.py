@@ -43,12 +43,11 @@ from formulas.ranges import Ranges
 from formulas.tokens.operand import Error, XlError
 
 from ..formula import declared
-from ..formula.function_names import builtin_name
 from ..formula.reader import parse
 from ..formula.tree import Call, FormulaSyntaxError, walk
 from .arithmetic import check_operands
 from .position import CURRENT
-from .wrappers import wrapped_once
+from .wrappers import at_parameters
 
 # Functions whose parameters of type array make a legacy formula evaluate what is nested in them as
 # an array (Microsoft's function reference: "array" arguments)
@@ -189,28 +188,7 @@ def _parameter(value: Any) -> Any:
     return Ranges().set_value(one, np.array([[cell]], dtype=object))
 
 
-def parameters_intersected(name: str, implementation: Any) -> Any:
-    """``implementation`` of the Excel function ``name``, whose parameters that take one value
-    (:data:`SCALAR_PARAMETERS`) are each, when given a range of several cells in a legacy formula of a
-    workbook a spreadsheet saved (:class:`.position.Position` ``operands``), the cell of the range in
-    the formula's row or column, #VALUE! where there is none; the implementation itself for a
-    function of no such parameter. Elsewhere (an array or dynamic-array formula, one with
-    SUMPRODUCT, INDEX ..., a workbook no spreadsheet saved) the wrapper only calls it."""
-    plain = builtin_name(name)
-    if plain not in SCALAR_PARAMETERS:
-        return implementation
-    positions = SCALAR_PARAMETERS[plain]
-    return wrapped_once(_WRAPPERS, plain, implementation, lambda function, extra: _intersecting(function, positions, extra))
-
-
-_WRAPPERS: dict[tuple[str, int], tuple[Any, Any]] = {}  # (name, id) -> (the implementation, its wrapper)
-
-
-def _intersecting(function: Callable[..., Any], positions: tuple[int, ...] | None, extra: int) -> Callable[..., Any]:
-    if getattr(function, "parameters_intersected", False):
-        return function
-    taking = None if positions is None else frozenset(extra + i for i in positions)
-
+def _intersecting(function: Callable[..., Any], taking: frozenset[int] | None, extra: int) -> Callable[..., Any]:
     @functools.wraps(function)
     def legacy(*args: Any, **kwargs: Any) -> Any:
         position = CURRENT.get(None)
@@ -219,8 +197,17 @@ def _intersecting(function: Callable[..., Any], positions: tuple[int, ...] | Non
         return function(*args[:extra], *(_parameter(a) if taking is None or i in taking else a
                                          for i, a in enumerate(args[extra:], start=extra)), **kwargs)
 
-    legacy.parameters_intersected = True  # type: ignore[attr-defined]
     return legacy
+
+
+# ``parameters_intersected(name, implementation)``: the implementation of the Excel function
+# ``name``, whose parameters that take one value (:data:`SCALAR_PARAMETERS`) are each, when given a
+# range of several cells in a legacy formula of a workbook a spreadsheet saved
+# (:class:`.position.Position` ``operands``), the cell of the range in the formula's row or column,
+# #VALUE! where there is none; the implementation itself for a function of no such parameter.
+# Elsewhere (an array or dynamic-array formula, one with SUMPRODUCT, INDEX ..., a workbook no
+# spreadsheet saved) the wrapper only calls it.
+parameters_intersected = at_parameters(SCALAR_PARAMETERS, "parameters_intersected", _intersecting)
 
 
 def _is_function(name: str) -> Any:

@@ -19,40 +19,25 @@ from collections.abc import Callable
 from typing import Any
 
 from ..formula import declared
-from ..formula.function_names import builtin_name
 from ..formula.text_operands import texts_read
-from .wrappers import wrapped_once
+from .wrappers import at_parameters
 
 # Function -> the positions of its parameters that take a number (None: all of them)
 NUMBER_PARAMETERS: dict[str, tuple[int, ...] | None] = declared.number_parameters()
 
 
-def numbers_read(name: str, implementation: Any) -> Any:
-    """``implementation`` of the Excel function ``name`` with the text given to its number
-    parameters read first (:func:`..formula.text_operands.texts_read`); the implementation itself
-    for a function of none."""
-    plain = builtin_name(name)
-    if plain not in NUMBER_PARAMETERS:
-        return implementation
-    positions = NUMBER_PARAMETERS[plain]
-    return wrapped_once(_WRAPPERS, plain, implementation, lambda function, extra: _reading(function, positions, extra))
-
-
-_WRAPPERS: dict[tuple[str, int], tuple[Any, Any]] = {}  # (name, id) -> (the implementation, its wrapper)
-
-
-def _reading(function: Callable[..., Any], positions: tuple[int, ...] | None, extra: int) -> Callable[..., Any]:
-    if getattr(function, "numbers_read", False):
-        return function
-    taking = None if positions is None else frozenset(extra + i for i in positions)
-
+def _reading(function: Callable[..., Any], taking: frozenset[int] | None, extra: int) -> Callable[..., Any]:
     @functools.wraps(function)
     def reading(*args: Any, **kwargs: Any) -> Any:
         return function(*args[:extra], *(texts_read(a) if taking is None or i in taking else a
                                          for i, a in enumerate(args[extra:], start=extra)), **kwargs)
 
-    reading.numbers_read = True  # type: ignore[attr-defined]
     return reading
 
+
+# ``numbers_read(name, implementation)``: the implementation of the Excel function ``name`` with the
+# text given to its number parameters read first (:func:`..formula.text_operands.texts_read`); the
+# implementation itself for a function of none
+numbers_read = at_parameters(NUMBER_PARAMETERS, "numbers_read", _reading)
 
 __all__ = ["NUMBER_PARAMETERS", "numbers_read"]

@@ -24,8 +24,7 @@ from collections.abc import Callable
 from typing import Any
 
 from ..formula import declared
-from ..formula.function_names import builtin_name
-from .wrappers import wrapped_once
+from .wrappers import at_parameters
 
 SCALAR_PARAMETERS: dict[str, tuple[int, ...] | None] = declared.toolpak_parameters()
 
@@ -49,35 +48,23 @@ def _legacy() -> bool:
     return position is not None and position.intersect
 
 
-def references_refused(name: str, implementation: Any) -> Any:
-    """``implementation`` of the Excel function ``name``, giving #VALUE! for a reference to several
-    cells in a parameter that takes one value (the implementation itself for other functions)."""
-    plain = builtin_name(name)
-    if plain not in SCALAR_PARAMETERS:
-        return implementation
-    positions = SCALAR_PARAMETERS[plain]
-    return wrapped_once(_WRAPPERS, plain, implementation, lambda function, extra: _wrapped(function, positions, extra))
-
-
-_WRAPPERS: dict[tuple[str, int], tuple[Any, Any]] = {}  # (name, id) -> (the implementation, its wrapper)
-
-
-def _wrapped(implementation: Callable[..., Any], positions: tuple[int, ...] | None,
-             extra: int) -> Callable[..., Any]:
-    if getattr(implementation, "references_refused", False):
-        return implementation
-
+def _refusing(implementation: Callable[..., Any], taking: frozenset[int] | None, extra: int) -> Callable[..., Any]:
     @functools.wraps(implementation)
     def computed(*args: Any, **kwargs: Any) -> Any:
-        scalars = args[extra:] if positions is None else [args[extra + i] for i in positions if extra + i < len(args)]
+        scalars = args[extra:] if taking is None else [a for i, a in enumerate(args) if i in taking]
         if any(_several_cells(a) for a in scalars) and not _legacy():
             from formulas.tokens.operand import Error
 
             return Error.errors["#VALUE!"]
         return implementation(*args, **kwargs)
 
-    computed.references_refused = True  # type: ignore[attr-defined]
     return computed
+
+
+# ``references_refused(name, implementation)``: the implementation of the Excel function ``name``,
+# giving #VALUE! for a reference to several cells in a parameter that takes one value (the
+# implementation itself for other functions)
+references_refused = at_parameters(SCALAR_PARAMETERS, "references_refused", _refusing)
 
 
 __all__ = ["SCALAR_PARAMETERS", "references_refused"]
