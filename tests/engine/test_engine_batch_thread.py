@@ -88,6 +88,13 @@ def test_shares_give_the_outcomes_of_every_workbook_in_order(tmp_path: Path) -> 
     assert [_cached(tmp_path / "out" / f"b{i}.xlsx") for i in range(20)] == [i * 10 for i in range(20)]
 
 
+def _as_at_a_terminal() -> None:
+    """Ctrl-C delivered as at a terminal: a child inherits its parent's ignored and blocked signals
+    (a test runner's worker may hold SIGINT so), which a command started from a shell does not."""
+    signal.signal(signal.SIGINT, signal.SIG_DFL)
+    signal.pthread_sigmask(signal.SIG_UNBLOCK, {signal.SIGINT})
+
+
 @pytest.mark.skipif(os.name != "posix", reason="SIGINT to a child process")
 @pytest.mark.parametrize("jobs", ["1", "2"])
 def test_ctrl_c_stops_the_batch_after_the_workbook_it_is_on(tmp_path: Path, jobs: str) -> None:
@@ -102,7 +109,8 @@ def test_ctrl_c_stops_the_batch_after_the_workbook_it_is_on(tmp_path: Path, jobs
     out = tmp_path / "out"
     child = subprocess.Popen([sys.executable, "-m", "xlrating", "convert", "-q", str(tmp_path / "in"), "-o",
                               str(out), "--jobs", jobs], stdout=subprocess.PIPE, stderr=subprocess.PIPE,
-                             start_new_session=True)  # its own group: the signal goes to it and its workers
+                             start_new_session=True,  # its own group: the signal goes to it and its workers
+                             preexec_fn=_as_at_a_terminal)
     deadline = time.monotonic() + 60
     while not (out.exists() and any(out.iterdir())) and time.monotonic() < deadline and child.poll() is None:
         time.sleep(0.01)

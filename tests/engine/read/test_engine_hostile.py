@@ -27,6 +27,14 @@ START_UP = 6.0  # seconds of Python, numpy and the engine starting, on a loaded 
 
 def _capped() -> None:
     resource.setrlimit(resource.RLIMIT_AS, (CEILING, CEILING))
+    _as_at_a_terminal()
+
+
+def _as_at_a_terminal() -> None:
+    """Ctrl-C delivered as at a terminal: a child inherits its parent's ignored and blocked signals
+    (a test runner's worker may hold SIGINT so), which a command started from a shell does not."""
+    signal.signal(signal.SIGINT, signal.SIG_DFL)
+    signal.pthread_sigmask(signal.SIG_UNBLOCK, {signal.SIGINT})
 
 
 def _convert(*args: str, seconds: int = 600, env: dict[str, str] | None = None,
