@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import math
+import re
+import zipfile
 from pathlib import Path
 from typing import Any
 
@@ -146,4 +148,18 @@ def rules_book(path: Path) -> Path:
     wb.defined_names["Rate"] = DefinedName("Rate", attr_text="S!$A$15")
     local.defined_names["Rate"] = DefinedName("Rate", attr_text="T!$A$1")
     wb.save(path)
+    return path
+
+
+def saved_by_excel(path: Path) -> Path:
+    """The workbook at ``path`` marked as Excel marks the workbooks it saves (workbook.xml's
+    fileVersion), so the engine computes its ordinary formulas as legacy ones."""
+    with zipfile.ZipFile(path) as source:
+        parts = {item.filename: source.read(item.filename) for item in source.infolist()}
+    parts["xl/workbook.xml"] = re.sub(
+        rb"(<workbook[^>]*>)", rb'\1<fileVersion appName="xl" lastEdited="7" lowestEdited="7" rupBuild="10212"/>',
+        parts["xl/workbook.xml"], count=1)
+    with zipfile.ZipFile(path, "w") as target:
+        for name, data in parts.items():
+            target.writestr(name, data)
     return path

@@ -12,9 +12,7 @@ here and recalculated as ``xlrating convert`` does; LibreOffice recalculates the
 
 from __future__ import annotations
 
-import re
 import shutil
-import zipfile
 from pathlib import Path
 
 import openpyxl
@@ -22,6 +20,7 @@ import pytest
 from openpyxl.utils.cell import column_index_from_string, coordinate_from_string
 from openpyxl.worksheet.formula import ArrayFormula
 
+from tests.engine.engine_books import saved_by_excel as saved_by_excel_
 from xlrating.engine import evaluate_workbook
 from xlrating.engine.batch import convert_limits
 from xlrating.engine.libreoffice import convert as lo_convert
@@ -67,20 +66,7 @@ def _book(path: Path, saved_by_excel: bool = True) -> Path:
         sheet[cell] = formula
     sheet[ARRAY[0]] = ArrayFormula(ARRAY[0], ARRAY[1])
     wb.save(path)
-    return _saved_by_excel(path) if saved_by_excel else path
-
-
-def _saved_by_excel(path: Path) -> Path:
-    """The workbook at ``path`` marked as Excel marks the workbooks it saves (workbook.xml's fileVersion)."""
-    with zipfile.ZipFile(path) as source:
-        parts = {item.filename: source.read(item.filename) for item in source.infolist()}
-    parts["xl/workbook.xml"] = re.sub(
-        rb"(<workbook[^>]*>)", rb'\1<fileVersion appName="xl" lastEdited="7" lowestEdited="7" rupBuild="10212"/>',
-        parts["xl/workbook.xml"], count=1)
-    with zipfile.ZipFile(path, "w") as target:
-        for name, data in parts.items():
-            target.writestr(name, data)
-    return path
+    return saved_by_excel_(path) if saved_by_excel else path
 
 
 def _cells() -> list[str]:
@@ -121,7 +107,7 @@ def test_the_intersection_follows_the_formulas_row_in_a_filled_down_column(tmp_p
         sheet.cell(row, 1, row * row)
         sheet.cell(row, 2, "=SUM(SQRT($A$1:$A$6),LEN(CONCATENATE($A$1:$A$6)))")
     wb.save(tmp_path / "filled.xlsx")
-    path = _saved_by_excel(tmp_path / "filled.xlsx")
+    path = saved_by_excel_(tmp_path / "filled.xlsx")
     grid = evaluate_workbook(str(path), limits=convert_limits()).grid.sheet("Calc")
     assert grid is not None
     computed = [grid.get(row, 2) for row in range(1, 9)]

@@ -9,15 +9,14 @@ convert`` does; the same workbook recalculated by LibreOffice gives the same val
 
 from __future__ import annotations
 
-import re
 import shutil
-import zipfile
 from pathlib import Path
 
 import openpyxl
 import pytest
 from openpyxl.worksheet.formula import ArrayFormula
 
+from tests.engine.engine_books import saved_by_excel as saved_by_excel_
 from xlrating.engine import evaluate_workbook
 from xlrating.engine.batch import convert_limits
 from xlrating.engine.libreoffice import convert as lo_convert
@@ -60,14 +59,7 @@ def _book(path: Path, saved_by_excel: bool = True) -> Path:
     sheet["G2"] = ArrayFormula("G2", "=SUM(B1:B3*C1:C3)")  # entered with Ctrl+Shift+Enter: every product
     wb.save(path)
     if saved_by_excel:
-        with zipfile.ZipFile(path) as source:
-            parts = {item.filename: source.read(item.filename) for item in source.infolist()}
-        parts["xl/workbook.xml"] = re.sub(
-            rb"(<workbook[^>]*>)", rb'\1<fileVersion appName="xl" lastEdited="7" lowestEdited="7" rupBuild="10212"/>',
-            parts["xl/workbook.xml"], count=1)
-        with zipfile.ZipFile(path, "w") as target:
-            for name, data in parts.items():
-                target.writestr(name, data)
+        saved_by_excel_(path)
     return path
 
 

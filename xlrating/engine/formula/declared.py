@@ -127,35 +127,31 @@ def having(fact: str) -> frozenset[str]:
     return frozenset(name for name, (_, facts) in declarations().items() if facts.get(fact))
 
 
-def toolpak_parameters() -> dict[str, tuple[int, ...] | None]:
-    """The Analysis ToolPak's functions -> the positions of their parameters taking one value (None: all)."""
+def _positions(fact: str) -> dict[str, tuple[int, ...] | None]:
+    """The functions declared with ``fact`` (one whose value is ``"all"`` or parameter positions) ->
+    those positions (None: all)."""
     found: dict[str, tuple[int, ...] | None] = {}
     for name, (_, facts) in declarations().items():
-        if "toolpak" in facts:
-            positions = facts["toolpak"]
+        if fact in facts:
+            positions = facts[fact]
             found[name] = None if positions == "all" else tuple(positions)  # type: ignore[call-overload]
     return found
+
+
+def toolpak_parameters() -> dict[str, tuple[int, ...] | None]:
+    """The Analysis ToolPak's functions -> the positions of their parameters taking one value (None: all)."""
+    return _positions("toolpak")
 
 
 def scalar_parameters() -> dict[str, tuple[int, ...] | None]:
     """The functions with parameters that take one value -> their positions (None: all): those
     declared ``"scalars"`` and the ToolPak's (:func:`toolpak_parameters`)."""
-    found = toolpak_parameters()
-    for name, (_, facts) in declarations().items():
-        if "scalars" in facts:
-            positions = facts["scalars"]
-            found[name] = None if positions == "all" else tuple(positions)  # type: ignore[call-overload]
-    return found
+    return {**toolpak_parameters(), **_positions("scalars")}
 
 
 def number_parameters() -> dict[str, tuple[int, ...] | None]:
     """The functions declared ``"numbers"`` -> the positions of their parameters that take a number (None: all)."""
-    found: dict[str, tuple[int, ...] | None] = {}
-    for name, (_, facts) in declarations().items():
-        if "numbers" in facts:
-            positions = facts["numbers"]
-            found[name] = None if positions == "all" else tuple(positions)  # type: ignore[call-overload]
-    return found
+    return _positions("numbers")
 
 
 def elementwise() -> dict[str, int]:
